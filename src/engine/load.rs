@@ -1,0 +1,142 @@
+//! Request units per physical partition over a sequence of time windows, and from them the
+//! usable fraction of provisioned throughput.
+//!
+//! Provisioned RU/s are split evenly, so each of `P` partitions serves `R/P`. If a window's
+//! load were scaled up until its hottest partition saturated, the container would serve
+//! `R · total / (P · max)`: the usable fraction of a window is `mean / max` partition load.
+//! The container's usable fraction is that of its worst window.
+
+use serde::Serialize;
+
+/// The load of one closed window.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct WindowStats {
+    /// RU charged in the window, all partitions.
+    pub total: f64,
+    /// RU charged to the busiest partition.
+    pub max: f64,
+    /// Index of the busiest partition (lowest index on ties).
+    pub hottest: usize,
+    /// Physical partitions at the time.
+    pub partitions: usize,
+}
+
+impl WindowStats {
+    /// `mean / max`: the share of provisioned RU/s usable at this window's distribution.
+    pub fn usable_fraction(&self) -> f64 {
+        if self.max <= 0.0 {
+            1.0
+        } else {
+            (self.total / (self.partitions as f64 * self.max)).min(1.0)
+        }
+    }
+}
+
+/// Load per partition in the open window, and a summary of every closed one.
+#[derive(Clone, Debug, Default)]
+pub struct WindowedLoad {
+    current: Vec<f64>,
+    closed: Vec<WindowStats>,
+}
+
+impl WindowedLoad {
+    /// Tracking for `partitions` physical partitions.
+    pub fn new(partitions: usize) -> Self {
+        WindowedLoad {
+            current: vec![0.0; partitions],
+            closed: Vec::new(),
+        }
+    }
+
+    /// Adds `ru` to partition `idx` in the open window.
+    pub fn charge(&mut self, idx: usize, ru: f64) {
+        self.current[idx] += ru;
+    }
+
+    /// Partition `idx` became two (`idx`, `idx + 1`): the open window's load is shared.
+    pub fn split(&mut self, idx: usize) {
+        let half = self.current[idx] / 2.0;
+        self.current[idx] = half;
+        self.current.insert(idx + 1, half);
+    }
+
+    fn summarize(&self) -> Option<WindowStats> {
+        let total: f64 = self.current.iter().sum();
+        if total <= 0.0 {
+            return None;
+        }
+        let (hottest, &max) =
+            self.current
+                .iter()
+                .enumerate()
+                .fold((0, &self.current[0]), |best, (i, v)| {
+                    if *v > *best.1 { (i, v) } else { best }
+                });
+        Some(WindowStats {
+            total,
+            max,
+            hottest,
+            partitions: self.current.len(),
+        })
+    }
+
+    /// Closes the open window (empty windows leave no record) and opens a new one.
+    pub fn close_window(&mut self, partitions: usize) {
+        if let Some(s) = self.summarize() {
+            self.closed.push(s);
+        }
+        self.current.clear();
+        self.current.resize(partitions, 0.0);
+    }
+
+    /// Every window with load, the open one last.
+    pub fn windows(&self) -> Vec<WindowStats> {
+        let mut all = self.closed.clone();
+        all.extend(self.summarize());
+        all
+    }
+
+    /// The usable fraction of the worst window; 1.0 when nothing was charged.
+    pub fn usable_fraction(&self) -> f64 {
+        self.closed
+            .iter()
+            .copied()
+            .chain(self.summarize())
+            .map(|w| w.usable_fraction())
+            .fold(1.0, f64::min)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn usable_fraction_is_mean_over_max_of_the_worst_window() {
+        let mut l = WindowedLoad::new(4);
+        for i in 0..4 {
+            l.charge(i, 100.0);
+        }
+        l.close_window(4);
+        assert!((l.usable_fraction() - 1.0).abs() < 1e-12);
+        l.charge(0, 300.0);
+        l.charge(1, 100.0);
+        // mean 100, max 300.
+        assert!((l.usable_fraction() - 1.0 / 3.0).abs() < 1e-12);
+        l.close_window(4);
+        assert_eq!(l.windows().len(), 2);
+        assert_eq!(l.windows()[1].hottest, 0);
+    }
+
+    #[test]
+    fn empty_windows_leave_no_record_and_splits_share_load() {
+        let mut l = WindowedLoad::new(2);
+        l.close_window(2);
+        assert!(l.windows().is_empty());
+        assert_eq!(l.usable_fraction(), 1.0);
+        l.charge(1, 80.0);
+        l.split(1);
+        let w = l.windows()[0];
+        assert_eq!((w.partitions, w.max, w.total), (3, 40.0, 80.0));
+    }
+}

@@ -1,0 +1,33 @@
+//! The `pkadvisor` binary: parses the command line, runs one subcommand, prints errors once.
+
+mod cli;
+mod cmd;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    let result = match cli.command {
+        cli::Command::Epk(args) => cmd::epk::run(args),
+    };
+    match result {
+        Ok(code) => code.into(),
+        Err(err) => {
+            if is_broken_pipe(&err) {
+                return cmd::Exit::Ok.into();
+            }
+            eprintln!("pkadvisor: error: {err:#}");
+            cmd::Exit::Error.into()
+        }
+    }
+}
+
+/// A closed stdout (`pkadvisor ... | head`) is not an error.
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|e| {
+        e.downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}

@@ -1,0 +1,4 @@
+//! Integration tests: one binary, one module per subcommand.
+
+// `pkadvisor epk` and the 64 golden EPK vectors.
+mod epk;
