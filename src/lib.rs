@@ -6,3 +6,4 @@
 #![deny(missing_docs)]
 
 pub mod engine;
+pub mod field;
