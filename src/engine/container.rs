@@ -134,21 +134,16 @@ impl Physical {
         self.range_ru + self.logical_ru
     }
 
-    /// Sorts and merges the logical partitions added since the last compaction.
+    /// Sorts the logical partitions added since the last compaction and merges them into
+    /// the sorted run: each entry is sorted once and merged O(log n) times.
     fn compact(&mut self) {
         if self.compacted == self.logical.len() {
             return;
         }
-        self.logical.sort_by(|a, b| a.epk.cmp(&b.epk));
-        self.logical.dedup_by(|later, kept| {
-            if later.epk != kept.epk {
-                return false;
-            }
-            kept.bytes += later.bytes;
-            kept.items += later.items;
-            kept.ru += later.ru;
-            true
-        });
+        let mut tail = self.logical.split_off(self.compacted);
+        tail.sort_unstable_by(|a, b| a.epk.cmp(&b.epk));
+        let head = std::mem::take(&mut self.logical);
+        self.logical = merge_sorted(head, tail);
         self.compacted = self.logical.len();
     }
 
@@ -156,6 +151,12 @@ impl Physical {
         self.bytes += lp.bytes;
         self.items += lp.items;
         self.logical_ru += lp.ru;
+        if self.logical.len() == self.logical.capacity() {
+            // Grow by a quarter, not double: at ten million logical partitions the spare
+            // capacity of doubling would cost hundreds of megabytes.
+            let extra = (self.logical.len() / 4).max(64);
+            self.logical.reserve_exact(extra);
+        }
         self.logical.push(lp);
         // Merge duplicates once pending entries outnumber merged ones: amortised O(log n)
         // per insert and memory bounded by twice the distinct keys.
@@ -415,6 +416,7 @@ impl Container {
     fn split(&mut self, idx: usize, boundary: Epk, k: usize) {
         let mut parent = self.partitions.remove(idx);
         let right_lps = parent.logical.split_off(k);
+        parent.logical.shrink_to_fit();
         let (lid, rid) = (self.next_id, self.next_id + 1);
         self.next_id += 2;
         let depth = parent.depth + 1;
@@ -512,6 +514,29 @@ fn physical_view(p: &Physical, top: usize) -> PhysicalView {
                 ru: l.ru,
             })
             .collect(),
+    }
+}
+
+/// Merges two runs sorted by EPK into one, adding up entries with the same key.
+fn merge_sorted(head: Vec<Logical>, tail: Vec<Logical>) -> Vec<Logical> {
+    let mut out: Vec<Logical> = Vec::with_capacity(head.len() + tail.len());
+    let (mut a, mut b) = (head.into_iter().peekable(), tail.into_iter().peekable());
+    loop {
+        let next = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) if x.epk <= y.epk => a.next(),
+            (Some(_), Some(_)) => b.next(),
+            (Some(_), None) => a.next(),
+            (None, _) => b.next(),
+        };
+        let Some(lp) = next else { return out };
+        match out.last_mut() {
+            Some(last) if last.epk == lp.epk => {
+                last.bytes += lp.bytes;
+                last.items += lp.items;
+                last.ru += lp.ru;
+            }
+            _ => out.push(lp),
+        }
     }
 }
 

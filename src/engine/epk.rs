@@ -36,28 +36,36 @@ pub struct Epk(Repr);
 
 #[derive(Clone)]
 enum Repr {
-    /// The common case, one Hash V2 digest: no heap allocation.
-    Digest([u8; 16]),
-    /// Anything else: empty, `FF`, MultiHash, V1.
-    Bytes(Box<[u8]>),
+    /// Up to 32 bytes (Hash V2, two-level MultiHash, the space's ends): no heap allocation.
+    Inline { len: u8, buf: [u8; INLINE] },
+    /// Longer keys: three-level MultiHash, V1 keys with strings.
+    Heap(Box<[u8]>),
 }
+
+const INLINE: usize = 32;
 
 impl Epk {
     /// The inclusive minimum of the space, `""`.
     pub fn min() -> Epk {
-        Epk(Repr::Bytes(Box::new([])))
+        Epk::from_bytes(&[])
     }
 
     /// The exclusive maximum of the space, `"FF"`.
     pub fn max() -> Epk {
-        Epk(Repr::Bytes(Box::new([0xFF])))
+        Epk::from_bytes(&[0xFF])
     }
 
     /// An EPK from its bytes.
     pub fn from_bytes(bytes: &[u8]) -> Epk {
-        match <[u8; 16]>::try_from(bytes) {
-            Ok(d) => Epk(Repr::Digest(d)),
-            Err(_) => Epk(Repr::Bytes(bytes.into())),
+        if bytes.len() <= INLINE {
+            let mut buf = [0u8; INLINE];
+            buf[..bytes.len()].copy_from_slice(bytes);
+            Epk(Repr::Inline {
+                len: bytes.len() as u8,
+                buf,
+            })
+        } else {
+            Epk(Repr::Heap(bytes.into()))
         }
     }
 
@@ -76,8 +84,8 @@ impl Epk {
     /// The bytes of this EPK.
     pub fn as_bytes(&self) -> &[u8] {
         match &self.0 {
-            Repr::Digest(d) => d,
-            Repr::Bytes(b) => b,
+            Repr::Inline { len, buf } => &buf[..*len as usize],
+            Repr::Heap(b) => b,
         }
     }
 
@@ -112,7 +120,20 @@ impl PartialOrd for Epk {
 }
 impl Ord for Epk {
     fn cmp(&self, other: &Self) -> Ordering {
-        self.as_bytes().cmp(other.as_bytes())
+        match (&self.0, &other.0) {
+            // Zero-padded buffers compared as big-endian integers, then by length, order
+            // exactly as the bytes do (a prefix sorts first). The hot path of every sort.
+            (Repr::Inline { len: la, buf: a }, Repr::Inline { len: lb, buf: b }) => {
+                let half = |x: &[u8; INLINE], i: usize| {
+                    u128::from_be_bytes(x[i..i + 16].try_into().expect("16 bytes"))
+                };
+                half(a, 0)
+                    .cmp(&half(b, 0))
+                    .then_with(|| half(a, 16).cmp(&half(b, 16)))
+                    .then(la.cmp(lb))
+            }
+            _ => self.as_bytes().cmp(other.as_bytes()),
+        }
     }
 }
 impl std::hash::Hash for Epk {
@@ -212,18 +233,22 @@ pub fn hash_v2(values: &[PkValueRef<'_>]) -> Epk {
     for &v in values {
         feed_v2(&mut h, v);
     }
-    Epk(Repr::Digest(digest_to_epk_bytes(h.finish())))
+    Epk::from_bytes(&digest_to_epk_bytes(h.finish()))
 }
 
 /// MultiHash EPK: each component hashed on its own, the digests concatenated.
 pub fn multi_hash(values: &[PkValueRef<'_>]) -> Epk {
     if let [one] = values {
-        return Epk(Repr::Digest(v2_component(*one)));
+        return Epk::from_bytes(&v2_component(*one));
     }
-    let mut out = Vec::with_capacity(16 * values.len());
-    for &v in values {
-        out.extend_from_slice(&v2_component(v));
+    if values.len() <= 3 {
+        let mut out = [0u8; 48];
+        for (i, &v) in values.iter().enumerate() {
+            out[16 * i..16 * (i + 1)].copy_from_slice(&v2_component(v));
+        }
+        return Epk::from_bytes(&out[..16 * values.len()]);
     }
+    let out: Vec<u8> = values.iter().flat_map(|&v| v2_component(v)).collect();
     Epk::from_bytes(&out)
 }
 
@@ -399,7 +424,7 @@ fn v1_position(epk: &Epk) -> f64 {
 }
 
 fn v2_boundary(pos: u128) -> Epk {
-    Epk(Repr::Digest(pos.to_be_bytes()))
+    Epk::from_bytes(&pos.to_be_bytes())
 }
 
 fn v1_boundary(pos: f64) -> Epk {
@@ -532,6 +557,34 @@ mod tests {
         let odd = format!("a{}", "😀".repeat(60));
         // 'a' + 49 emoji = 99 units; the cut splits the 50th pair: U+FFFD.
         assert!(v1_truncate(&odd).ends_with('\u{FFFD}'));
+    }
+
+    #[test]
+    fn epks_stay_small() {
+        assert!(std::mem::size_of::<Epk>() <= 40);
+    }
+
+    #[test]
+    fn inline_and_heap_order_agree_with_bytes() {
+        let samples: Vec<Vec<u8>> = vec![
+            vec![],
+            vec![0],
+            vec![0, 0],
+            vec![1],
+            vec![0xFF],
+            vec![5; 31],
+            vec![5; 32],
+            vec![5; 33],
+            [vec![5; 32], vec![0]].concat(),
+            [vec![5; 16], vec![6]].concat(),
+        ];
+        for a in &samples {
+            for b in &samples {
+                let (x, y) = (Epk::from_bytes(a), Epk::from_bytes(b));
+                assert_eq!(x.cmp(&y), a.cmp(b), "{a:?} vs {b:?}");
+                assert_eq!(x == y, a == b);
+            }
+        }
     }
 
     #[test]

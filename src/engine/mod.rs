@@ -11,6 +11,8 @@ pub mod load;
 pub mod map;
 pub mod murmur;
 pub mod path;
+#[cfg(test)]
+mod properties;
 pub mod value;
 
 pub use container::{Container, GB, Limits, Logical, Physical, SplitError, Throughput};
