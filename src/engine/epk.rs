@@ -433,6 +433,31 @@ fn v1_boundary(pos: f64) -> Epk {
     Epk::from_bytes(&out)
 }
 
+/// Where `epk` lies in the hash space, as a fraction in `[0, 1)`: the same position the
+/// SDKs' midpoint helpers read (leading 16 bytes for V2 and MultiHash, the hash number for V1).
+pub fn space_fraction(epk: &Epk, v1: bool) -> f64 {
+    let f = if v1 {
+        v1_position(epk) / (V1_SPACE_MAX + 1.0)
+    } else {
+        v2_position(epk) as f64 / (V2_SPACE_MAX as f64 + 1.0)
+    };
+    f.clamp(0.0, 1.0 - f64::EPSILON)
+}
+
+/// The boundary at `fraction` of the hash space (the inverse of [`space_fraction`]).
+pub fn boundary_at(fraction: f64, v1: bool) -> Epk {
+    let f = fraction.clamp(0.0, 1.0);
+    if f <= 0.0 {
+        Epk::min()
+    } else if f >= 1.0 {
+        Epk::max()
+    } else if v1 {
+        v1_boundary((f * V1_SPACE_MAX).floor())
+    } else {
+        v2_boundary((f * V2_SPACE_MAX as f64) as u128)
+    }
+}
+
 /// The `n - 1` inner boundaries that cut the space into `n` equal ranges, as .NET's
 /// `PartitionKeyInternal.GetMinInclusiveEffectivePartitionKey(i, n)` computes them.
 pub fn even_boundaries(n: usize, v1: bool) -> Vec<Epk> {
@@ -557,6 +582,20 @@ mod tests {
         let odd = format!("a{}", "😀".repeat(60));
         // 'a' + 49 emoji = 99 units; the cut splits the 50th pair: U+FFFD.
         assert!(v1_truncate(&odd).ends_with('\u{FFFD}'));
+    }
+
+    #[test]
+    fn space_fraction_and_boundary_at_invert() {
+        for v1 in [false, true] {
+            assert_eq!(space_fraction(&Epk::min(), v1), 0.0);
+            assert!(space_fraction(&Epk::max(), v1) < 1.0);
+            for f in [0.25, 0.5, 0.75] {
+                let back = space_fraction(&boundary_at(f, v1), v1);
+                assert!((back - f).abs() < 1e-9, "{v1} {f} {back}");
+            }
+        }
+        let half = space_fraction(&even_boundaries(2, false)[0], false);
+        assert!((half - 0.5).abs() < 1e-12);
     }
 
     #[test]

@@ -1,0 +1,153 @@
+//! Arrival order, kept compactly enough to replay writes in windows: per window (of
+//! document positions, or of `--time-path` seconds), the documents and bytes that arrived
+//! in each coarse slice of the hash space.
+//!
+//! Windows are aligned to multiples of their width, and the width doubles (merging
+//! neighbours) whenever there would be more than [`MAX_WINDOWS`], so two halves of an input
+//! merge exactly into the statistics of the whole.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+/// At most this many windows are kept.
+pub const MAX_WINDOWS: usize = 64;
+/// Slices of the hash space per window.
+pub const SLICES: usize = 1024;
+/// The first width for document positions.
+const FIRST_ORDINAL_WIDTH: i64 = 1024;
+
+/// One window's arrivals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Window {
+    /// Documents per slice of the hash space.
+    pub docs: Vec<u32>,
+    /// Bytes per slice.
+    pub bytes: Vec<u64>,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            docs: vec![0; SLICES],
+            bytes: vec![0; SLICES],
+        }
+    }
+}
+
+impl Window {
+    fn merge(&mut self, other: &Window) {
+        for (a, b) in self.docs.iter_mut().zip(&other.docs) {
+            *a = a.saturating_add(*b);
+        }
+        for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
+            *a += b;
+        }
+    }
+}
+
+/// Windows of arrivals keyed by `position.div_euclid(width)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Arrival {
+    /// Positions (document ordinals or seconds) per window.
+    pub width: i64,
+    /// The windows, in order.
+    pub windows: BTreeMap<i64, Window>,
+}
+
+impl Arrival {
+    /// Windows over document positions (file order).
+    pub fn by_ordinal() -> Self {
+        Arrival {
+            width: FIRST_ORDINAL_WIDTH,
+            windows: BTreeMap::new(),
+        }
+    }
+
+    /// Windows over timestamps in seconds.
+    pub fn by_time() -> Self {
+        Arrival {
+            width: 1,
+            windows: BTreeMap::new(),
+        }
+    }
+
+    /// Records a document of `bytes` at `position`, landing at `fraction` of the hash space.
+    #[inline]
+    pub fn add(&mut self, position: i64, fraction: f64, bytes: u64) {
+        let key = position.div_euclid(self.width);
+        let slice = ((fraction * SLICES as f64) as usize).min(SLICES - 1);
+        let w = self.windows.entry(key).or_default();
+        w.docs[slice] = w.docs[slice].saturating_add(1);
+        w.bytes[slice] += bytes;
+        if self.windows.len() > MAX_WINDOWS {
+            self.coarsen();
+        }
+    }
+
+    /// Doubles the width, merging neighbouring windows.
+    fn coarsen(&mut self) {
+        self.width = self.width.saturating_mul(2);
+        let old = std::mem::take(&mut self.windows);
+        for (k, w) in old {
+            match self.windows.entry(k.div_euclid(2)) {
+                std::collections::btree_map::Entry::Vacant(e) => {
+                    e.insert(w);
+                }
+                std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().merge(&w),
+            }
+        }
+    }
+
+    /// Adds everything `other` recorded.
+    pub fn merge(&mut self, mut other: Arrival) {
+        while other.width < self.width {
+            other.coarsen();
+        }
+        while self.width < other.width {
+            self.coarsen();
+        }
+        for (k, w) in other.windows {
+            self.windows.entry(k).or_default().merge(&w);
+        }
+        while self.windows.len() > MAX_WINDOWS {
+            self.coarsen();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_stay_bounded_and_keep_every_document() {
+        let mut a = Arrival::by_ordinal();
+        for i in 0..1_000_000i64 {
+            a.add(i, (i % 997) as f64 / 997.0, 10);
+        }
+        assert!(a.windows.len() <= MAX_WINDOWS);
+        let docs: u64 = a
+            .windows
+            .values()
+            .map(|w| w.docs.iter().map(|&d| d as u64).sum::<u64>())
+            .sum();
+        assert_eq!(docs, 1_000_000);
+    }
+
+    #[test]
+    fn merging_halves_equals_the_whole() {
+        let (mut first, mut second, mut whole) = (
+            Arrival::by_ordinal(),
+            Arrival::by_ordinal(),
+            Arrival::by_ordinal(),
+        );
+        for i in 0..300_000i64 {
+            let f = ((i * 7919) % 1000) as f64 / 1000.0;
+            whole.add(i, f, 3);
+            if i < 100_000 { &mut first } else { &mut second }.add(i, f, 3);
+        }
+        first.merge(second);
+        assert_eq!(first, whole);
+    }
+}

@@ -1,0 +1,237 @@
+//! Streaming statistics of one candidate key over the sample documents. Every accumulator
+//! has `add` and `merge`, and `Default`-like empty states, so that inputs can be read in
+//! parallel chunks and merged: merging the statistics of two halves of an input gives the
+//! statistics of the whole.
+
+pub mod arrival;
+pub mod distinct;
+pub mod histogram;
+pub mod values;
+
+use crate::engine::epk::space_fraction;
+use crate::engine::{Epk, PkValueRef};
+
+pub use arrival::Arrival;
+pub use distinct::Distinct;
+pub use histogram::EpkHistogram;
+pub use values::{TopValue, ValueStats};
+
+/// Key values longer than this need large partition keys (Hash V2).
+pub const V1_VALUE_LIMIT: usize = 101;
+/// Key values longer than this are rejected by the service.
+pub const VALUE_LIMIT: usize = 2048;
+
+/// Everything measured about one candidate key.
+#[derive(Clone, Debug)]
+pub struct CandidateStats {
+    /// Documents seen.
+    pub documents: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Documents lacking a path of the key (at least one level undefined).
+    pub missing: u64,
+    /// Documents whose key value is an object or array.
+    pub invalid: u64,
+    /// Documents with a numeric key component beyond ±2^53.
+    pub unsafe_numbers: u64,
+    /// Documents with a key component over 101 bytes.
+    pub over_v1_limit: u64,
+    /// Documents with a key component over 2,048 bytes.
+    pub over_limit: u64,
+    /// The longest key component seen, in bytes.
+    pub max_value_bytes: u64,
+    /// Distinct key values.
+    pub distinct: Distinct,
+    /// Documents and bytes per value.
+    pub values: ValueStats,
+    /// Documents and bytes over the hash space.
+    pub histogram: EpkHistogram,
+    /// Arrivals per window over the hash space.
+    pub arrival: Arrival,
+}
+
+impl CandidateStats {
+    /// Empty statistics; `budget` bounds the per-value map, `by_time` picks time windows.
+    pub fn new(budget: usize, by_time: bool) -> Self {
+        CandidateStats {
+            documents: 0,
+            bytes: 0,
+            missing: 0,
+            invalid: 0,
+            unsafe_numbers: 0,
+            over_v1_limit: 0,
+            over_limit: 0,
+            max_value_bytes: 0,
+            distinct: Distinct::default(),
+            values: ValueStats::new(budget),
+            histogram: EpkHistogram::default(),
+            arrival: if by_time {
+                Arrival::by_time()
+            } else {
+                Arrival::by_ordinal()
+            },
+        }
+    }
+
+    /// Counts a document whose key value is an object or array.
+    pub fn add_invalid(&mut self, bytes: u64) {
+        self.documents += 1;
+        self.bytes += bytes;
+        self.invalid += 1;
+    }
+
+    /// Counts a document of `bytes` at `position` whose key has `components` and `epk`
+    /// (`v1`: the definition hashes with version 1).
+    pub fn add(
+        &mut self,
+        components: &[PkValueRef<'_>],
+        epk: &Epk,
+        v1: bool,
+        bytes: u64,
+        position: i64,
+    ) {
+        self.documents += 1;
+        self.bytes += bytes;
+        self.check_components(components);
+        let hash = value_hash(epk);
+        let fraction = space_fraction(epk, v1);
+        self.distinct.add(hash);
+        self.histogram.add(fraction, bytes);
+        self.arrival.add(position, fraction, bytes);
+        self.values
+            .add(hash, bytes, || (label(components), epk.clone()));
+    }
+
+    fn check_components(&mut self, components: &[PkValueRef<'_>]) {
+        let mut longest = 0;
+        let (mut missing, mut unsafe_number) = (false, false);
+        for c in components {
+            match c {
+                PkValueRef::Undefined => missing = true,
+                PkValueRef::Number(n) => {
+                    unsafe_number |= crate::engine::value::is_unsafe_number(*n);
+                    longest = longest.max(8);
+                }
+                PkValueRef::Str(s) => longest = longest.max(s.len()),
+                _ => longest = longest.max(1),
+            }
+        }
+        self.missing += missing as u64;
+        self.unsafe_numbers += unsafe_number as u64;
+        self.over_v1_limit += (longest > V1_VALUE_LIMIT) as u64;
+        self.over_limit += (longest > VALUE_LIMIT) as u64;
+        self.max_value_bytes = self.max_value_bytes.max(longest as u64);
+    }
+
+    /// Adds everything `other` counted.
+    pub fn merge(&mut self, other: CandidateStats) {
+        self.documents += other.documents;
+        self.bytes += other.bytes;
+        self.missing += other.missing;
+        self.invalid += other.invalid;
+        self.unsafe_numbers += other.unsafe_numbers;
+        self.over_v1_limit += other.over_v1_limit;
+        self.over_limit += other.over_limit;
+        self.max_value_bytes = self.max_value_bytes.max(other.max_value_bytes);
+        self.distinct.merge(other.distinct);
+        self.values.merge(other.values);
+        self.histogram.merge(&other.histogram);
+        self.arrival.merge(other.arrival);
+    }
+}
+
+/// A 64-bit identity of a key value, taken from its EPK (which is already a strong hash):
+/// the low half of each 16-byte digest, folded; V1 keys mix every byte.
+pub fn value_hash(epk: &Epk) -> u64 {
+    let b = epk.as_bytes();
+    if b.len() >= 16 && b.len() % 16 == 0 {
+        return b.chunks_exact(16).enumerate().fold(0u64, |acc, (i, c)| {
+            let low = u64::from_be_bytes(c[8..16].try_into().expect("8 bytes"));
+            acc ^ low.rotate_left(21 * i as u32)
+        });
+    }
+    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
+        (h ^ x as u64).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The report's text for a key value: JSON of the component, or a JSON array of them.
+pub fn label(components: &[PkValueRef<'_>]) -> String {
+    match components {
+        [one] => one.to_string(),
+        many => {
+            let parts: Vec<String> = many.iter().map(ToString::to_string).collect();
+            format!("[{}]", parts.join(","))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::epk::hash_v2;
+
+    fn add(s: &mut CandidateStats, v: &str, bytes: u64, pos: i64) {
+        let c = [PkValueRef::Str(v)];
+        s.add(&c, &hash_v2(&c), false, bytes, pos);
+    }
+
+    #[test]
+    fn counts_and_limits() {
+        let mut s = CandidateStats::new(1 << 20, false);
+        add(&mut s, "a", 10, 0);
+        add(&mut s, &"x".repeat(150), 10, 1);
+        add(&mut s, &"y".repeat(3000), 10, 2);
+        let c = [PkValueRef::Number(1e17)];
+        s.add(&c, &hash_v2(&c), false, 5, 3);
+        let c = [PkValueRef::Undefined];
+        s.add(&c, &hash_v2(&c), false, 5, 4);
+        s.add_invalid(7);
+        assert_eq!(s.documents, 6);
+        assert_eq!(s.bytes, 47);
+        assert_eq!((s.missing, s.invalid, s.unsafe_numbers), (1, 1, 1));
+        assert_eq!(
+            (s.over_v1_limit, s.over_limit, s.max_value_bytes),
+            (2, 1, 3000)
+        );
+        assert_eq!(s.distinct.estimate(), 5);
+    }
+
+    #[test]
+    fn merging_halves_equals_the_whole() {
+        let mut whole = CandidateStats::new(1 << 20, false);
+        let (mut a, mut b) = (
+            CandidateStats::new(1 << 20, false),
+            CandidateStats::new(1 << 20, false),
+        );
+        for i in 0..20_000i64 {
+            let v = format!("tenant-{}", (i * i) % 1_500);
+            add(&mut whole, &v, (i % 97) as u64, i);
+            add(
+                if i < 8_000 { &mut a } else { &mut b },
+                &v,
+                (i % 97) as u64,
+                i,
+            );
+        }
+        a.merge(b);
+        assert_eq!((a.documents, a.bytes), (whole.documents, whole.bytes));
+        assert_eq!(a.distinct.estimate(), whole.distinct.estimate());
+        assert_eq!(a.values.top(50), whole.values.top(50));
+        assert_eq!(a.histogram, whole.histogram);
+        assert_eq!(a.arrival, whole.arrival);
+    }
+
+    #[test]
+    fn labels_are_json() {
+        assert_eq!(label(&[PkValueRef::Str("a\"b")]), "\"a\\\"b\"");
+        assert_eq!(
+            label(&[
+                PkValueRef::Str("t"),
+                PkValueRef::Number(2.0),
+                PkValueRef::Undefined
+            ]),
+            "[\"t\",2,undefined]"
+        );
+    }
+}
