@@ -144,7 +144,7 @@ impl CandidateStats {
 /// the low half of each 16-byte digest, folded; V1 keys mix every byte.
 pub fn value_hash(epk: &Epk) -> u64 {
     let b = epk.as_bytes();
-    if b.len() >= 16 && b.len() % 16 == 0 {
+    if b.len() >= 16 && b.len().is_multiple_of(16) {
         return b.chunks_exact(16).enumerate().fold(0u64, |acc, (i, c)| {
             let low = u64::from_be_bytes(c[8..16].try_into().expect("8 bytes"));
             acc ^ low.rotate_left(21 * i as u32)
