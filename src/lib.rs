@@ -7,4 +7,5 @@
 
 pub mod engine;
 pub mod field;
+pub mod report;
 pub mod stats;

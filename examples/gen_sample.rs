@@ -1,0 +1,131 @@
+//! Deterministic generator of realistic sample documents (NDJSON), for benchmarks.
+//!
+//! ```sh
+//! cargo run --release --example gen_sample -- orders 1000 > /tmp/orders.ndjson   # ~1 GB
+//! cargo run --release --example gen_sample -- ids 50000000 | pkadvisor analyze --key /id
+//! ```
+//!
+//! `orders MB`: ~500-byte nested order events of a multi-tenant shop (skewed tenants,
+//! users, sessions, devices, dates, nested customer and product objects, arrays).
+//! `ids N`: N tiny documents with distinct ids (memory bound checks).
+
+use std::io::{self, BufWriter, Write};
+
+/// splitmix64.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    /// A skewed pick in 0..n: low indices far more likely (a power-law-like tail).
+    fn skewed(&mut self, n: u64) -> u64 {
+        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        ((n as f64).powf(u) - 1.0) as u64 % n
+    }
+}
+
+const CITIES: [(&str, &str); 8] = [
+    ("Seattle", "US"),
+    ("Redmond", "US"),
+    ("Dublin", "IE"),
+    ("Amsterdam", "NL"),
+    ("Tokyo", "JP"),
+    ("São Paulo", "BR"),
+    ("Zürich", "CH"),
+    ("Sydney", "AU"),
+];
+const CATEGORIES: [&str; 6] = ["books", "games", "garden", "kitchen", "toys", "tools"];
+const STATUSES: [&str; 4] = ["created", "paid", "shipped", "delivered"];
+const CHANNELS: [&str; 3] = ["web", "mobile", "store"];
+
+fn order(rng: &mut Rng, i: u64, out: &mut impl Write) -> io::Result<()> {
+    let tenant = rng.skewed(2_000);
+    let user = rng.below(50_000);
+    let (city, country) = CITIES[rng.below(8) as usize];
+    let day = 1 + i / 40_000 % 28;
+    let price = rng.below(100_000) as f64 / 100.0;
+    writeln!(
+        out,
+        concat!(
+            r#"{{"id":"{:016x}-{:08x}","tenantId":"tenant-{:04}","userId":"user-{:06}","#,
+            r#""sessionId":"s-{:x}","deviceId":"dev-{:05}","date":"2026-11-{:02}","#,
+            r#""ts":"2026-11-{:02}T{:02}:{:02}:{:02}Z","type":"order","region":"{}","#,
+            r#""customer":{{"name":"Customer {}","tier":"{}","address":{{"city":"{}","country":"{}","zip":"{:05}"}}}},"#,
+            r#""orderId":{},"product":{{"sku":"SKU-{:06}","category":"{}","price":{}}},"#,
+            r#""quantity":{},"status":"{}","channel":"{}","tags":["{}","promo-{}"],"#,
+            r#""notes":"{}"}}"#
+        ),
+        rng.next(),
+        i,
+        tenant,
+        user,
+        rng.below(5_000_000),
+        rng.below(20_000),
+        day,
+        day,
+        rng.below(24),
+        rng.below(60),
+        rng.below(60),
+        ["westus", "eastus", "northeurope", "japaneast"][rng.below(4) as usize],
+        user,
+        ["free", "pro", "enterprise"][rng.skewed(3) as usize],
+        city,
+        country,
+        rng.below(100_000),
+        1_000_000_000 + i,
+        rng.skewed(200_000),
+        CATEGORIES[rng.below(6) as usize],
+        price,
+        1 + rng.below(5),
+        STATUSES[rng.below(4) as usize],
+        CHANNELS[rng.below(3) as usize],
+        CATEGORIES[rng.below(6) as usize],
+        rng.below(50),
+        "x".repeat(rng.below(60) as usize),
+    )
+}
+
+fn main() -> io::Result<()> {
+    match generate() {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other,
+    }
+}
+
+fn generate() -> io::Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mode = args.first().map(String::as_str).unwrap_or("orders");
+    let n: u64 = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100);
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
+    let mut rng = Rng(2026);
+    match mode {
+        "ids" => {
+            for i in 0..n {
+                writeln!(out, r#"{{"id":"{:016x}{:08x}","v":{}}}"#, rng.next(), i, i % 7)?;
+            }
+        }
+        _ => {
+            let target = n * 1_000_000;
+            let mut written = 0u64;
+            let mut i = 0;
+            let mut buf = Vec::with_capacity(1024);
+            while written < target {
+                buf.clear();
+                order(&mut rng, i, &mut buf)?;
+                out.write_all(&buf)?;
+                written += buf.len() as u64;
+                i += 1;
+            }
+        }
+    }
+    out.flush()
+}

@@ -1,0 +1,27 @@
+//! Reports: one model, computed once, and one renderer per output format. Renderers hold
+//! every presentation concern (widths, colours, rounding); the model holds numbers only.
+
+pub mod json;
+pub mod model;
+pub mod table;
+
+use std::io::{self, Write};
+
+pub use model::Report;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A table for a terminal.
+    Table,
+    /// One versioned JSON document.
+    Json,
+}
+
+/// Writes `report` in `format`.
+pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Table => table::render(report, out),
+        Format::Json => json::render(report, out),
+    }
+}
