@@ -10,3 +10,4 @@ pub mod field;
 pub mod key;
 pub mod report;
 pub mod stats;
+pub mod time;
