@@ -65,6 +65,19 @@ impl Throughput {
         };
         (n.ceil() as usize).max(1)
     }
+
+    /// Physical partitions of a container holding `storage` bytes spread evenly: the
+    /// initial layout, then each partition split in two until it holds at most the limit.
+    pub fn even_partitions(self, storage: u64, limits: &Limits) -> usize {
+        let mut n = self.initial_partitions(limits);
+        n = n.max((self.max_ru() / limits.physical_ru).ceil() as usize);
+        let per = storage as f64 / n as f64;
+        let mut splits = 1usize;
+        while per / splits as f64 > limits.physical_bytes as f64 && splits < 1 << 20 {
+            splits *= 2;
+        }
+        n * splits
+    }
 }
 
 /// One logical partition: every item sharing one full key value.
@@ -305,6 +318,28 @@ impl Container {
         idx
     }
 
+    /// Stores data like [`insert`](Self::insert) but leaves splitting to
+    /// [`settle`](Self::settle): for loading a projected container whose data grew evenly
+    /// over time, where partitions split at the medians of their final contents.
+    pub fn insert_unsplit(&mut self, epk: Epk, bytes: u64, items: u64) {
+        let idx = self.route(&epk);
+        self.partitions[idx].push(Logical {
+            epk,
+            bytes,
+            items,
+            ru: 0.0,
+        });
+    }
+
+    /// Splits every partition over the storage limit, recursively, at byte medians.
+    pub fn settle(&mut self) {
+        for idx in (0..self.partitions.len()).rev() {
+            if self.partitions[idx].bytes > self.limits.physical_bytes {
+                self.split_for_storage(idx);
+            }
+        }
+    }
+
     /// Charges `ru` to the logical partition of `epk` (creating an empty one if needed).
     pub fn charge_key(&mut self, epk: Epk, ru: f64) -> usize {
         self.insert(epk, 0, 0, ru)
@@ -365,7 +400,8 @@ impl Container {
                 continue;
             }
             match self.split_at_median(i) {
-                Ok(()) => pending.extend([i + 1, i]),
+                // The right child first: splitting it shifts no index at or below `i`.
+                Ok(()) => pending.extend([i, i + 1]),
                 Err(_) => {
                     let id = self.partitions[i].id;
                     if !self.unsplittable.contains(&id) {
@@ -606,6 +642,19 @@ mod tests {
             c.partitions()[1].range().min.to_hex(),
             "15555555555555555555555555555555"
         );
+    }
+
+    #[test]
+    fn even_partition_counts() {
+        let l = Limits::default();
+        // 4 partitions at 20,000 RU/s; 1 TB over 4 is 250 GB each: 8 pieces of 31.25 GB.
+        assert_eq!(
+            Throughput::Manual(20_000.0).even_partitions(1_000 * GB, &l),
+            32
+        );
+        assert_eq!(Throughput::Manual(400.0).even_partitions(10 * GB, &l), 1);
+        assert_eq!(Throughput::Manual(400.0).even_partitions(60 * GB, &l), 2);
+        assert_eq!(Throughput::Autoscale(100_000.0).even_partitions(GB, &l), 10);
     }
 
     #[test]

@@ -20,6 +20,8 @@ enum Op {
     SplitMedian { pick: u16 },
     SplitMidpoint { pick: u16 },
     NextWindow,
+    Load { tenant: u8, user: u8, bytes: u16 },
+    Settle,
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -30,6 +32,8 @@ fn op() -> impl Strategy<Value = Op> {
         1 => any::<u16>().prop_map(|pick| Op::SplitMedian { pick }),
         1 => any::<u16>().prop_map(|pick| Op::SplitMidpoint { pick }),
         1 => Just(Op::NextWindow),
+        3 => (0u8..12, 0u8..20, 1u16..2_000).prop_map(|(tenant, user, bytes)| Op::Load { tenant, user, bytes }),
+        1 => Just(Op::Settle),
     ]
 }
 
@@ -98,6 +102,20 @@ fn apply(c: &mut Container, ledger: &mut Ledger, op: &Op) {
             let _ = c.split_at_midpoint(pick as usize % n);
         }
         Op::NextWindow => c.next_window(),
+        Op::Load {
+            tenant,
+            user,
+            bytes,
+        } => {
+            let e = key_epk(&def, tenant, user);
+            ledger.keys.insert(e.clone(), (tenant, user));
+            ledger.bytes += bytes as u64;
+            c.insert_unsplit(e, bytes as u64, 1);
+        }
+        Op::Settle => {
+            c.settle();
+            check_settled(c);
+        }
     }
 }
 
@@ -110,6 +128,20 @@ fn check_tiling(c: &Container) {
     }
     for p in parts {
         assert!(p.range().min < p.range().max, "empty range {:?}", p.range());
+    }
+}
+
+/// After settling, a partition over the limit holds a single logical partition.
+fn check_settled(c: &mut Container) {
+    let limit = c.limits().physical_bytes;
+    for i in 0..c.partitions().len() {
+        if c.partitions()[i].bytes() > limit {
+            assert_eq!(
+                c.logical_partitions(i).len(),
+                1,
+                "partition {i} left over the limit"
+            );
+        }
     }
 }
 
