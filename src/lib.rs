@@ -7,3 +7,4 @@
 
 pub mod engine;
 pub mod field;
+pub mod query;
