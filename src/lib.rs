@@ -11,3 +11,4 @@ pub mod key;
 pub mod report;
 pub mod stats;
 pub mod time;
+pub mod query;

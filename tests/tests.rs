@@ -2,3 +2,6 @@
 
 // `pkadvisor epk` and the 64 golden EPK vectors.
 mod epk;
+
+// The query parser and key-constraint extraction, on real and written query corpora.
+mod query;
