@@ -110,7 +110,13 @@ fn generate() -> io::Result<()> {
     match mode {
         "ids" => {
             for i in 0..n {
-                writeln!(out, r#"{{"id":"{:016x}{:08x}","v":{}}}"#, rng.next(), i, i % 7)?;
+                writeln!(
+                    out,
+                    r#"{{"id":"{:016x}{:08x}","v":{}}}"#,
+                    rng.next(),
+                    i,
+                    i % 7
+                )?;
             }
         }
         _ => {
