@@ -15,9 +15,105 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Measure candidate partition keys over sample documents.
+    #[command(after_help = ANALYZE_EXAMPLES)]
+    Analyze(AnalyzeArgs),
     /// Print the effective partition key (EPK) of a key value, as Cosmos DB computes it.
     #[command(after_help = EPK_EXAMPLES)]
     Epk(EpkArgs),
+}
+
+const ANALYZE_EXAMPLES: &str = "\
+Examples:
+  pkadvisor analyze export.ndjson --key /tenantId --key /tenantId,/userId
+  zcat export.json.gz | pkadvisor analyze --key 'concat(/deviceId,/date)' --format json
+  pkadvisor analyze a.ndjson.zst b.json --key /id --time-path /ts --skip-invalid
+
+Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical),
+concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).";
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// A table for the terminal.
+    Table,
+    /// One versioned JSON document.
+    Json,
+    /// A Markdown table and the recommendation (CI summaries, pull requests).
+    Markdown,
+}
+
+/// Options shared by `analyze` and `check`.
+#[derive(Debug, clap::Args)]
+pub struct CommonArgs {
+    /// Sample documents: NDJSON, a JSON array, or concatenated JSON; `.gz`/`.zst` are
+    /// decompressed. `-` or nothing reads standard input.
+    #[arg(value_name = "DOCS")]
+    pub docs: Vec<String>,
+    /// The query log: NDJSON operations or plain SELECT lines (`-`: standard input, when
+    /// DOCS are files).
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<String>,
+    /// A candidate key (repeatable). Specs: /path, /a/b, /"my-prop", /a,/b[,/c]
+    /// (hierarchical), concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).
+    #[arg(long = "key", value_name = "SPEC")]
+    pub keys: Vec<String>,
+    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
+    #[arg(long, value_name = "SIZE")]
+    pub target_storage: Option<String>,
+    /// Provisioned manual throughput in RU/s to project onto [default: 20000].
+    #[arg(long, value_name = "RU", conflicts_with = "autoscale_max")]
+    pub throughput: Option<f64>,
+    /// Autoscale maximum RU/s to project onto, instead of --throughput.
+    #[arg(long, value_name = "RU")]
+    pub autoscale_max: Option<f64>,
+    /// A document path holding the write time (RFC 3339 or epoch seconds/milliseconds);
+    /// without it, documents arrive in input order.
+    #[arg(long, value_name = "PATH")]
+    pub time_path: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+    /// Skip documents and log lines that do not parse, count them, and keep going.
+    #[arg(long)]
+    pub skip_invalid: bool,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Replace key values in the report by stable hashes.
+    #[arg(long)]
+    pub redact: bool,
+    /// Memory for per-value statistics, shared by all candidates (e.g. 512MB, 2GiB). Past
+    /// it, values are sampled by hash and the largest are kept by a sketch.
+    #[arg(long, value_name = "SIZE", default_value = "512MB")]
+    pub memory: String,
+    /// The largest document accepted (e.g. 16MiB).
+    #[arg(long, value_name = "SIZE", default_value = "16MiB")]
+    pub max_document_size: String,
+    /// Reading threads (default: the number of cores, at most 4).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub threads: Option<u16>,
+    /// Seed for random suffixes (rand_suffix), so runs are reproducible.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// How many of each candidate's largest values to list.
+    #[arg(long, value_name = "N", default_value_t = pkadvisor::advisor::DEFAULT_TOP_VALUES)]
+    pub top: usize,
+}
+
+/// `pkadvisor analyze`.
+#[derive(Debug, clap::Args)]
+pub struct AnalyzeArgs {
+    /// Inputs, candidates, target and output.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// Show the physical partition map of one candidate at the target (EPK ranges, bytes,
+    /// logical partitions, RU, largest values) instead of the ranking.
+    #[arg(long, value_name = "SPEC")]
+    pub explain: Option<String>,
+    /// Without --key: how many candidates to generate from the documents and the log.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub auto: u16,
 }
 
 const EPK_EXAMPLES: &str = "\

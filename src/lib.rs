@@ -1,14 +1,21 @@
 //! pkadvisor: a partition-key advisor for Azure Cosmos DB.
 //!
 //! The library holds everything but the command line: the partition [`engine`] that
-//! hashes, splits and routes like Cosmos DB, and the candidate [`key`] grammar with the key
-//! values it gives documents. The `pkadvisor` binary parses flags and dispatches to it.
+//! hashes, splits and routes like Cosmos DB; the document readers in [`input`]; the
+//! candidate [`key`] grammar; the query-language parser in [`query`]; the streaming
+//! statistics in [`stats`]; the [`workload`] replay; the [`advisor`] that projects, scores
+//! and ranks candidates; and the [`report`] renderers. The `pkadvisor` binary parses flags
+//! and dispatches to it.
 #![deny(missing_docs)]
 
+pub mod advisor;
 pub mod engine;
 pub mod field;
+pub mod input;
 pub mod key;
+pub mod query;
 pub mod report;
 pub mod stats;
 pub mod time;
-pub mod query;
+pub mod units;
+pub mod workload;

@@ -10,6 +10,7 @@ use clap::Parser;
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
+        cli::Command::Analyze(args) => cmd::analyze::run(args),
         cli::Command::Epk(args) => cmd::epk::run(args),
     };
     match result {

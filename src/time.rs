@@ -92,19 +92,37 @@ mod tests {
     fn rfc3339_forms() {
         assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some(0));
         assert_eq!(parse_rfc3339("2026-11-30T08:15:00Z"), Some(1_796_026_500));
-        assert_eq!(parse_rfc3339("2026-11-30T08:15:00.123Z"), Some(1_796_026_500));
-        assert_eq!(parse_rfc3339("2026-11-30T09:15:00+01:00"), Some(1_796_026_500));
+        assert_eq!(
+            parse_rfc3339("2026-11-30T08:15:00.123Z"),
+            Some(1_796_026_500)
+        );
+        assert_eq!(
+            parse_rfc3339("2026-11-30T09:15:00+01:00"),
+            Some(1_796_026_500)
+        );
         assert_eq!(parse_rfc3339("2026-11-30"), Some(1_795_996_800));
         assert_eq!(parse_rfc3339("2000-02-29T00:00"), Some(951_782_400));
-        for bad in ["", "2026-13-01", "2026-11-30T25:00:00Z", "30/11/2026", "2026-11-30T08:15:00X"] {
+        for bad in [
+            "",
+            "2026-13-01",
+            "2026-11-30T25:00:00Z",
+            "30/11/2026",
+            "2026-11-30T08:15:00X",
+        ] {
             assert_eq!(parse_rfc3339(bad), None, "{bad}");
         }
     }
 
     #[test]
     fn epoch_numbers_in_seconds_or_milliseconds() {
-        assert_eq!(epoch_seconds(PkValueRef::Number(1_796_026_500.0)), Some(1_796_026_500));
-        assert_eq!(epoch_seconds(PkValueRef::Number(1_796_026_500_500.0)), Some(1_796_026_500));
+        assert_eq!(
+            epoch_seconds(PkValueRef::Number(1_796_026_500.0)),
+            Some(1_796_026_500)
+        );
+        assert_eq!(
+            epoch_seconds(PkValueRef::Number(1_796_026_500_500.0)),
+            Some(1_796_026_500)
+        );
         assert_eq!(epoch_seconds(PkValueRef::Bool(true)), None);
     }
 }

@@ -1,7 +1,16 @@
 //! Integration tests: one binary, one module per subcommand.
 
+// Helpers shared by the modules.
+mod util;
+
+// `pkadvisor analyze`: the report contract, routing fractions, findings, errors.
+mod analyze;
+
 // `pkadvisor epk` and the 64 golden EPK vectors.
 mod epk;
+
+// Reports validate against schema/report.schema.json.
+mod schema;
 
 // The query parser and key-constraint extraction, on real and written query corpora.
 mod query;

@@ -1,5 +1,7 @@
 //! One module per subcommand, each with `run(args) -> anyhow::Result<Exit>`.
 
+pub mod analyze;
+pub mod common;
 pub mod epk;
 
 use std::process::ExitCode;

@@ -1,7 +1,9 @@
 //! Reports: one model, computed once, and one renderer per output format. Renderers hold
 //! every presentation concern (widths, colours, rounding); the model holds numbers only.
 
+pub mod explain;
 pub mod json;
+pub mod markdown;
 pub mod model;
 pub mod table;
 
@@ -16,6 +18,8 @@ pub enum Format {
     Table,
     /// One versioned JSON document.
     Json,
+    /// Markdown for CI summaries and pull requests.
+    Markdown,
 }
 
 /// Writes `report` in `format`.
@@ -23,5 +27,6 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
     match format {
         Format::Table => table::render(report, out),
         Format::Json => json::render(report, out),
+        Format::Markdown => markdown::render(report, out),
     }
 }

@@ -1,11 +1,13 @@
 //! The report model: plain data that every renderer reads. Serialised as-is for
-//! `--format json`, so its field names are a contract (see DESIGN.md); add fields, never
-//! rename them without bumping [`SCHEMA_VERSION`].
+//! `--format json`, so its field names are a contract (`DESIGN.md`, "Report contract");
+//! add fields, never rename them without bumping [`SCHEMA_VERSION`].
+
+use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 /// Version of the JSON report's shape.
-pub const SCHEMA_VERSION: &str = "0.1";
+pub const SCHEMA_VERSION: &str = "1.0";
 
 /// One run's findings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -16,8 +18,12 @@ pub struct Report {
     pub tool: Tool,
     /// What was read.
     pub input: InputSummary,
-    /// Candidates, in the order given.
+    /// What the candidates were projected onto.
+    pub target: TargetReport,
+    /// Candidates, best first.
     pub candidates: Vec<CandidateReport>,
+    /// The best candidate and why.
+    pub recommendation: Option<Recommendation>,
 }
 
 /// Name and version of the program.
@@ -45,23 +51,54 @@ pub struct InputSummary {
     pub documents: u64,
     /// Bytes read, after decompression.
     pub bytes: u64,
-    /// Documents skipped as invalid (`--skip-invalid`).
+    /// Documents and log lines skipped as invalid (`--skip-invalid`).
     pub invalid: u64,
-    /// Logged operations read.
+    /// Logged operations read, weighted by `count`.
     pub operations: u64,
 }
 
-/// One candidate key.
+/// The target the candidates were projected onto.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetReport {
+    /// Container size.
+    pub storage_bytes: u64,
+    /// Provisioned RU/s (autoscale: the maximum).
+    pub throughput_ru: f64,
+    /// `manual` or `autoscale`.
+    pub throughput_mode: String,
+    /// Physical partitions at this target with evenly spread data.
+    pub physical_partitions: usize,
+    /// Which of the figures are defaults chosen by pkadvisor (`storage`, `throughput`).
+    pub defaults: Vec<String>,
+}
+
+/// One candidate key, measured and projected.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CandidateReport {
+    /// 1 for the best.
+    pub rank: usize,
+    /// 0–100, higher is better.
+    pub score: f64,
+    /// The named parts of the score, each 0–1.
+    pub components: BTreeMap<String, f64>,
     /// The key.
     pub key: KeyInfo,
     /// Distinct key values.
     pub cardinality: Cardinality,
-    /// Value-level counts.
+    /// Storage at the target.
+    pub storage: StorageReport,
+    /// Throughput at the target.
+    pub throughput: ThroughputReport,
+    /// How the workload's reads are routed.
+    pub queries: QueryReport,
+    /// Value-level counts over the sample.
     pub values: ValueCounts,
     /// The largest key values by bytes.
     pub largest_values: Vec<LargestValue>,
+    /// Problems and remarks.
+    pub findings: Vec<Finding>,
+    /// Why the candidate was considered (auto mode), or `given with --key`.
+    pub origin: String,
 }
 
 /// A candidate's identity.
@@ -82,6 +119,52 @@ pub struct Cardinality {
     pub estimate: u64,
     /// Whether it is an exact count.
     pub exact: bool,
+}
+
+/// Storage at the target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StorageReport {
+    /// The largest logical partition, projected.
+    pub largest_logical_bytes: u64,
+    /// How big the container can grow before one logical partition reaches 20 GB
+    /// (`null`: values do not grow with the container).
+    pub max_container_bytes: Option<u64>,
+    /// Busiest over mean physical partition bytes.
+    pub physical_skew: f64,
+    /// Physical partitions after this candidate's own splits.
+    pub physical_partitions: usize,
+}
+
+/// Throughput at the target.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ThroughputReport {
+    /// Busiest over mean physical partition RU.
+    pub physical_skew: f64,
+    /// Share of provisioned RU/s usable before the hottest partition saturates, worst
+    /// window.
+    pub usable_fraction: f64,
+    /// Share of the writes the busiest partition takes in the worst window, as mean over
+    /// max (1.0: even).
+    pub write_spread: f64,
+}
+
+/// Routing of the workload's reads (queries and point reads), weighted by `count`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct QueryReport {
+    /// Fraction reaching one key value.
+    pub single: f64,
+    /// Fraction reaching a prefix or a set of values.
+    pub targeted: f64,
+    /// Fraction reaching every partition.
+    pub fan_out: f64,
+    /// Physical partitions reached per read.
+    pub avg_partitions: f64,
+    /// Read operations.
+    pub reads: u64,
+    /// Write operations (reported apart: writes always know their full key).
+    pub writes: u64,
+    /// Whether the writes are the sample documents replayed as creates.
+    pub writes_from_sample: bool,
 }
 
 /// Document-level counts for one candidate.
@@ -106,12 +189,60 @@ pub struct ValueCounts {
 pub struct LargestValue {
     /// The value (JSON text; a hash with `--redact`).
     pub value: String,
-    /// Documents with it.
+    /// Documents with it in the sample.
     pub documents: u64,
-    /// Their bytes.
+    /// Their bytes in the sample.
     pub bytes: u64,
     /// Their share of the sample's bytes (0–1).
     pub share: f64,
     /// Whether the figures are exact (otherwise sketch estimates).
     pub exact: bool,
+}
+
+/// Severity of a finding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// The key cannot work.
+    Violation,
+    /// The key works with a cost.
+    Warning,
+    /// Worth knowing.
+    Info,
+}
+
+/// A problem or remark.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Finding {
+    /// Stable code, e.g. `LOGICAL_PARTITION_LIMIT`.
+    pub code: String,
+    /// How serious.
+    pub severity: Severity,
+    /// What and why, with the threshold.
+    pub message: String,
+}
+
+/// The advice.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Recommendation {
+    /// The recommended key.
+    pub spec: String,
+    /// Why, in one paragraph.
+    pub reason: String,
+}
+
+/// One candidate's physical partition map at the target (`analyze --explain`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ExplainReport {
+    /// Version of this shape.
+    pub schema_version: String,
+    /// The key.
+    pub key: KeyInfo,
+    /// Container size projected onto.
+    pub storage_bytes: u64,
+    /// The partition map.
+    pub map: crate::engine::PartitionMap,
+    /// Labels of the logical partitions the map lists, by EPK (hex). Logical partitions
+    /// without a label stand for many small values placed together (the projected tail).
+    pub labels: BTreeMap<String, String>,
 }

@@ -1,76 +1,118 @@
-//! The table renderer, for terminals: one row per candidate, fitted to the width.
+//! The table renderer, for terminals: the target, one row per candidate (fitted to the
+//! terminal width), then the recommendation. Colour only on a terminal, never with
+//! `NO_COLOR` set.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
 
-use super::model::{CandidateReport, Report};
+use super::model::{CandidateReport, Report, Severity};
+use crate::units::human_bytes;
 
-/// Writes the report as a table, then a line on what was read.
+/// Writes the report as a table.
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "{}", target_line(report))?;
+    let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
     let mut table = Table::new();
     table
         .load_style(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header([
+            "#",
             "key",
-            "kind",
+            "score",
             "distinct",
-            "missing",
-            "invalid",
-            "largest values (share of bytes)",
+            "largest LP",
+            "max size",
+            "storage skew",
+            "usable RU",
+            "single/targeted/fan-out",
+            "findings",
         ]);
     for c in &report.candidates {
-        table.add_row(row(c));
+        table.add_row(row(c, colour));
     }
     writeln!(out, "{table}")?;
+    if let Some(r) = &report.recommendation {
+        writeln!(out, "\nRecommendation: {}\n{}", r.spec, r.reason)?;
+    }
+    Ok(())
+}
+
+/// The line saying what was read and projected onto.
+pub fn target_line(report: &Report) -> String {
+    let t = &report.target;
     let i = &report.input;
-    writeln!(
-        out,
-        "{} documents, {} read{}",
+    let defaulted = if t.defaults.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (default {}; set --target-storage / --throughput)",
+            t.defaults.join(", ")
+        )
+    };
+    let ops = if i.operations > 0 {
+        format!(", {} logged operations", i.operations)
+    } else {
+        String::new()
+    };
+    let invalid = if i.invalid > 0 {
+        format!(", {} invalid skipped", i.invalid)
+    } else {
+        String::new()
+    };
+    format!(
+        "{} documents ({}){ops}{invalid}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
         i.documents,
         human_bytes(i.bytes),
-        if i.invalid > 0 {
-            format!(", {} invalid skipped", i.invalid)
-        } else {
-            String::new()
-        }
+        human_bytes(t.storage_bytes),
+        t.throughput_ru,
+        t.throughput_mode,
+        t.physical_partitions
     )
 }
 
-fn row(c: &CandidateReport) -> Vec<String> {
+fn row(c: &CandidateReport, colour: bool) -> Vec<Cell> {
     let distinct = if c.cardinality.exact {
         c.cardinality.estimate.to_string()
     } else {
         format!("~{}", c.cardinality.estimate)
     };
-    let largest: Vec<String> = c
-        .largest_values
-        .iter()
-        .map(|v| format!("{} {:.1}%", v.value, v.share * 100.0))
-        .collect();
-    vec![
-        c.key.spec.clone(),
-        c.key.kind.clone(),
-        distinct,
-        c.values.missing.to_string(),
-        c.values.invalid.to_string(),
-        largest.join("\n"),
-    ]
-}
-
-/// Bytes in the largest fitting decimal unit: `1.5 GB`.
-pub fn human_bytes(b: u64) -> String {
-    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
-    let mut v = b as f64;
-    let mut u = 0;
-    while v >= 1000.0 && u < UNITS.len() - 1 {
-        v /= 1000.0;
-        u += 1;
-    }
-    if u == 0 {
-        format!("{b} B")
+    let max_size = c
+        .storage
+        .max_container_bytes
+        .map_or("unbounded".to_owned(), human_bytes);
+    let q = &c.queries;
+    let routing = if q.reads == 0 {
+        "no reads".to_owned()
     } else {
-        format!("{v:.1} {}", UNITS[u])
+        format!(
+            "{:.0}/{:.0}/{:.0}%",
+            q.single * 100.0,
+            q.targeted * 100.0,
+            q.fan_out * 100.0
+        )
+    };
+    let codes: Vec<&str> = c.findings.iter().map(|f| f.code.as_str()).collect();
+    let mut findings = Cell::new(codes.join("\n"));
+    if colour {
+        let worst = c.findings.iter().map(|f| f.severity).min();
+        findings = match worst {
+            Some(Severity::Violation) => findings.fg(Color::Red),
+            Some(Severity::Warning) => findings.fg(Color::Yellow),
+            _ => findings,
+        };
     }
+    vec![
+        Cell::new(c.rank),
+        Cell::new(&c.key.spec),
+        Cell::new(format!("{:.1}", c.score)),
+        Cell::new(distinct),
+        Cell::new(human_bytes(c.storage.largest_logical_bytes)),
+        Cell::new(max_size),
+        Cell::new(format!("{:.2}", c.storage.physical_skew)),
+        Cell::new(format!("{:.0}%", c.throughput.usable_fraction * 100.0)),
+        Cell::new(routing),
+        findings,
+    ]
 }

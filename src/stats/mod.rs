@@ -80,7 +80,8 @@ impl CandidateStats {
         self.invalid += 1;
     }
 
-    /// Counts a document of `bytes` at `position` whose key has `components` and `epk`
+    /// Counts a document of `bytes` arriving at `position` (none: unknown) whose key has
+    /// `components` and `epk`
     /// (`v1`: the definition hashes with version 1).
     pub fn add(
         &mut self,
@@ -88,7 +89,7 @@ impl CandidateStats {
         epk: &Epk,
         v1: bool,
         bytes: u64,
-        position: i64,
+        position: Option<i64>,
     ) {
         self.documents += 1;
         self.bytes += bytes;
@@ -97,7 +98,9 @@ impl CandidateStats {
         let fraction = space_fraction(epk, v1);
         self.distinct.add(hash);
         self.histogram.add(fraction, bytes);
-        self.arrival.add(position, fraction, bytes);
+        if let Some(p) = position {
+            self.arrival.add(p, fraction, bytes);
+        }
         self.values
             .add(hash, bytes, || (label(components), epk.clone()));
     }
@@ -173,7 +176,7 @@ mod tests {
 
     fn add(s: &mut CandidateStats, v: &str, bytes: u64, pos: i64) {
         let c = [PkValueRef::Str(v)];
-        s.add(&c, &hash_v2(&c), false, bytes, pos);
+        s.add(&c, &hash_v2(&c), false, bytes, Some(pos));
     }
 
     #[test]
@@ -183,9 +186,9 @@ mod tests {
         add(&mut s, &"x".repeat(150), 10, 1);
         add(&mut s, &"y".repeat(3000), 10, 2);
         let c = [PkValueRef::Number(1e17)];
-        s.add(&c, &hash_v2(&c), false, 5, 3);
+        s.add(&c, &hash_v2(&c), false, 5, Some(3));
         let c = [PkValueRef::Undefined];
-        s.add(&c, &hash_v2(&c), false, 5, 4);
+        s.add(&c, &hash_v2(&c), false, 5, None);
         s.add_invalid(7);
         assert_eq!(s.documents, 6);
         assert_eq!(s.bytes, 47);

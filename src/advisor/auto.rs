@@ -1,0 +1,311 @@
+//! Candidate generation when no `--key` is given: from the query log, the sets of
+//! properties queries and point reads fix by equality (single keys, hierarchical chains in
+//! the order queries nest their filters, `/id` as a last level where a chain's values could
+//! pass 20 GB, `concat` of the most co-filtered pair, `hash_suffix` of a clock-like
+//! low-cardinality key by a co-filtered high-cardinality one); from the documents,
+//! high-cardinality evenly spread properties and `/id`. Each candidate says why it is here.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::discover::Discovery;
+use super::pipeline::Candidate;
+use crate::engine::{KeyPath, Limits};
+use crate::key::{KeyLevel, KeySpec};
+use crate::workload::{Log, OpKind};
+
+/// Default number of candidates generated.
+pub const DEFAULT_AUTO: usize = 20;
+
+/// What the generator knows.
+pub struct Inputs<'a> {
+    /// The first documents.
+    pub discovery: &'a Discovery,
+    /// The query log.
+    pub log: Option<&'a Log>,
+    /// Target storage, to judge whether a value could pass 20 GB.
+    pub target_bytes: u64,
+    /// Physical partitions at the target.
+    pub partitions: usize,
+}
+
+/// Read filters of the log: weight per path and per set of co-filtered paths.
+#[derive(Default)]
+struct Filters {
+    total: f64,
+    path: BTreeMap<KeyPath, f64>,
+    sets: BTreeMap<BTreeSet<KeyPath>, f64>,
+}
+
+fn filters(log: &Log) -> Filters {
+    let mut f = Filters::default();
+    for op in &log.ops {
+        let w = op.count as f64;
+        let sets: Vec<BTreeSet<KeyPath>> = match &op.kind {
+            OpKind::Query(x) => {
+                x.constraints
+                    .alternatives()
+                    .map_or(vec![BTreeSet::new()], |alts| {
+                        alts.iter()
+                            .map(|c| c.iter().map(|(p, _)| p.clone()).collect())
+                            .collect()
+                    })
+            }
+            OpKind::Read(p) => vec![p.known.iter().map(|(k, _)| k.clone()).collect()],
+            _ => continue,
+        };
+        f.total += w;
+        let share = w / sets.len().max(1) as f64;
+        for set in sets {
+            for p in &set {
+                *f.path.entry(p.clone()).or_default() += share;
+            }
+            *f.sets.entry(set).or_default() += share;
+        }
+    }
+    f
+}
+
+impl Filters {
+    /// Weight of reads whose filters include all of `paths`.
+    fn with_all(&self, paths: &[&KeyPath]) -> f64 {
+        self.sets
+            .iter()
+            .filter(|(s, _)| paths.iter().all(|p| s.contains(*p)))
+            .map(|(_, w)| w)
+            .sum()
+    }
+
+    /// The paths most often filtered together with `chain` (each in at least 10% of the
+    /// chain's reads), most frequent first.
+    fn next(&self, chain: &[&KeyPath]) -> Vec<KeyPath> {
+        let base = if chain.is_empty() {
+            self.total
+        } else {
+            self.with_all(chain)
+        };
+        let mut options: Vec<(&KeyPath, f64)> = self
+            .path
+            .keys()
+            .filter(|p| !chain.contains(p))
+            .map(|p| {
+                let mut with = chain.to_vec();
+                with.push(p);
+                (p, self.with_all(&with))
+            })
+            .filter(|(_, w)| *w > 0.0 && *w >= 0.1 * base)
+            .collect();
+        options.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+        options.into_iter().map(|(p, _)| p.clone()).collect()
+    }
+
+    fn pct(&self, paths: &[&KeyPath]) -> f64 {
+        100.0 * self.with_all(paths) / self.total.max(1e-9)
+    }
+}
+
+struct Out {
+    list: Vec<Candidate>,
+}
+
+impl Out {
+    fn push(&mut self, levels: Vec<KeyLevel>, origin: String) {
+        if let Ok(spec) = KeySpec::new(levels) {
+            if !self.list.iter().any(|c| c.spec == spec) {
+                self.list.push(Candidate { spec, origin });
+            }
+        }
+    }
+}
+
+fn path_level(p: &KeyPath) -> KeyLevel {
+    KeyLevel::Path(p.clone())
+}
+
+/// Generates at most `limit` candidates.
+pub fn generate(inp: &Inputs<'_>, limit: usize) -> Vec<Candidate> {
+    let mut out = Out { list: Vec::new() };
+    if let Some(log) = inp.log {
+        from_log(inp, &filters(log), &mut out);
+    }
+    from_documents(inp, &mut out);
+    out.list.truncate(limit);
+    out.list
+}
+
+fn from_log(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
+    if f.total <= 0.0 {
+        return;
+    }
+    let mut chain: Vec<KeyPath> = Vec::new();
+    while chain.len() < 2 {
+        let refs: Vec<&KeyPath> = chain.iter().collect();
+        match f.next(&refs).into_iter().next() {
+            Some(p) => chain.push(p),
+            None => break,
+        }
+    }
+    let refs: Vec<&KeyPath> = chain.iter().collect();
+    let thirds = if chain.len() == 2 {
+        f.next(&refs)
+    } else {
+        Vec::new()
+    };
+    // The two most co-filtered third levels: frequency alone may pick a low-cardinality
+    // property where the nesting one (a session under its user) is the better level.
+    for third in thirds.iter().take(2) {
+        let full = [chain.clone(), vec![third.clone()]].concat();
+        out.push(
+            full.iter().map(path_level).collect(),
+            chain_origin(f, &full),
+        );
+    }
+    if chain.len() == 2 {
+        out.push(
+            chain.iter().map(path_level).collect(),
+            chain_origin(f, &chain),
+        );
+        if could_pass_limit(inp, &chain) && !is_id(&chain[1]) {
+            let mut levels: Vec<KeyLevel> = chain.iter().map(path_level).collect();
+            levels.push(path_level(&id_path()));
+            let why = format!(
+                "/id as a last level: a value of {} could pass 20 GB at the target",
+                names(&chain)
+            );
+            out.push(levels, why);
+        }
+    }
+    singles(f, out);
+    if chain.len() == 2 {
+        let why = format!(
+            "synthetic key of the most co-filtered pair: {}",
+            chain_origin(f, &chain)
+        );
+        out.push(vec![KeyLevel::Concat(chain.clone())], why);
+    }
+    hash_suffix(inp, f, out);
+}
+
+/// Every path filtered by equality in at least 5% of reads, most filtered first.
+fn singles(f: &Filters, out: &mut Out) {
+    let mut singles: Vec<(&KeyPath, f64)> = f.path.iter().map(|(p, w)| (p, *w)).collect();
+    singles.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    for (p, w) in singles.into_iter().filter(|(_, w)| *w >= 0.05 * f.total) {
+        let why = format!(
+            "filtered by equality in {:.0}% of reads",
+            100.0 * w / f.total
+        );
+        out.push(vec![path_level(p)], why);
+    }
+}
+
+/// "hierarchical chain from the query log: /a in 95% of reads, /a+/b in 70% ...".
+fn chain_origin(f: &Filters, chain: &[KeyPath]) -> String {
+    let parts: Vec<String> = (1..=chain.len())
+        .map(|k| {
+            let refs: Vec<&KeyPath> = chain[..k].iter().collect();
+            let names: Vec<String> = refs.iter().map(|p| p.to_string()).collect();
+            format!("{} in {:.0}% of reads", names.join("+"), f.pct(&refs))
+        })
+        .collect();
+    format!(
+        "hierarchical chain from the query log: {}",
+        parts.join(", ")
+    )
+}
+
+fn hash_suffix(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
+    let d = inp.discovery;
+    let low = |p: &KeyPath| {
+        d.paths.get(p).is_some_and(|s| {
+            let clock = s.repeats as f64 >= 0.5 * s.present as f64;
+            s.distinct.len() < 100.max(10 * inp.partitions)
+                && (clock || s.top_count * 5 > s.present)
+        })
+    };
+    let high = |p: &KeyPath| {
+        d.paths
+            .get(p)
+            .is_some_and(|s| s.distinct.len() >= 100.max(d.len() / 10))
+    };
+    for (hot, _) in f.path.iter().filter(|(p, _)| low(p)) {
+        let partner = f
+            .path
+            .keys()
+            .filter(|q| *q != hot && high(q) && f.with_all(&[hot, q]) > 0.0)
+            .max_by(|a, b| {
+                f.with_all(&[hot, a])
+                    .total_cmp(&f.with_all(&[hot, b]))
+                    .then_with(|| b.cmp(a))
+            });
+        if let Some(by) = partner {
+            let n = (10 * inp.partitions).clamp(10, 1000) as u32;
+            out.push(
+                vec![KeyLevel::HashSuffix { path: hot.clone(), by: by.clone(), n }],
+                format!("{hot} is low-cardinality and write-hot; spread it by {by}, co-filtered in {:.0}% of reads", f.pct(&[hot, by])),
+            );
+        }
+    }
+}
+
+fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
+    let d = inp.discovery;
+    let id = id_path();
+    if d.paths.contains_key(&id) {
+        out.push(
+            vec![path_level(&id)],
+            "/id: unique per item, reads by id are single-partition".to_owned(),
+        );
+    }
+    let mut paths: Vec<(&KeyPath, usize)> = d
+        .paths
+        .iter()
+        .filter(|(p, s)| {
+            **p != id
+                && d.presence(p) >= 0.95
+                && s.fractional == 0
+                && s.distinct.len() >= 100.min(d.len() / 2).max(2)
+                && (s.top_count as f64) < 0.1 * s.present as f64
+        })
+        .map(|(p, s)| (p, s.distinct.len()))
+        .collect();
+    paths.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    for (p, distinct) in paths.into_iter().take(6) {
+        out.push(
+            vec![path_level(p)],
+            format!("high-cardinality property of the documents: {distinct} distinct values in the first {} documents, none above 10%", d.len()),
+        );
+    }
+}
+
+/// Whether the largest combination of `chain`'s values in the first documents, scaled to
+/// the target, passes the logical-partition limit.
+fn could_pass_limit(inp: &Inputs<'_>, chain: &[KeyPath]) -> bool {
+    let d = inp.discovery;
+    let mut counts: BTreeMap<Vec<String>, u64> = BTreeMap::new();
+    for doc in &d.docs {
+        let key: Vec<String> = chain.iter().map(|p| value_at(doc, p)).collect();
+        *counts.entry(key).or_default() += 1;
+    }
+    let top = counts.values().copied().max().unwrap_or(0) as f64;
+    top / d.len().max(1) as f64 * inp.target_bytes as f64 > Limits::default().logical_bytes as f64
+}
+
+fn value_at(doc: &serde_json::Value, p: &KeyPath) -> String {
+    p.segments()
+        .iter()
+        .try_fold(doc, |v, s| v.get(s))
+        .map_or("undefined".to_owned(), |v| v.to_string())
+}
+
+fn id_path() -> KeyPath {
+    KeyPath::from_segments(["id"])
+}
+
+fn is_id(p: &KeyPath) -> bool {
+    p.segments() == ["id"]
+}
+
+fn names(chain: &[KeyPath]) -> String {
+    let n: Vec<String> = chain.iter().map(|p| p.to_string()).collect();
+    format!("({})", n.join(", "))
+}

@@ -1,0 +1,92 @@
+//! Evaluates one candidate: projects its statistics onto the target, replays the workload
+//! on that container, and gathers the figures findings and scores are made of.
+
+use super::project::{Projection, Target, project};
+use crate::engine::Container;
+use crate::key::KeySpec;
+use crate::stats::CandidateStats;
+use crate::workload::Log;
+use crate::workload::replay::{Subject, WorkloadStats, replay};
+
+/// Everything known of one candidate.
+#[derive(Debug)]
+pub struct Evaluation {
+    /// The key.
+    pub spec: KeySpec,
+    /// Why it was considered.
+    pub origin: String,
+    /// Its sample statistics.
+    pub stats: CandidateStats,
+    /// Distinct values and whether exact.
+    pub distinct: (u64, bool),
+    /// The projection onto the target (the container holds the replayed load too).
+    pub projection: Projection,
+    /// The replayed workload.
+    pub workload: WorkloadStats,
+    /// Busiest over mean physical partition bytes.
+    pub storage_skew: f64,
+    /// Busiest over mean physical partition RU.
+    pub ru_skew: f64,
+    /// Share of provisioned RU/s usable, worst window.
+    pub usable: f64,
+}
+
+/// What the evaluation needs besides the candidate.
+pub struct Context<'a> {
+    /// The target.
+    pub target: &'a Target,
+    /// The query log, if any.
+    pub log: Option<&'a Log>,
+    /// Seed for random suffixes.
+    pub seed: u64,
+}
+
+/// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
+pub fn evaluate(
+    spec: KeySpec,
+    origin: String,
+    mut stats: CandidateStats,
+    inputs: &[usize],
+    ctx: &Context<'_>,
+) -> Evaluation {
+    let definition = spec.definition();
+    let mut projection = project(&definition, &stats, ctx.target);
+    let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
+    let subject = Subject {
+        spec: &spec,
+        definition: &definition,
+        inputs,
+        seed: ctx.seed,
+    };
+    let workload = replay(
+        &mut projection.container,
+        &subject,
+        ctx.log,
+        &stats.arrival,
+        avg_doc,
+    );
+    let c = &projection.container;
+    let storage_skew = skew(c, |p| p.bytes() as f64);
+    let ru_skew = skew(c, |p| p.ru());
+    let usable = c.usable_fraction();
+    let distinct = (stats.distinct.estimate(), stats.distinct.is_exact());
+    Evaluation {
+        spec,
+        origin,
+        stats,
+        distinct,
+        projection,
+        workload,
+        storage_skew,
+        ru_skew,
+        usable,
+    }
+}
+
+/// Busiest over mean of a per-partition figure (1.0 when all are zero).
+fn skew(c: &Container, f: impl Fn(&crate::engine::Physical) -> f64) -> f64 {
+    let values: Vec<f64> = c.partitions().iter().map(f).collect();
+    let mean = values.iter().sum::<f64>() / values.len().max(1) as f64;
+    let max = values.iter().copied().fold(0.0, f64::max);
+    if mean <= 0.0 { 1.0 } else { max / mean }
+}

@@ -1,0 +1,151 @@
+//! Findings: each problem a candidate shows, with its code, severity and a message that
+//! states the threshold. Codes and severities are the contract of `DESIGN.md`.
+
+use super::evaluate::Evaluation;
+use super::project::Target;
+use crate::engine::Limits;
+use crate::report::model::{Finding, Severity};
+use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
+use crate::units::human_bytes;
+
+/// `HOT_PARTITION` when the busiest partition takes at least this many times its share.
+pub const HOT_SKEW: f64 = 2.0;
+/// `WRITE_HOTSPOT` when, in a window, mean over busiest partition write load is below this.
+pub const WRITE_SPREAD_MIN: f64 = 0.5;
+/// `FAN_OUT_QUERIES` when at least this share of reads visits every partition.
+pub const FAN_OUT_SHARE: f64 = 0.2;
+
+fn finding(code: &str, severity: Severity, message: String) -> Finding {
+    Finding {
+        code: code.to_owned(),
+        severity,
+        message,
+    }
+}
+
+fn pct(part: u64, whole: u64) -> f64 {
+    100.0 * part as f64 / whole.max(1) as f64
+}
+
+/// Every finding of a candidate, violations first.
+pub fn findings(e: &Evaluation, target: &Target) -> Vec<Finding> {
+    let mut out = Vec::new();
+    logical_limit(e, target, &mut out);
+    values(e, &mut out);
+    distribution(e, &mut out);
+    workload(e, &mut out);
+    out.sort_by_key(|f| f.severity);
+    out
+}
+
+fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
+    let limit = Limits::default().logical_bytes;
+    let Some((label, bytes)) = &e.projection.largest else {
+        return;
+    };
+    if *bytes <= limit {
+        return;
+    }
+    let breaks = e.projection.max_container_bytes.map_or(String::new(), |b| {
+        format!(
+            "; the key breaks once the container passes {}",
+            human_bytes(b)
+        )
+    });
+    out.push(finding(
+        "LOGICAL_PARTITION_LIMIT",
+        Severity::Violation,
+        format!(
+            "value {label} is projected to {} at {} of data, over the {} logical-partition limit{breaks}",
+            human_bytes(*bytes),
+            human_bytes(target.storage_bytes),
+            human_bytes(limit)
+        ),
+    ));
+}
+
+fn values(e: &Evaluation, out: &mut Vec<Finding>) {
+    let s = &e.stats;
+    if s.invalid > 0 {
+        out.push(finding("INVALID_KEY_VALUE", Severity::Violation, format!(
+            "{} documents ({:.1}%) hold an object or array at the key path; key values must be strings, numbers, booleans or null",
+            s.invalid, pct(s.invalid, s.documents))));
+    }
+    if is_id(e) {
+        let dups: u64 =
+            e.stats.values.sample().filter(|v| v.docs > 1).count() as u64 * e.stats.values.scale();
+        if dups > 0 {
+            out.push(finding("INVALID_KEY_VALUE", Severity::Violation, format!(
+                "{dups} id values occur in more than one document; with /id as the key every id must be unique")));
+        }
+    }
+    if s.over_limit > 0 {
+        out.push(finding("KEY_TOO_LONG", Severity::Violation, format!(
+            "{} documents have a key value over {VALUE_LIMIT} bytes (longest {} bytes); Cosmos DB rejects them",
+            s.over_limit, s.max_value_bytes)));
+    } else if s.over_v1_limit > 0 {
+        out.push(finding("KEY_TOO_LONG", Severity::Warning, format!(
+            "{} documents have a key value over {V1_VALUE_LIMIT} bytes (longest {} bytes); the container needs large partition keys (version 2)",
+            s.over_v1_limit, s.max_value_bytes)));
+    }
+    if s.missing > 0 {
+        out.push(finding("MISSING_KEY", Severity::Warning, format!(
+            "{} documents ({:.1}%) lack a path of the key; they all share one logical partition (undefined)",
+            s.missing, pct(s.missing, s.documents))));
+    }
+    if s.unsafe_numbers > 0 {
+        out.push(finding("UNSAFE_NUMBER", Severity::Warning, format!(
+            "{} documents have a numeric key value beyond ±2^53, which doubles cannot tell apart; store such keys as strings",
+            s.unsafe_numbers)));
+    }
+}
+
+fn is_id(e: &Evaluation) -> bool {
+    e.spec.to_string() == "/id"
+}
+
+fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
+    let parts = e.projection.container.partitions().len();
+    let needed = 100.max(10 * parts as u64);
+    if e.distinct.0 < needed {
+        out.push(finding("LOW_CARDINALITY", Severity::Warning, format!(
+            "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
+            e.distinct.0)));
+    }
+    if parts > 1 && e.ru_skew >= HOT_SKEW {
+        out.push(finding("HOT_PARTITION", Severity::Warning, format!(
+            "the busiest physical partition takes {:.1}× its share of RU (threshold {HOT_SKEW}×); only {:.0}% of provisioned throughput is usable",
+            e.ru_skew, e.usable * 100.0)));
+    }
+    if parts > 1 && e.workload.writes > 0 && e.workload.write_spread < WRITE_SPREAD_MIN {
+        out.push(finding("WRITE_HOTSPOT", Severity::Warning, format!(
+            "writes concentrate in time: in the worst window the busiest partition takes {:.1}× its share of writes (threshold {:.1}×); a key that follows the clock or has few values",
+            1.0 / e.workload.write_spread.max(1e-9), 1.0 / WRITE_SPREAD_MIN)));
+    }
+}
+
+fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
+    let w = &e.workload;
+    let parts = e.projection.container.partitions().len();
+    if parts > 1 && w.reads > 0 && w.fraction(w.fan_out) >= FAN_OUT_SHARE {
+        out.push(finding(
+            "FAN_OUT_QUERIES",
+            Severity::Warning,
+            format!(
+                "{:.0}% of reads must visit all {parts} physical partitions (threshold {:.0}%)",
+                w.fraction(w.fan_out) * 100.0,
+                FAN_OUT_SHARE * 100.0
+            ),
+        ));
+    }
+    if w.key_updated > 0 {
+        out.push(finding("KEY_UPDATED", Severity::Warning, format!(
+            "{} logged writes replace an item under a different key value; keys are immutable, so the application would create a second item",
+            w.key_updated)));
+    }
+    if w.cross_partition_batches > 0 {
+        out.push(finding("CROSS_PARTITION_TRANSACTION", Severity::Violation, format!(
+            "{} of {} logged batches touch more than one logical partition; transactions are scoped to one",
+            w.cross_partition_batches, w.batches)));
+    }
+}

@@ -1,0 +1,166 @@
+//! From documents to per-candidate statistics: evaluates every candidate key on every
+//! document and feeds the accumulators of [`crate::stats`]. One [`MeasureSink`] per reading
+//! thread; sinks merge.
+
+use std::sync::Arc;
+
+use crate::engine::{KeyPath, PartitionKeyDefinition};
+use crate::field::Field;
+use crate::input::{Document, Sink};
+use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::stats::CandidateStats;
+use crate::time::epoch_seconds;
+
+/// The candidates and how their inputs map onto the document paths read.
+#[derive(Debug)]
+pub struct Plan {
+    candidates: Vec<Planned>,
+    paths: Vec<KeyPath>,
+    time_field: Option<usize>,
+    budget: usize,
+    seed: u64,
+}
+
+#[derive(Debug)]
+struct Planned {
+    spec: KeySpec,
+    definition: PartitionKeyDefinition,
+    /// For each of the spec's inputs, its index among the paths read.
+    fields: Vec<usize>,
+}
+
+impl Plan {
+    /// Plans the reading of `specs`, with arrival windows by `time_path` when given;
+    /// `budget` bytes of per-value memory are shared by all candidates.
+    pub fn new(specs: &[KeySpec], time_path: Option<&KeyPath>, budget: usize, seed: u64) -> Plan {
+        let mut paths: Vec<KeyPath> = Vec::new();
+        let index_of =
+            |p: &KeyPath, paths: &mut Vec<KeyPath>| match paths.iter().position(|q| q == p) {
+                Some(i) => i,
+                None => {
+                    paths.push(p.clone());
+                    paths.len() - 1
+                }
+            };
+        let candidates = specs
+            .iter()
+            .map(|spec| Planned {
+                fields: spec
+                    .inputs()
+                    .iter()
+                    .map(|p| index_of(p, &mut paths))
+                    .collect(),
+                definition: spec.definition(),
+                spec: spec.clone(),
+            })
+            .collect::<Vec<_>>();
+        let time_field = time_path.map(|p| index_of(p, &mut paths));
+        let per_candidate = budget / specs.len().max(1);
+        Plan {
+            candidates,
+            paths,
+            time_field,
+            budget: per_candidate,
+            seed,
+        }
+    }
+
+    /// Every document path to extract.
+    pub fn paths(&self) -> &[KeyPath] {
+        &self.paths
+    }
+
+    /// For candidate `i`, the index among [`paths`](Self::paths) of each of its inputs.
+    pub fn inputs(&self, i: usize) -> &[usize] {
+        &self.candidates[i].fields
+    }
+
+    /// The candidates' specs, in order.
+    pub fn specs(&self) -> impl Iterator<Item = &KeySpec> {
+        self.candidates.iter().map(|c| &c.spec)
+    }
+}
+
+/// Accumulates statistics for every candidate of a plan.
+#[derive(Debug)]
+pub struct MeasureSink {
+    plan: Arc<Plan>,
+    /// Statistics per candidate, in plan order.
+    pub stats: Vec<CandidateStats>,
+    /// Documents whose `--time-path` held no timestamp (left out of arrival windows).
+    pub untimed: u64,
+    scratch: Scratch,
+}
+
+impl MeasureSink {
+    /// An empty sink for `plan`, dividing `threads` ways the per-value memory budget.
+    pub fn new(plan: Arc<Plan>, threads: usize) -> Self {
+        let budget = plan.budget / threads.max(1);
+        let by_time = plan.time_field.is_some();
+        let stats = (0..plan.candidates.len())
+            .map(|_| CandidateStats::new(budget, by_time))
+            .collect();
+        MeasureSink {
+            plan,
+            stats,
+            untimed: 0,
+            scratch: Default::default(),
+        }
+    }
+
+    /// Where the document arrived: its timestamp with `--time-path`, else its input
+    /// position. `None` when the timestamp is missing (it is then left out of arrivals).
+    fn position(&mut self, doc: &Document<'_>) -> Option<i64> {
+        let Some(i) = self.plan.time_field else {
+            return Some(doc.ordinal as i64);
+        };
+        let t = match doc.fields[i] {
+            Field::Scalar(v) => epoch_seconds(v),
+            _ => None,
+        };
+        self.untimed += t.is_none() as u64;
+        t
+    }
+}
+
+/// Inputs gathered on the stack for keys with at most this many.
+const INLINE_INPUTS: usize = 8;
+
+impl Sink for MeasureSink {
+    fn document(&mut self, doc: &Document<'_>) {
+        let position = self.position(doc);
+        let plan = Arc::clone(&self.plan);
+        for (c, stats) in plan.candidates.iter().zip(&mut self.stats) {
+            let mut inline = [Field::Missing; INLINE_INPUTS];
+            let spilled: Vec<Field<'_>>;
+            let fields: &[Field<'_>] = if c.fields.len() <= INLINE_INPUTS {
+                for (slot, &i) in inline.iter_mut().zip(&c.fields) {
+                    *slot = doc.fields[i];
+                }
+                &inline[..c.fields.len()]
+            } else {
+                spilled = c.fields.iter().map(|&i| doc.fields[i]).collect();
+                &spilled
+            };
+            match c
+                .spec
+                .evaluate(fields, doc.ordinal, plan.seed, &mut self.scratch)
+            {
+                KeyValue::Components(parts) => {
+                    let parts = parts.as_slice();
+                    let epk = c.definition.epk_unchecked(parts);
+                    let v1 = c.definition.is_v1();
+                    stats.add(parts, &epk, v1, doc.bytes, position);
+                }
+                KeyValue::Invalid => stats.add_invalid(doc.bytes),
+            }
+        }
+    }
+
+    fn merge(&mut self, other: Self) {
+        for (mine, theirs) in self.stats.iter_mut().zip(other.stats) {
+            mine.merge(theirs);
+        }
+        self.untimed += other.untimed;
+    }
+}

@@ -1,0 +1,308 @@
+//! The advisor: measures candidate keys over the sample, projects each onto the partition
+//! engine at the target, replays the workload, and turns the figures into ranked,
+//! explained candidates (the report model).
+
+pub mod auto;
+pub mod discover;
+pub mod evaluate;
+pub mod findings;
+pub mod measure;
+pub mod pipeline;
+pub mod project;
+pub mod score;
+
+use std::collections::BTreeMap;
+
+use crate::engine::murmur::murmur3_x64_128;
+use crate::key::KeySpec;
+use crate::report::model::{
+    CandidateReport, Cardinality, ExplainReport, Finding, InputSummary, KeyInfo, LargestValue,
+    QueryReport, Recommendation, Report, SCHEMA_VERSION, Severity, StorageReport, TargetReport,
+    ThroughputReport, Tool, ValueCounts,
+};
+use crate::units::human_bytes;
+use evaluate::Evaluation;
+use project::Target;
+
+/// How many of the largest values a candidate's report lists by default.
+pub const DEFAULT_TOP_VALUES: usize = 3;
+
+/// How the report is put together.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// The target projected onto.
+    pub target: Target,
+    /// Which target figures are defaults (`storage`, `throughput`).
+    pub defaults: Vec<String>,
+    /// Largest values listed per candidate.
+    pub top_values: usize,
+    /// Replace key values by stable hashes.
+    pub redact: bool,
+}
+
+/// A stable stand-in for a key value that must not leave the machine.
+pub fn redact(label: &str) -> String {
+    let (h1, _) = murmur3_x64_128(label.as_bytes());
+    format!("\"#{:012x}\"", h1 >> 16)
+}
+
+/// Builds the ranked report from evaluated candidates.
+pub fn build_report(
+    mut evals: Vec<Evaluation>,
+    input: InputSummary,
+    opts: &ReportOptions,
+) -> Report {
+    if opts.redact {
+        for e in &mut evals {
+            if let Some((label, _)) = &mut e.projection.largest {
+                *label = redact(label);
+            }
+        }
+    }
+    let mut candidates: Vec<CandidateReport> =
+        evals.iter_mut().map(|e| candidate(e, opts)).collect();
+    rank(&mut candidates);
+    let recommendation = recommend(&candidates, &opts.target);
+    let t = &opts.target;
+    Report {
+        schema_version: SCHEMA_VERSION.to_owned(),
+        tool: Tool::default(),
+        input,
+        target: TargetReport {
+            storage_bytes: t.storage_bytes,
+            throughput_ru: t.throughput.max_ru(),
+            throughput_mode: match t.throughput {
+                crate::engine::Throughput::Manual(_) => "manual".into(),
+                crate::engine::Throughput::Autoscale(_) => "autoscale".into(),
+            },
+            physical_partitions: t
+                .throughput
+                .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
+            defaults: opts.defaults.clone(),
+        },
+        candidates,
+        recommendation,
+    }
+}
+
+fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> CandidateReport {
+    let components = score::components(e);
+    let w = &e.workload;
+    let weights = score::weights(score::read_share(w.reads, w.writes, w.writes_from_sample));
+    let score = score::score(&components, &weights);
+    let w = &e.workload;
+    CandidateReport {
+        rank: 0,
+        score,
+        components: round_all(components),
+        key: key_info(&e.spec),
+        cardinality: Cardinality {
+            estimate: e.distinct.0,
+            exact: e.distinct.1,
+        },
+        storage: StorageReport {
+            largest_logical_bytes: e.projection.largest.as_ref().map_or(0, |l| l.1),
+            max_container_bytes: e.projection.max_container_bytes,
+            physical_skew: round4(e.storage_skew),
+            physical_partitions: e.projection.container.partitions().len(),
+        },
+        throughput: ThroughputReport {
+            physical_skew: round4(e.ru_skew),
+            usable_fraction: round4(e.usable),
+            write_spread: round4(w.write_spread),
+        },
+        queries: QueryReport {
+            single: round4(w.fraction(w.single)),
+            targeted: round4(w.fraction(w.targeted)),
+            fan_out: round4(w.fraction(w.fan_out)),
+            avg_partitions: round4(w.avg_partitions()),
+            reads: w.reads,
+            writes: w.writes,
+            writes_from_sample: w.writes_from_sample,
+        },
+        values: value_counts(e),
+        largest_values: largest_values(e, opts),
+        findings: findings::findings(e, &opts.target),
+        origin: e.origin.clone(),
+    }
+}
+
+fn value_counts(e: &Evaluation) -> ValueCounts {
+    let s = &e.stats;
+    ValueCounts {
+        documents: s.documents,
+        missing: s.missing,
+        invalid: s.invalid,
+        unsafe_numbers: s.unsafe_numbers,
+        over_101_bytes: s.over_v1_limit,
+        over_2048_bytes: s.over_limit,
+    }
+}
+
+fn largest_values(e: &Evaluation, opts: &ReportOptions) -> Vec<LargestValue> {
+    let total = e.stats.bytes.max(1) as f64;
+    e.stats
+        .values
+        .top(opts.top_values)
+        .into_iter()
+        .map(|v| LargestValue {
+            share: round4(v.bytes as f64 / total),
+            value: if opts.redact {
+                redact(&v.value)
+            } else {
+                v.value
+            },
+            documents: v.docs,
+            bytes: v.bytes,
+            exact: v.exact,
+        })
+        .collect()
+}
+
+/// Values listed per physical partition by `--explain`.
+const EXPLAIN_VALUES: usize = 3;
+
+/// The partition map of one evaluated candidate, each partition listing its largest
+/// values and, as one entry with an empty EPK, the projected tail of small values.
+pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> ExplainReport {
+    let mut labels: BTreeMap<String, String> = e
+        .stats
+        .values
+        .heavy_entries()
+        .into_iter()
+        .take(1 << 16)
+        .map(|v| {
+            let label = if redact_values {
+                redact(&v.label)
+            } else {
+                v.label.to_string()
+            };
+            (v.epk.to_hex(), label)
+        })
+        .collect();
+    let mut map = e.projection.container.map(usize::MAX);
+    for p in &mut map.partitions {
+        let (named, tail): (Vec<_>, Vec<_>) = p
+            .largest
+            .drain(..)
+            .partition(|l| labels.contains_key(&l.epk));
+        p.largest = named.into_iter().take(EXPLAIN_VALUES).collect();
+        let tail_bytes: u64 = tail.iter().map(|l| l.bytes).sum();
+        if tail_bytes > 0 {
+            p.largest.push(crate::engine::map::LogicalView {
+                epk: String::new(),
+                bytes: tail_bytes,
+                items: tail.iter().map(|l| l.items).sum(),
+                ru: tail.iter().map(|l| l.ru).sum(),
+            });
+        }
+    }
+    let shown: std::collections::BTreeSet<String> = map
+        .partitions
+        .iter()
+        .flat_map(|p| p.largest.iter().map(|l| l.epk.clone()))
+        .collect();
+    labels.retain(|k, _| shown.contains(k));
+    ExplainReport {
+        schema_version: SCHEMA_VERSION.to_owned(),
+        key: key_info(&e.spec),
+        storage_bytes,
+        labels,
+        map,
+    }
+}
+
+/// Rounds to 4 decimals, so output does not depend on the last bits of a float sum.
+pub fn round4(x: f64) -> f64 {
+    if x.is_finite() {
+        (x * 1e4).round() / 1e4
+    } else {
+        0.0
+    }
+}
+
+fn round_all(m: BTreeMap<String, f64>) -> BTreeMap<String, f64> {
+    m.into_iter().map(|(k, v)| (k, round4(v))).collect()
+}
+
+fn has_violation(c: &CandidateReport) -> bool {
+    c.findings.iter().any(|f| f.severity == Severity::Violation)
+}
+
+/// Orders candidates: without violations first, then by score, then by spec (stable).
+pub fn rank(candidates: &mut [CandidateReport]) {
+    candidates.sort_by(|a, b| {
+        has_violation(a)
+            .cmp(&has_violation(b))
+            .then(b.score.total_cmp(&a.score))
+            .then_with(|| a.key.spec.cmp(&b.key.spec))
+    });
+    for (i, c) in candidates.iter_mut().enumerate() {
+        c.rank = i + 1;
+    }
+}
+
+/// The key block of a report: canonical spec, kind and Cosmos DB definition.
+pub fn key_info(spec: &KeySpec) -> KeyInfo {
+    KeyInfo {
+        spec: spec.to_string(),
+        kind: spec.kind().as_str().to_owned(),
+        definition: spec.definition().to_json(),
+    }
+}
+
+fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommendation> {
+    let best = candidates.first()?;
+    let mut reason = if has_violation(best) {
+        format!(
+            "No candidate is free of violations; {} is the least bad (score {:.1}). ",
+            best.key.spec, best.score
+        )
+    } else {
+        format!("{} scores {:.1} of 100. ", best.key.spec, best.score)
+    };
+    reason.push_str(&strengths(best, target));
+    if let Some(next) = candidates.get(1) {
+        reason.push_str(&format!(
+            " The runner-up, {} (score {:.1}){}.",
+            next.key.spec,
+            next.score,
+            weakness(next)
+        ));
+    }
+    Some(Recommendation {
+        spec: best.key.spec.clone(),
+        reason,
+    })
+}
+
+fn strengths(c: &CandidateReport, target: &Target) -> String {
+    let q = &c.queries;
+    let reads = if q.reads > 0 {
+        format!(
+            "{:.0}% of reads reach a single key value and {:.0}% fan out to every partition; ",
+            q.single * 100.0,
+            q.fan_out * 100.0
+        )
+    } else {
+        String::new()
+    };
+    format!(
+        "At {} its largest logical partition is projected at {} (limit 20 GB) over {} distinct values; {}{:.0}% of provisioned throughput stays usable in the worst window and writes spread at {:.2} (1 = even).",
+        human_bytes(target.storage_bytes),
+        human_bytes(c.storage.largest_logical_bytes),
+        c.cardinality.estimate,
+        reads,
+        c.throughput.usable_fraction * 100.0,
+        c.throughput.write_spread
+    )
+}
+
+fn weakness(c: &CandidateReport) -> String {
+    let worst: Vec<&Finding> = c.findings.iter().take(2).collect();
+    if worst.is_empty() {
+        return String::new();
+    }
+    let codes: Vec<&str> = worst.iter().map(|f| f.code.as_str()).collect();
+    format!(" has {}: {}", codes.join(" and "), worst[0].message)
+}

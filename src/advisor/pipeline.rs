@@ -1,0 +1,216 @@
+//! The whole analysis, from sources to evaluated candidates: read the query log, stream
+//! the documents into per-candidate statistics, then project and replay each candidate.
+
+use std::sync::Arc;
+
+use std::io::Read;
+
+use super::auto::Inputs;
+use super::discover::discover;
+use super::evaluate::{Context, Evaluation, evaluate};
+use super::measure::{MeasureSink, Plan};
+use super::project::Target;
+use crate::engine::KeyPath;
+use crate::input::{self, Progress, ReadOptions, Source};
+use crate::key::KeySpec;
+use crate::report::model::InputSummary;
+use crate::workload::{Log, read_log};
+
+/// A candidate and why it is considered.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The key.
+    pub spec: KeySpec,
+    /// Why: `given with --key`, or what auto mode saw.
+    pub origin: String,
+}
+
+/// Where the query log comes from. It may be read twice (once to generate candidates),
+/// so standard input is read into memory first.
+#[derive(Clone, Debug)]
+pub enum LogInput {
+    /// A file (`.gz` and `.zst` are decompressed).
+    File(std::path::PathBuf),
+    /// Standard input.
+    Stdin,
+    /// Text already read.
+    Bytes {
+        /// Its name in messages.
+        name: String,
+        /// The (decompressed) text.
+        bytes: Arc<[u8]>,
+    },
+}
+
+impl LogInput {
+    fn source(&self) -> Source {
+        match self {
+            LogInput::File(p) => Source::file(p),
+            LogInput::Stdin => Source::stdin(),
+            LogInput::Bytes { name, bytes } => {
+                Source::reader(name.clone(), std::io::Cursor::new(Arc::clone(bytes)))
+            }
+        }
+    }
+
+    /// Whether it is standard input.
+    pub fn is_stdin(&self) -> bool {
+        matches!(self, LogInput::Stdin)
+    }
+
+    fn into_replayable(self) -> anyhow::Result<LogInput> {
+        if !self.is_stdin() {
+            return Ok(self);
+        }
+        let source = Source::stdin();
+        let mut bytes = Vec::new();
+        source.open()?.reader.read_to_end(&mut bytes)?;
+        Ok(LogInput::Bytes {
+            name: source.name().to_owned(),
+            bytes: bytes.into(),
+        })
+    }
+}
+
+/// Everything an analysis needs.
+pub struct Request {
+    /// Sample documents.
+    pub sources: Vec<Source>,
+    /// The query log.
+    pub log: Option<LogInput>,
+    /// Candidates to evaluate.
+    pub candidates: Vec<Candidate>,
+    /// Where documents carry their write time.
+    pub time_path: Option<KeyPath>,
+    /// How to read documents (and `skip_invalid` for the log too).
+    pub read: ReadOptions,
+    /// Per-value memory budget for all candidates.
+    pub memory: usize,
+    /// Seed for random suffixes.
+    pub seed: u64,
+    /// The target to project onto.
+    pub target: Target,
+    /// With no candidates: generate at most this many.
+    pub auto: Option<usize>,
+}
+
+/// Evaluated candidates and what was read.
+pub struct Outcome {
+    /// Candidates in request order.
+    pub evaluations: Vec<Evaluation>,
+    /// What was read.
+    pub input: InputSummary,
+    /// Remarks on the log (missing parameters ...).
+    pub warnings: Vec<String>,
+    /// Documents whose `--time-path` held no timestamp.
+    pub untimed: u64,
+}
+
+/// Bytes of the first source read ahead to discover candidate paths (auto mode).
+const DISCOVERY_BYTES: u64 = 8 << 20;
+/// Documents parsed for discovery.
+const DISCOVERY_DOCS: usize = 10_000;
+
+/// Reads the log (if any) and the documents, and evaluates every candidate; with none
+/// given, generates them first from the log and the first documents.
+pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
+    req.log = req.log.take().map(LogInput::into_replayable).transpose()?;
+    if req.candidates.is_empty() {
+        let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
+        req.candidates = generate(&mut req, limit)?;
+        if req.candidates.is_empty() {
+            anyhow::bail!(
+                "no candidate keys found: the first documents have no scalar properties and the log filters none; give --key SPEC"
+            );
+        }
+    }
+    evaluate_all(&req, progress)
+}
+
+/// Reads ahead into the first source (standard input keeps what was read, chained before
+/// the rest) and generates candidates.
+fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
+    let first = if req.sources.is_empty() {
+        Source::stdin()
+    } else {
+        req.sources.remove(0)
+    };
+    let mut opened = first.open()?;
+    let mut prefix = Vec::new();
+    (&mut opened.reader)
+        .take(DISCOVERY_BYTES)
+        .read_to_end(&mut prefix)?;
+    let first = if first.is_stdin() || first.size().is_none() {
+        let rest = std::io::Cursor::new(prefix.clone()).chain(opened.reader);
+        Source::reader(first.name(), rest)
+    } else {
+        first
+    };
+    req.sources.insert(0, first);
+    let discovery = discover(&prefix, DISCOVERY_DOCS);
+    let log = match &req.log {
+        Some(l) => Some(read_log(&l.source(), &[], true)?),
+        None => None,
+    };
+    let t = &req.target;
+    let inputs = Inputs {
+        discovery: &discovery,
+        log: log.as_ref(),
+        target_bytes: t.storage_bytes,
+        partitions: t
+            .throughput
+            .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
+    };
+    Ok(super::auto::generate(&inputs, limit))
+}
+
+fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
+    let specs: Vec<KeySpec> = req.candidates.iter().map(|c| c.spec.clone()).collect();
+    let plan = Arc::new(Plan::new(
+        &specs,
+        req.time_path.as_ref(),
+        req.memory,
+        req.seed,
+    ));
+    let log: Option<Log> = req
+        .log
+        .as_ref()
+        .map(|l| read_log(&l.source(), plan.paths(), req.read.skip_invalid))
+        .transpose()?;
+    let threads = req.read.threads;
+    let make = || MeasureSink::new(Arc::clone(&plan), threads);
+    let (sink, summary) = input::read(&req.sources, plan.paths(), &req.read, &make, progress)?;
+    let ctx = Context {
+        target: &req.target,
+        log: log.as_ref(),
+        seed: req.seed,
+    };
+    let untimed = sink.untimed;
+    let evaluations = req
+        .candidates
+        .iter()
+        .zip(sink.stats)
+        .enumerate()
+        .map(|(i, (c, stats))| {
+            evaluate(
+                c.spec.clone(),
+                c.origin.clone(),
+                stats,
+                plan.inputs(i),
+                &ctx,
+            )
+        })
+        .collect();
+    let input = InputSummary {
+        documents: summary.documents,
+        bytes: summary.bytes,
+        invalid: summary.invalid + log.as_ref().map_or(0, |l| l.invalid),
+        operations: log.as_ref().map_or(0, Log::weighted),
+    };
+    Ok(Outcome {
+        evaluations,
+        input,
+        warnings: log.map(|l| l.warnings).unwrap_or_default(),
+        untimed,
+    })
+}

@@ -1,0 +1,65 @@
+//! `pkadvisor analyze`: rank candidate keys over sample documents and a query log.
+
+use std::io::Write;
+
+use anyhow::{Context, Result};
+
+use pkadvisor::advisor::pipeline;
+use pkadvisor::advisor::{self, ReportOptions, build_report};
+use pkadvisor::input::ProgressBar;
+use pkadvisor::report::{self, explain};
+
+use super::{Exit, common};
+use crate::cli::AnalyzeArgs;
+
+/// Reads the inputs and prints the ranking (or one candidate's partition map).
+pub fn run(args: AnalyzeArgs) -> Result<Exit> {
+    let c = &args.common;
+    let mut specs = common::parse_specs(&c.keys)?;
+    let explain_spec = args
+        .explain
+        .as_deref()
+        .map(|s| common::parse_spec(s, "--explain"))
+        .transpose()?;
+    if let Some(e) = &explain_spec {
+        if !specs.contains(e) {
+            specs.push(e.clone());
+        }
+    }
+    let (target, defaults) = common::target(c)?;
+    let format = common::format(c.format);
+    let mut request = common::request(c, common::given(specs), target)?;
+    request.auto = Some(args.auto as usize);
+    let progress = if c.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::for_sources(&request.sources)
+    };
+    let outcome = pipeline::run(request, &progress);
+    progress.finish();
+    let mut outcome = outcome?;
+    for w in &outcome.warnings {
+        eprintln!("pkadvisor: warning: {w}");
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(spec) = explain_spec {
+        let e = outcome
+            .evaluations
+            .iter_mut()
+            .find(|e| e.spec == spec)
+            .expect("explained spec is a candidate");
+        let map = advisor::explain(e, target.storage_bytes, c.redact);
+        explain::render(&map, format, &mut out).context("writing the map")?;
+    } else {
+        let opts = ReportOptions {
+            target,
+            defaults,
+            top_values: c.top,
+            redact: c.redact,
+        };
+        let report = build_report(outcome.evaluations, outcome.input, &opts);
+        report::render(&report, format, &mut out).context("writing the report")?;
+    }
+    out.flush()?;
+    Ok(Exit::Ok)
+}

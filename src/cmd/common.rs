@@ -1,0 +1,132 @@
+//! Flag conversion shared by `analyze` and `check`: every flag validated, and turned into
+//! the library's request, before any input is read.
+
+use anyhow::{Result, anyhow, bail};
+
+use pkadvisor::advisor::pipeline::{Candidate, LogInput, Request};
+use pkadvisor::advisor::project::Target;
+use pkadvisor::engine::{KeyPath, Throughput};
+use pkadvisor::input::{ReadOptions, Source};
+use pkadvisor::key::KeySpec;
+use pkadvisor::report::Format;
+use pkadvisor::units::parse_size;
+
+use crate::cli::{CommonArgs, FormatArg};
+
+/// Parses every `--key`, pointing at the character where a spec goes wrong.
+pub fn parse_specs(keys: &[String]) -> Result<Vec<KeySpec>> {
+    let mut specs: Vec<KeySpec> = Vec::new();
+    for k in keys {
+        let spec = parse_spec(k, "--key")?;
+        if !specs.contains(&spec) {
+            specs.push(spec);
+        }
+    }
+    Ok(specs)
+}
+
+/// Parses one key spec given with `flag`.
+pub fn parse_spec(text: &str, flag: &str) -> Result<KeySpec> {
+    KeySpec::parse(text).map_err(|e| anyhow!("invalid {flag}: {}", e.render(text)))
+}
+
+/// The output format.
+pub fn format(f: FormatArg) -> Format {
+    match f {
+        FormatArg::Table => Format::Table,
+        FormatArg::Json => Format::Json,
+        FormatArg::Markdown => Format::Markdown,
+    }
+}
+
+/// The target, and which of its figures are defaults.
+pub fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
+    let mut defaults = Vec::new();
+    let storage_bytes = match &args.target_storage {
+        Some(s) => parse_size(s).map_err(|e| anyhow!("invalid --target-storage: {e}"))?,
+        None => {
+            defaults.push("storage".to_owned());
+            Target::DEFAULT_STORAGE
+        }
+    };
+    if storage_bytes == 0 {
+        bail!("--target-storage must be more than 0 bytes");
+    }
+    let throughput = match (args.throughput, args.autoscale_max) {
+        (Some(ru), _) => Throughput::Manual(check_ru(ru, "--throughput", 400.0)?),
+        (None, Some(ru)) => Throughput::Autoscale(check_ru(ru, "--autoscale-max", 1000.0)?),
+        (None, None) => {
+            defaults.push("throughput".to_owned());
+            Target::DEFAULT_THROUGHPUT
+        }
+    };
+    Ok((
+        Target {
+            storage_bytes,
+            throughput,
+        },
+        defaults,
+    ))
+}
+
+fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {
+    if !ru.is_finite() || ru < min || ru > 1e9 {
+        bail!("{flag} must be between {min} and 1,000,000,000 RU/s, not {ru}");
+    }
+    Ok(ru)
+}
+
+/// The request for the library, from the shared flags and the candidates chosen.
+pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) -> Result<Request> {
+    let sources = Source::from_args(&args.docs)?;
+    let log = args.queries.as_deref().map(log_input);
+    if log.as_ref().is_some_and(LogInput::is_stdin) && sources.iter().all(Source::is_stdin) {
+        bail!("--queries - reads standard input, so the documents must be given as files");
+    }
+    let time_path = args
+        .time_path
+        .as_deref()
+        .map(|p| KeyPath::parse(p).map_err(|e| anyhow!("invalid --time-path {p:?}: {e}")))
+        .transpose()?;
+    let memory = parse_size(&args.memory).map_err(|e| anyhow!("invalid --memory: {e}"))?;
+    let max_doc = parse_size(&args.max_document_size)
+        .map_err(|e| anyhow!("invalid --max-document-size: {e}"))?;
+    let mut read = ReadOptions {
+        skip_invalid: args.skip_invalid,
+        max_document_bytes: max_doc.max(1) as usize,
+        ..ReadOptions::default()
+    };
+    if let Some(t) = args.threads {
+        read.threads = t as usize;
+    }
+    Ok(Request {
+        sources,
+        log,
+        candidates,
+        time_path,
+        read,
+        memory: memory as usize,
+        seed: args.seed,
+        target,
+        auto: None,
+    })
+}
+
+fn log_input(arg: &str) -> LogInput {
+    if arg == "-" {
+        LogInput::Stdin
+    } else {
+        LogInput::File(arg.into())
+    }
+}
+
+/// Candidates given with `--key`.
+pub fn given(specs: Vec<KeySpec>) -> Vec<Candidate> {
+    specs
+        .into_iter()
+        .map(|spec| Candidate {
+            spec,
+            origin: "given with --key".to_owned(),
+        })
+        .collect()
+}

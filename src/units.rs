@@ -1,0 +1,81 @@
+//! Sizes as users write them: `500GB`, `2TB`, `1.5TiB`, `512MB`, `64KiB`, `1000` (bytes).
+//! KB/MB/GB/TB/PB are decimal (10^3 steps), KiB/MiB/GiB/TiB/PiB binary (2^10 steps), as
+//! the Cosmos DB documentation and disk vendors use them.
+
+/// Parses a size into bytes.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = (&t[..split], t[split..].trim());
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a size (expected e.g. 500GB, 2TB, 1.5TiB)"))?;
+    let scale = unit_scale(unit).ok_or_else(|| {
+        format!("unknown unit {unit:?} in {text:?} (use B, KB, MB, GB, TB, PB or KiB, MiB, GiB, TiB, PiB)")
+    })?;
+    let bytes = value * scale;
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(format!("{text:?} is too large"));
+    }
+    Ok(bytes.round() as u64)
+}
+
+fn unit_scale(unit: &str) -> Option<f64> {
+    let u = unit.to_ascii_lowercase();
+    let (stem, binary) = match u.strip_suffix("ib") {
+        Some(stem) => (stem.to_owned(), true),
+        None => (u.strip_suffix('b').unwrap_or(&u).to_owned(), false),
+    };
+    let power = ["", "k", "m", "g", "t", "p"]
+        .iter()
+        .position(|p| *p == stem)?;
+    if binary && power == 0 {
+        return None;
+    }
+    let base: f64 = if binary { 1024.0 } else { 1000.0 };
+    Some(base.powi(power as i32))
+}
+
+/// Bytes in the largest fitting decimal unit: `1.5 GB`, `730 B`.
+pub fn human_bytes(b: u64) -> String {
+    const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
+    let mut v = b as f64;
+    let mut u = 0;
+    while v >= 1000.0 && u < UNITS.len() - 1 {
+        v /= 1000.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{b} B")
+    } else {
+        format!("{v:.1} {}", UNITS[u])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimal_and_binary_units() {
+        assert_eq!(parse_size("500GB"), Ok(500_000_000_000));
+        assert_eq!(parse_size("2TB"), Ok(2_000_000_000_000));
+        assert_eq!(parse_size("1.5TiB"), Ok(1_649_267_441_664));
+        assert_eq!(parse_size("512 MiB"), Ok(536_870_912));
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("20gb"), Ok(20_000_000_000));
+        assert_eq!(parse_size("3k"), Ok(3000));
+        assert!(parse_size("GB").is_err());
+        assert!(parse_size("5XB").is_err());
+        assert!(parse_size("-5GB").is_err());
+    }
+
+    #[test]
+    fn human_sizes() {
+        assert_eq!(human_bytes(730), "730 B");
+        assert_eq!(human_bytes(1_500_000_000), "1.5 GB");
+        assert_eq!(human_bytes(20_000_000_000), "20.0 GB");
+    }
+}

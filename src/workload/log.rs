@@ -1,0 +1,327 @@
+//! Reads a query log: NDJSON, one operation a line (`op`, `sql`, `parameters`, `id`,
+//! `known`, `doc`, `ts`, `count`, `ru`, `ops`), or plain lines that start with `SELECT`.
+//! Errors name the file, line and column; queries that do not parse also give the line and
+//! column inside the query text.
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader};
+use std::sync::Arc;
+
+use serde_json::Value;
+
+use super::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
+use crate::engine::{KeyPath, PkValue};
+use crate::input::Source;
+use crate::query::{self, Parameters, ParseError, Query};
+use crate::time::epoch_seconds;
+
+/// Lines longer than this are rejected (memory stays bounded on hostile input).
+pub const MAX_LINE_BYTES: usize = 16 << 20;
+
+/// A problem in the log, with its position.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{column}: {message}")]
+pub struct LogError {
+    /// The log's name.
+    pub file: String,
+    /// 1-based line.
+    pub line: u64,
+    /// 1-based column (of the line).
+    pub column: u64,
+    /// What was expected.
+    pub message: String,
+}
+
+/// The operations of a log, and what reading it found.
+#[derive(Clone, Debug, Default)]
+pub struct Log {
+    /// Operations in log order.
+    pub ops: Vec<Operation>,
+    /// Invalid lines skipped (`--skip-invalid`).
+    pub invalid: u64,
+    /// The first skipped line's error.
+    pub first_invalid: Option<String>,
+    /// Remarks on queries that parsed (missing parameters ...), at most a few.
+    pub warnings: Vec<String>,
+}
+
+impl Log {
+    /// Operations, weighted by `count`.
+    pub fn weighted(&self) -> u64 {
+        self.ops.iter().map(|o| o.count).sum()
+    }
+
+    /// Whether the log holds any write.
+    pub fn has_writes(&self) -> bool {
+        self.ops.iter().any(|o| o.kind.is_write())
+    }
+}
+
+/// Reads `source`, extracting written documents' fields at `paths`.
+pub fn read_log(
+    source: &Source,
+    paths: &[KeyPath],
+    skip_invalid: bool,
+) -> Result<Log, anyhow::Error> {
+    let name = source.name().to_owned();
+    let opened = source.open()?;
+    let mut reader = BufReader::with_capacity(1 << 16, opened.reader);
+    let mut parser = LineParser {
+        paths,
+        cache: HashMap::new(),
+    };
+    let mut log = Log::default();
+    let mut buf = Vec::new();
+    let mut line = 0u64;
+    loop {
+        buf.clear();
+        line += 1;
+        let (n, too_long) = read_line(&mut reader, &mut buf)
+            .map_err(|e| anyhow::anyhow!("{name}:{line}: read error: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        let result = if too_long {
+            Err(err(
+                0,
+                format!("line longer than {} MiB", MAX_LINE_BYTES >> 20),
+            ))
+        } else {
+            parser.parse_line(&buf, line, &mut log.warnings)
+        };
+        match result {
+            Ok(Some(op)) => log.ops.push(op),
+            Ok(None) => {}
+            Err((column, message)) => {
+                let e = LogError {
+                    file: name.clone(),
+                    line,
+                    column,
+                    message,
+                };
+                if !skip_invalid {
+                    return Err(e.into());
+                }
+                log.invalid += 1;
+                log.first_invalid.get_or_insert_with(|| e.to_string());
+            }
+        }
+    }
+    Ok(log)
+}
+
+/// Reads one line into `buf` (without its end), stopping at the cap; returns the bytes
+/// consumed and whether the line was cut.
+fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    let mut too_long = false;
+    loop {
+        let chunk = r.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok((consumed, too_long));
+        }
+        let (take, done) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = MAX_LINE_BYTES.saturating_sub(buf.len());
+        let body = &chunk[..if done { take - 1 } else { take }];
+        too_long |= body.len() > room;
+        buf.extend_from_slice(&body[..body.len().min(room)]);
+        r.consume(take);
+        consumed += take;
+        if done {
+            return Ok((consumed, too_long));
+        }
+    }
+}
+
+type LineResult = Result<Option<Operation>, (u64, String)>;
+
+fn err(column: u64, message: impl Into<String>) -> (u64, String) {
+    (column, message.into())
+}
+
+struct LineParser<'a> {
+    paths: &'a [KeyPath],
+    cache: HashMap<String, Result<Arc<Query>, ParseError>>,
+}
+
+impl LineParser<'_> {
+    fn parse_line(&mut self, raw: &[u8], line: u64, warnings: &mut Vec<String>) -> LineResult {
+        let text = std::str::from_utf8(raw)
+            .map_err(|e| err(e.valid_up_to() as u64 + 1, "invalid UTF-8"))?;
+        let text = text.trim_start_matches('\u{feff}').trim_end_matches('\r');
+        let trimmed = text.trim();
+        if trimmed.is_empty() {
+            return Ok(None);
+        }
+        if trimmed.len() >= 6 && trimmed[..6].eq_ignore_ascii_case("select") {
+            let kind = self.query(trimmed, &Value::Null, warnings)?;
+            return Ok(Some(Operation {
+                kind,
+                count: 1,
+                ts: None,
+                ru: None,
+                line,
+            }));
+        }
+        let v: Value = serde_json::from_str(trimmed).map_err(|e| {
+            err(
+                e.column() as u64,
+                format!("{e} (expected one JSON operation per line, or a SELECT query)"),
+            )
+        })?;
+        let kind = self.kind(&v, warnings, true)?;
+        Ok(Some(Operation {
+            kind,
+            count: count(&v)?,
+            ts: ts(&v)?,
+            ru: ru(&v)?,
+            line,
+        }))
+    }
+
+    fn kind(
+        &mut self,
+        v: &Value,
+        warnings: &mut Vec<String>,
+        top: bool,
+    ) -> Result<OpKind, (u64, String)> {
+        let obj = v
+            .as_object()
+            .ok_or_else(|| err(1, "expected a JSON object with \"op\""))?;
+        let op = obj.get("op").and_then(Value::as_str).ok_or_else(|| {
+            err(
+                1,
+                "missing \"op\" (query, read, create, upsert, replace, patch, delete or batch)",
+            )
+        })?;
+        Ok(match op {
+            "query" => {
+                let sql = obj
+                    .get("sql")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| err(1, "a query needs \"sql\""))?;
+                let params = obj.get("parameters").unwrap_or(&Value::Null);
+                self.query(sql, params, warnings)?
+            }
+            "read" => OpKind::Read(point(obj)?),
+            "patch" => OpKind::Patch(point(obj)?),
+            "delete" => OpKind::Delete(point(obj)?),
+            "create" => OpKind::Create(self.write(obj)?),
+            "upsert" => OpKind::Upsert(self.write(obj)?),
+            "replace" => OpKind::Replace(self.write(obj)?),
+            "batch" if top => {
+                let ops = obj
+                    .get("ops")
+                    .and_then(Value::as_array)
+                    .ok_or_else(|| err(1, "a batch needs \"ops\": [operations]"))?;
+                let inner = ops
+                    .iter()
+                    .map(|o| self.kind(o, warnings, false))
+                    .collect::<Result<Vec<_>, _>>()?;
+                OpKind::Batch(inner)
+            }
+            "batch" => return Err(err(1, "a batch cannot contain a batch")),
+            other => {
+                return Err(err(
+                    1,
+                    format!(
+                        "unknown op {other:?} (expected query, read, create, upsert, replace, patch, delete or batch)"
+                    ),
+                ));
+            }
+        })
+    }
+
+    fn query(
+        &mut self,
+        sql: &str,
+        params: &Value,
+        warnings: &mut Vec<String>,
+    ) -> Result<OpKind, (u64, String)> {
+        let params = Parameters::from_json(params)
+            .map_err(|e| err(1, format!("invalid \"parameters\": {e}")))?;
+        let parsed = self
+            .cache
+            .entry(sql.to_owned())
+            .or_insert_with(|| query::parse(sql).map(Arc::new))
+            .clone()
+            .map_err(|e| err(1, format!("query does not parse: {e} of the query")))?;
+        let extraction = query::extract(&parsed, &params);
+        for w in &extraction.warnings {
+            if warnings.len() < 5 {
+                warnings.push(w.to_string());
+            }
+        }
+        Ok(OpKind::Query(Box::new(extraction)))
+    }
+
+    fn write(&self, obj: &serde_json::Map<String, Value>) -> Result<WriteOp, (u64, String)> {
+        let doc = obj
+            .get("doc")
+            .filter(|d| d.is_object())
+            .ok_or_else(|| err(1, "a write needs \"doc\": {the document}"))?;
+        Ok(WriteOp {
+            id: doc.get("id").and_then(Value::as_str).map(str::to_owned),
+            fields: self.paths.iter().map(|p| OwnedField::of(doc, p)).collect(),
+            bytes: serde_json::to_string(doc).map_or(0, |s| s.len() as u64),
+        })
+    }
+}
+
+fn point(obj: &serde_json::Map<String, Value>) -> Result<PointOp, (u64, String)> {
+    let id = obj
+        .get("id")
+        .and_then(Value::as_str)
+        .ok_or_else(|| err(1, "a point operation needs \"id\" (a string)"))?;
+    let mut known = Vec::new();
+    if let Some(k) = obj.get("known") {
+        let map = k
+            .as_object()
+            .ok_or_else(|| err(1, "\"known\" must be an object of path: value"))?;
+        for (path, value) in map {
+            let p = KeyPath::parse(path)
+                .map_err(|e| err(1, format!("\"known\" path {path:?}: {e}")))?;
+            let v = PkValue::from_json(value)
+                .ok_or_else(|| err(1, format!("\"known\" value of {path} must be a scalar")))?;
+            known.push((p, v));
+        }
+    }
+    Ok(PointOp {
+        id: id.to_owned(),
+        known,
+    })
+}
+
+fn count(v: &Value) -> Result<u64, (u64, String)> {
+    match v.get("count") {
+        None => Ok(1),
+        Some(c) => c
+            .as_u64()
+            .filter(|&n| n > 0)
+            .ok_or_else(|| err(1, "\"count\" must be a positive integer")),
+    }
+}
+
+fn ts(v: &Value) -> Result<Option<i64>, (u64, String)> {
+    let Some(t) = v.get("ts") else {
+        return Ok(None);
+    };
+    let value = PkValue::from_json(t).unwrap_or(PkValue::Null);
+    epoch_seconds(value.as_ref())
+        .map(Some)
+        .ok_or_else(|| err(1, "\"ts\" must be RFC 3339 or epoch seconds/milliseconds"))
+}
+
+fn ru(v: &Value) -> Result<Option<f64>, (u64, String)> {
+    match v.get("ru") {
+        None => Ok(None),
+        Some(r) => r
+            .as_f64()
+            .filter(|x| *x >= 0.0)
+            .map(Some)
+            .ok_or_else(|| err(1, "\"ru\" must be a non-negative number")),
+    }
+}

@@ -1,0 +1,11 @@
+//! The workload: a query log read into operations, routed per candidate key through the
+//! engine, and charged request units by a cost model.
+
+pub mod cost;
+pub mod log;
+pub mod op;
+pub mod replay;
+pub mod route;
+
+pub use log::{Log, LogError, read_log};
+pub use op::{OpKind, Operation};

@@ -1,0 +1,126 @@
+//! Logged operations, as the workload replay needs them: queries reduced to the key
+//! constraints they carry, point operations to their id and known values, writes to the
+//! fields of the document they write.
+
+use crate::engine::{KeyPath, PkValue, PkValueRef};
+use crate::field::Field;
+use crate::query::Extraction;
+
+/// A field of a logged document, owned.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OwnedField {
+    /// The path is absent.
+    Missing,
+    /// A scalar.
+    Scalar(PkValue),
+    /// An object.
+    Object,
+    /// An array.
+    Array,
+}
+
+impl OwnedField {
+    /// Borrows it as a [`Field`].
+    pub fn as_field(&self) -> Field<'_> {
+        match self {
+            OwnedField::Missing => Field::Missing,
+            OwnedField::Scalar(v) => Field::Scalar(v.as_ref()),
+            OwnedField::Object => Field::Object,
+            OwnedField::Array => Field::Array,
+        }
+    }
+
+    /// The field of `doc` at `path`.
+    pub fn of(doc: &serde_json::Value, path: &KeyPath) -> OwnedField {
+        let mut v = doc;
+        for seg in path.segments() {
+            match v.get(seg) {
+                Some(next) if v.is_object() => v = next,
+                _ => return OwnedField::Missing,
+            }
+        }
+        match v {
+            serde_json::Value::Object(_) => OwnedField::Object,
+            serde_json::Value::Array(_) => OwnedField::Array,
+            scalar => PkValue::from_json(scalar).map_or(OwnedField::Missing, OwnedField::Scalar),
+        }
+    }
+}
+
+/// A point operation: the item id and the values the application knows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointOp {
+    /// The item id.
+    pub id: String,
+    /// Known property values by path.
+    pub known: Vec<(KeyPath, PkValue)>,
+}
+
+impl PointOp {
+    /// The known value at `path` (the id at `/id`).
+    pub fn lookup(&self, path: &KeyPath) -> Option<PkValueRef<'_>> {
+        if let Some((_, v)) = self.known.iter().find(|(p, _)| p == path) {
+            return Some(v.as_ref());
+        }
+        (path.segments() == ["id"]).then_some(PkValueRef::Str(&self.id))
+    }
+}
+
+/// A write: the written document's id, its fields at the planned paths, and its size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WriteOp {
+    /// The document's `id`, when it has a string one.
+    pub id: Option<String>,
+    /// Its fields, in the order of the planned paths.
+    pub fields: Vec<OwnedField>,
+    /// Its JSON size in bytes.
+    pub bytes: u64,
+}
+
+/// What an operation does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OpKind {
+    /// A query, reduced to its constraints and shape.
+    Query(Box<Extraction>),
+    /// A point read.
+    Read(PointOp),
+    /// A patch.
+    Patch(PointOp),
+    /// A delete.
+    Delete(PointOp),
+    /// A create.
+    Create(WriteOp),
+    /// An upsert.
+    Upsert(WriteOp),
+    /// A replace.
+    Replace(WriteOp),
+    /// A transactional batch or stored-procedure call.
+    Batch(Vec<OpKind>),
+}
+
+impl OpKind {
+    /// Whether it reads (queries and point reads): the operations routing is judged on.
+    pub fn is_read(&self) -> bool {
+        matches!(self, OpKind::Query(_) | OpKind::Read(_))
+    }
+
+    /// Whether it writes.
+    pub fn is_write(&self) -> bool {
+        !self.is_read()
+    }
+}
+
+/// One logged operation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Operation {
+    /// What it does.
+    pub kind: OpKind,
+    /// How many times it happened.
+    pub count: u64,
+    /// Arrival time, seconds since the epoch.
+    pub ts: Option<i64>,
+    /// Observed request charge (per occurrence).
+    pub ru: Option<f64>,
+    /// Its line in the log.
+    pub line: u64,
+}

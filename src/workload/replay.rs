@@ -1,0 +1,460 @@
+//! Replays a workload against one candidate's container, in time windows: the logged
+//! operations, and the sample documents as creates when the log holds no writes. Each
+//! operation is routed, charged by the cost model to the partitions it reaches, and counted
+//! as single-partition, targeted or fan-out.
+
+use rustc_hash::FxHashMap;
+
+use super::cost;
+use super::log::Log;
+use super::op::{OpKind, Operation, PointOp, WriteOp};
+use super::route::{self, Reach, RouteClass};
+use crate::engine::epk::{boundary_at, space_fraction};
+use crate::engine::{Container, Epk, PartitionKeyDefinition};
+use crate::field::Field;
+use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::stats::arrival::{Arrival, SLICES};
+use crate::stats::value_hash;
+
+/// At most this many windows.
+pub const MAX_WINDOWS: usize = 32;
+/// Operations per physical partition a window should hold at least: fewer, and counting
+/// noise alone would make partitions look hot.
+pub const OPS_PER_PARTITION: u64 = 200;
+
+/// What replaying the workload found for one candidate (operations weighted by `count`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkloadStats {
+    /// Read operations (queries and point reads).
+    pub reads: u64,
+    /// Reads reaching one key value.
+    pub single: u64,
+    /// Reads reaching prefixes or sets of values.
+    pub targeted: u64,
+    /// Reads reaching every partition.
+    pub fan_out: u64,
+    /// Physical partitions reached, summed over reads.
+    pub partitions_reached: u64,
+    /// Write operations (logged, or sample documents as creates).
+    pub writes: u64,
+    /// Whether the writes are the sample documents (the log had none).
+    pub writes_from_sample: bool,
+    /// Writes that change an item's key value under the same id.
+    pub key_updated: u64,
+    /// Batches whose operations span several logical partitions.
+    pub cross_partition_batches: u64,
+    /// Batches seen.
+    pub batches: u64,
+    /// In the worst window holding at least 1% of the writes: mean over busiest partition
+    /// write load, relative to what writes placed at random would show (1.0: as even as
+    /// random placement).
+    pub write_spread: f64,
+    /// Total RU charged.
+    pub ru: f64,
+}
+
+impl WorkloadStats {
+    /// Fraction of reads in a class.
+    pub fn fraction(&self, n: u64) -> f64 {
+        if self.reads == 0 {
+            0.0
+        } else {
+            n as f64 / self.reads as f64
+        }
+    }
+
+    /// Physical partitions reached per read.
+    pub fn avg_partitions(&self) -> f64 {
+        if self.reads == 0 {
+            0.0
+        } else {
+            self.partitions_reached as f64 / self.reads as f64
+        }
+    }
+}
+
+/// A candidate, as the replay needs it.
+pub struct Subject<'a> {
+    /// The key.
+    pub spec: &'a KeySpec,
+    /// Its definition.
+    pub definition: &'a PartitionKeyDefinition,
+    /// For each of the spec's inputs, its index among the log's extracted paths.
+    pub inputs: &'a [usize],
+    /// Seed for random suffixes.
+    pub seed: u64,
+}
+
+/// Replays `log` (if any) and, when it has no writes, the `arrival` of sample documents of
+/// `avg_doc` bytes as creates.
+pub fn replay(
+    container: &mut Container,
+    subject: &Subject<'_>,
+    log: Option<&Log>,
+    arrival: &Arrival,
+    avg_doc: f64,
+) -> WorkloadStats {
+    let mut r = Replayer {
+        container,
+        subject,
+        avg_doc,
+        stats: WorkloadStats::default(),
+        owners: FxHashMap::default(),
+        window_writes: Vec::new(),
+        lumps: (0.0, 0.0),
+        scratch: Scratch::default(),
+        slices: Vec::new(),
+    };
+    let sample_writes = !log.is_some_and(Log::has_writes);
+    let events = log.map_or(0, Log::weighted)
+        + if sample_writes {
+            arrival_docs(arrival)
+        } else {
+            0
+        };
+    let parts = r.container.partitions().len() as u64;
+    let windows =
+        (events / (OPS_PER_PARTITION * parts).max(1)).clamp(1, MAX_WINDOWS as u64) as usize;
+    let ops_by_window = log.map_or_else(|| vec![Vec::new(); windows], |l| window_ops(l, windows));
+    let sample_windows = if sample_writes {
+        r.stats.writes_from_sample = true;
+        sample_by_window(arrival, windows)
+    } else {
+        vec![Vec::new(); windows]
+    };
+    r.slices = slice_owners(r.container, subject.definition.is_v1());
+    let mut spreads = Vec::new();
+    for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
+        r.window_writes = vec![0.0; r.container.partitions().len()];
+        r.lumps = (0.0, 0.0);
+        for w in creates {
+            r.sample_creates(w);
+        }
+        for op in ops {
+            r.operation(op);
+        }
+        let (total, observed) = spread(&r.window_writes);
+        let expected = random_spread(r.lumps, r.window_writes.len());
+        spreads.push((total, (observed / expected).min(1.0)));
+        r.container.next_window();
+    }
+    r.stats.write_spread = worst_spread(&spreads);
+    r.stats
+}
+
+/// The mean / max write load a key placing writes at random would show, for writes in
+/// lumps of `(Σc, Σc²)` over `parts` partitions: with `n = (Σc)² / Σc²` independent
+/// placements and `λ = n / P` per partition, the busiest partition expects about
+/// `λ + sqrt(2 λ ln P)` (the maximum of `P` Poisson counts), so `λ / (λ + sqrt(2 λ ln P))`.
+/// Write spread is reported relative to it, so that a small sample or a log with a few
+/// heavy lines does not pass for a hotspot.
+fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
+    if parts <= 1 || sum <= 0.0 || sum_sq <= 0.0 {
+        return 1.0;
+    }
+    let p = parts as f64;
+    let lambda = sum * sum / sum_sq / p;
+    lambda / (lambda + (2.0 * lambda * p.ln()).sqrt())
+}
+
+/// `(total, mean / max)` of one window's write load.
+fn spread(load: &[f64]) -> (f64, f64) {
+    let total: f64 = load.iter().sum();
+    let max = load.iter().copied().fold(0.0, f64::max);
+    if max <= 0.0 {
+        (0.0, 1.0)
+    } else {
+        (total, total / (load.len() as f64 * max))
+    }
+}
+
+fn worst_spread(windows: &[(f64, f64)]) -> f64 {
+    let total: f64 = windows.iter().map(|w| w.0).sum();
+    windows
+        .iter()
+        .filter(|w| w.0 > 0.0 && w.0 >= total * 0.01)
+        .map(|w| w.1)
+        .fold(1.0, f64::min)
+}
+
+/// The log's operations cut into [`WINDOWS`] windows: by time when every operation has
+/// one, else by position (weighted by count).
+fn window_ops(log: &Log, windows: usize) -> Vec<Vec<&Operation>> {
+    let mut out = vec![Vec::new(); windows];
+    let timed: Option<Vec<i64>> = log.ops.iter().map(|o| o.ts).collect();
+    match timed.filter(|t| !t.is_empty()) {
+        Some(ts) => {
+            let (lo, hi) = (
+                ts.iter().min().copied().unwrap_or(0),
+                ts.iter().max().copied().unwrap_or(0),
+            );
+            let span = (hi - lo).max(1) as f64;
+            for (op, t) in log.ops.iter().zip(ts) {
+                let w = (((t - lo) as f64 / span) * windows as f64) as usize;
+                out[w.min(windows - 1)].push(op);
+            }
+        }
+        None => {
+            let total = log.weighted().max(1) as f64;
+            let mut seen = 0u64;
+            for op in &log.ops {
+                let w = ((seen as f64 / total) * windows as f64) as usize;
+                out[w.min(windows - 1)].push(op);
+                seen += op.count;
+            }
+        }
+    }
+    out
+}
+
+/// One window's sample arrivals: (slice, documents, bytes).
+type Arrivals = Vec<(usize, u64, u64)>;
+
+fn arrival_docs(arrival: &Arrival) -> u64 {
+    arrival
+        .windows
+        .values()
+        .map(|w| w.docs.iter().map(|&d| d as u64).sum::<u64>())
+        .sum()
+}
+
+/// For each slice of the hash space, the partitions holding its projected data and their
+/// shares of it: writes to a slice land where its data lives (a large tenant of a
+/// hierarchical key spans several partitions).
+fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
+    let mut bytes: Vec<Vec<(usize, f64)>> = vec![Vec::new(); SLICES];
+    for idx in 0..c.partitions().len() {
+        for lp in c.logical_partitions(idx) {
+            let s = ((space_fraction(&lp.epk, v1) * SLICES as f64) as usize).min(SLICES - 1);
+            match bytes[s].last_mut() {
+                Some((p, b)) if *p == idx => *b += lp.bytes as f64,
+                _ => bytes[s].push((idx, lp.bytes as f64)),
+            }
+        }
+    }
+    for owners in &mut bytes {
+        let total: f64 = owners.iter().map(|o| o.1).sum();
+        owners.retain(|o| o.1 > 0.0);
+        owners.iter_mut().for_each(|o| o.1 /= total);
+    }
+    bytes
+}
+
+/// The sample's arrival windows mapped onto `windows` windows by rank.
+fn sample_by_window(arrival: &Arrival, windows: usize) -> Vec<Vec<Arrivals>> {
+    let mut out = vec![Vec::new(); windows];
+    let n = arrival.windows.len().max(1);
+    for (i, w) in arrival.windows.values().enumerate() {
+        let slices: Arrivals = (0..SLICES)
+            .filter(|&s| w.docs[s] > 0)
+            .map(|s| (s, w.docs[s] as u64, w.bytes[s]))
+            .collect();
+        out[(i * windows / n).min(windows - 1)].push(slices);
+    }
+    out
+}
+
+struct Replayer<'a, 'c> {
+    container: &'c mut Container,
+    subject: &'a Subject<'a>,
+    avg_doc: f64,
+    stats: WorkloadStats,
+    /// Item id → the key value (hash) it was last written under.
+    owners: FxHashMap<String, u64>,
+    window_writes: Vec<f64>,
+    /// This window's writes as lumps: `(Σ count, Σ count²)`.
+    lumps: (f64, f64),
+    scratch: Scratch,
+    slices: Vec<Vec<(usize, f64)>>,
+}
+
+impl Replayer<'_, '_> {
+    fn charge(&mut self, idx: usize, ru: f64, write: bool) {
+        self.container.charge_partition(idx, ru);
+        self.stats.ru += ru;
+        if write {
+            if self.window_writes.len() < self.container.partitions().len() {
+                self.window_writes
+                    .resize(self.container.partitions().len(), 0.0);
+            }
+            self.window_writes[idx] += ru;
+        }
+    }
+
+    fn sample_creates(&mut self, slices: &Arrivals) {
+        let v1 = self.subject.definition.is_v1();
+        for &(slice, docs, bytes) in slices {
+            let ru = cost::create(bytes as f64 / docs as f64) * docs as f64;
+            self.stats.writes += docs;
+            self.lumps.0 += docs as f64;
+            self.lumps.1 += docs as f64;
+            if self.slices[slice].is_empty() {
+                let epk = boundary_at((slice as f64 + 0.5) / SLICES as f64, v1);
+                let idx = self.container.route(&epk);
+                self.charge(idx, ru, true);
+                continue;
+            }
+            for k in 0..self.slices[slice].len() {
+                let (idx, share) = self.slices[slice][k];
+                self.charge(idx, ru * share, true);
+            }
+        }
+    }
+
+    fn operation(&mut self, op: &Operation) {
+        let n = op.count;
+        match &op.kind {
+            OpKind::Batch(ops) => self.batch(ops, op),
+            kind if kind.is_read() => self.read(kind, op.ru, n),
+            kind => {
+                self.write(kind, op.ru, op.line, n);
+            }
+        }
+    }
+
+    fn read(&mut self, kind: &OpKind, observed: Option<f64>, n: u64) {
+        let (reaches, results, result_bytes) = match kind {
+            OpKind::Query(x) => {
+                let r = route::query_reaches(
+                    self.subject.spec,
+                    self.subject.definition,
+                    &x.constraints,
+                );
+                let results = match (x.shape.max_results(), x.shape.aggregate) {
+                    (_, Some(_)) => 0.0,
+                    (Some(m), None) => m as f64,
+                    (None, None) => cost::DEFAULT_QUERY_RESULTS,
+                };
+                (r, results, self.avg_doc)
+            }
+            OpKind::Read(p) => (self.point_reaches(p), 1.0, self.avg_doc),
+            _ => return,
+        };
+        let class = route::classify(&reaches);
+        let parts = route::partitions(self.container, &reaches);
+        let s = &mut self.stats;
+        s.reads += n;
+        s.partitions_reached += parts.len() as u64 * n;
+        match class {
+            RouteClass::Single => s.single += n,
+            RouteClass::Targeted => s.targeted += n,
+            RouteClass::FanOut => s.fan_out += n,
+        }
+        let (overhead, payload) = match (kind, class) {
+            (OpKind::Read(_), RouteClass::Single) => (0.0, cost::read(result_bytes)),
+            (OpKind::Read(_), _) => cost::query(parts.len(), 1.0, result_bytes),
+            _ => cost::query(parts.len(), results, result_bytes),
+        };
+        let (overhead, payload) = match observed {
+            Some(ru) => (overhead.min(ru), (ru - overhead.min(ru))),
+            None => (overhead, payload),
+        };
+        let each = (overhead + payload) / parts.len().max(1) as f64 * n as f64;
+        for idx in parts {
+            self.charge(idx, each, false);
+        }
+    }
+
+    fn point_reaches(&self, p: &PointOp) -> Vec<Reach> {
+        let lookup = |path: &crate::engine::KeyPath| p.lookup(path);
+        route::reaches(self.subject.spec, self.subject.definition, &lookup)
+    }
+
+    /// Charges a write; returns the key value (hash) it addressed, when one.
+    fn write(&mut self, kind: &OpKind, observed: Option<f64>, line: u64, n: u64) -> Option<u64> {
+        self.stats.writes += n;
+        self.lumps.0 += n as f64;
+        self.lumps.1 += (n * n) as f64;
+        let (epk, ru) = match kind {
+            OpKind::Create(w) => (self.write_epk(w, line), cost::create(w.bytes as f64)),
+            OpKind::Upsert(w) | OpKind::Replace(w) => {
+                (self.write_epk(w, line), cost::replace(w.bytes as f64))
+            }
+            OpKind::Patch(p) | OpKind::Delete(p) => {
+                let ru = if matches!(kind, OpKind::Patch(_)) {
+                    cost::replace(self.avg_doc)
+                } else {
+                    cost::create(self.avg_doc)
+                };
+                (single_point(&self.point_reaches(p)), ru)
+            }
+            _ => (None, 0.0),
+        };
+        let ru = observed.unwrap_or(ru) * n as f64;
+        match &epk {
+            Some(e) => {
+                let idx = self.container.route(e);
+                self.charge(idx, ru, true);
+            }
+            None => {
+                let p = self.container.partitions().len();
+                for idx in 0..p {
+                    self.charge(idx, ru / p as f64, true);
+                }
+            }
+        }
+        let key = epk.as_ref().map(value_hash);
+        if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key) {
+            self.track_owner(w, k, n, matches!(kind, OpKind::Create(_)));
+        }
+        key
+    }
+
+    fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool) {
+        let Some(id) = &w.id else { return };
+        match self.owners.insert(id.clone(), key) {
+            Some(previous) if previous != key && !create => self.stats.key_updated += n,
+            _ => {}
+        }
+    }
+
+    fn write_epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
+        let fields: Vec<Field<'_>> = self
+            .subject
+            .inputs
+            .iter()
+            .map(|&i| w.fields[i].as_field())
+            .collect();
+        match self
+            .subject
+            .spec
+            .evaluate(&fields, line, self.subject.seed, &mut self.scratch)
+        {
+            KeyValue::Components(c) => Some(self.subject.definition.epk_unchecked(c.as_slice())),
+            KeyValue::Invalid => None,
+        }
+    }
+
+    fn batch(&mut self, ops: &[OpKind], op: &Operation) {
+        self.stats.batches += op.count;
+        let before = self.lumps;
+        let mut keys = Vec::new();
+        for kind in ops {
+            let key = if kind.is_read() {
+                self.read(kind, None, op.count);
+                match kind {
+                    OpKind::Read(p) => single_point(&self.point_reaches(p)).map(|e| value_hash(&e)),
+                    _ => None,
+                }
+            } else {
+                self.write(kind, None, op.line, op.count)
+            };
+            keys.extend(key);
+        }
+        // A batch's writes land together: one lump, not independent placements.
+        let added = self.lumps.0 - before.0;
+        self.lumps.1 = before.1 + added * added;
+        keys.sort_unstable();
+        keys.dedup();
+        if keys.len() > 1 {
+            self.stats.cross_partition_batches += op.count;
+        }
+    }
+}
+
+fn single_point(reaches: &[Reach]) -> Option<Epk> {
+    match reaches {
+        [Reach::Point(e)] => Some(e.clone()),
+        _ => None,
+    }
+}

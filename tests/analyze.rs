@@ -1,0 +1,315 @@
+use std::fmt::Write as _;
+
+use predicates::prelude::*;
+
+use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
+
+/// `n` documents over `tenants` tenants (tenant 0 holding half of them), with users and ids.
+fn tenant_docs(n: usize, tenants: usize) -> String {
+    let mut s = String::new();
+    for i in 0..n {
+        let t = if i % 2 == 0 { 0 } else { i % tenants };
+        writeln!(
+            s,
+            r#"{{"id":"doc-{i}","tenantId":"t{t}","userId":"u{}","day":"2026-11-{:02}","payload":{{"n":{i},"text":"{}"}}}}"#,
+            i % 997,
+            1 + i * 28 / n,
+            "x".repeat(200)
+        )
+        .unwrap();
+    }
+    s
+}
+
+#[test]
+fn json_report_has_the_contract_fields_and_ranks_violations_last() {
+    let dir = scratch("analyze_contract");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs(4000, 40));
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/tenantId",
+        "--key",
+        "/id",
+        "--key",
+        "/tenantId,/userId",
+        "--target-storage",
+        "500GB",
+        "--throughput",
+        "12000",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
+    assert_eq!(r["schema_version"], "1.0");
+    assert_eq!(r["tool"]["name"], "pkadvisor");
+    assert_eq!(r["input"]["documents"], 4000);
+    assert_eq!(r["target"]["storage_bytes"], 500_000_000_000u64);
+    assert_eq!(r["target"]["throughput_ru"], 12000.0);
+    // 12,000 RU/s: 2 partitions of 250 GB each, split 8 ways: 16.
+    assert_eq!(r["target"]["physical_partitions"], 16);
+    let tenant = candidate(&r, "/tenantId");
+    // Half the data is tenant t0: 250 GB projected, far past 20 GB.
+    assert!(codes(tenant).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+    let largest = tenant["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    assert!((largest / 250e9 - 1.0).abs() < 0.01, "{largest}");
+    // t0 and the 20 odd tenants below 40.
+    assert_eq!(tenant["cardinality"]["estimate"], 21);
+    assert_eq!(tenant["cardinality"]["exact"], true);
+    assert_eq!(tenant["key"]["definition"]["kind"], "Hash");
+    let last = r["candidates"].as_array().unwrap().last().unwrap();
+    assert_eq!(last["key"]["spec"], "/tenantId");
+    let hier = candidate(&r, "/tenantId,/userId");
+    assert_eq!(hier["key"]["kind"], "hierarchical");
+    assert_eq!(hier["key"]["definition"]["kind"], "MultiHash");
+    for c in r["candidates"].as_array().unwrap() {
+        let score = c["score"].as_f64().unwrap();
+        assert!((0.0..=100.0).contains(&score));
+        for (_, v) in c["components"].as_object().unwrap() {
+            assert!((0.0..=1.0).contains(&v.as_f64().unwrap()));
+        }
+    }
+    assert_eq!(
+        r["recommendation"]["spec"],
+        r["candidates"][0]["key"]["spec"]
+    );
+}
+
+#[test]
+fn output_is_byte_identical_across_runs_and_threads() {
+    let dir = scratch("analyze_deterministic");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs(3000, 30));
+    let run = |threads: &str| {
+        pkadvisor()
+            .args([
+                "analyze",
+                &docs,
+                "--key",
+                "/tenantId",
+                "--key",
+                "rand_suffix(/tenantId,10)",
+            ])
+            .args(["--key", "/userId", "--format", "json", "--threads", threads])
+            .output()
+            .unwrap()
+            .stdout
+    };
+    let first = run("1");
+    assert!(!first.is_empty());
+    assert_eq!(first, run("1"));
+    assert_eq!(first, run("2"));
+}
+
+#[test]
+fn query_log_fractions_are_exact() {
+    let dir = scratch("analyze_fractions");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs(2000, 20));
+    let mut log = String::new();
+    // 60% tenant+user, 25% tenant only, 15% by day: weighted with count.
+    log.push_str(r#"{"op":"query","sql":"SELECT * FROM c WHERE c.tenantId = @t AND c.userId = @u","parameters":[{"name":"@t","value":"t3"},{"name":"@u","value":"u3"}],"count":60}"#);
+    log.push('\n');
+    log.push_str("SELECT VALUE COUNT(1) FROM c WHERE c[\"tenantId\"] = 't5'\n");
+    log.push_str(
+        r#"{"op":"query","sql":"SELECT * FROM c WHERE c.tenantId IN ('t1','t2')","count":24}"#,
+    );
+    log.push('\n');
+    log.push_str(r#"{"op":"query","sql":"SELECT * FROM c WHERE c.day = '2026-11-03'","count":15}"#);
+    log.push('\n');
+    let log = write(&dir, "q.ndjson", &log);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--queries",
+        &log,
+        "--key",
+        "/tenantId,/userId",
+        "--key",
+        "/tenantId",
+        "--key",
+        "/id",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["input"]["operations"], 100);
+    let h = candidate(&r, "/tenantId,/userId")["queries"].clone();
+    assert_eq!(
+        (
+            h["single"].as_f64(),
+            h["targeted"].as_f64(),
+            h["fan_out"].as_f64()
+        ),
+        (Some(0.6), Some(0.25), Some(0.15))
+    );
+    assert_eq!(h["reads"], 100);
+    let t = candidate(&r, "/tenantId")["queries"].clone();
+    // Tenant+user and tenant-only both fix one tenant; the IN list is two values.
+    assert_eq!(
+        (
+            t["single"].as_f64(),
+            t["targeted"].as_f64(),
+            t["fan_out"].as_f64()
+        ),
+        (Some(0.61), Some(0.24), Some(0.15))
+    );
+    let id = candidate(&r, "/id");
+    assert_eq!(id["queries"]["fan_out"].as_f64(), Some(1.0));
+    assert!(codes(id).contains(&"FAN_OUT_QUERIES".to_owned()));
+    let parts = id["storage"]["physical_partitions"].as_f64().unwrap();
+    assert!((id["queries"]["avg_partitions"].as_f64().unwrap() - parts).abs() < 1e-9);
+}
+
+#[test]
+fn bad_key_specs_and_documents_exit_2_with_positions() {
+    let dir = scratch("analyze_errors");
+    let docs = write(&dir, "docs.ndjson", "{\"a\":1}\n{\"a\":2,}\n{\"a\":3}\n");
+    pkadvisor()
+        .args(["analyze", &docs, "--key", "concat(/a,)"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("invalid --key").and(predicate::str::contains("^")));
+    pkadvisor()
+        .args(["analyze", &docs, "--key", "/a"])
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("docs.ndjson:2:")
+                .and(predicate::str::contains("panicked").not()),
+        );
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/a",
+        "--skip-invalid",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["input"]["invalid"], 1);
+    assert_eq!(r["input"]["documents"], 2);
+    pkadvisor()
+        .args(["analyze", &docs, "--key", "/a", "--target-storage", "5XB"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--target-storage"));
+}
+
+#[test]
+fn findings_for_bad_values() {
+    let dir = scratch("analyze_values");
+    let mut s = String::new();
+    for i in 0..300 {
+        let k = match i % 10 {
+            0 => "{\"o\":1}".to_owned(),
+            1 => "18014398509481984".to_owned(),
+            2 => format!("\"{}\"", "k".repeat(3000)),
+            _ => format!("\"v{}\"", i % 150),
+        };
+        writeln!(s, r#"{{"id":"{}","k":{k}}}"#, i % 290).unwrap();
+    }
+    s.push_str("{\"id\":\"lonely\"}\n");
+    let docs = write(&dir, "docs.ndjson", &s);
+    let r = json(&[
+        "analyze", &docs, "--key", "/k", "--key", "/id", "--format", "json",
+    ]);
+    let k = codes(candidate(&r, "/k"));
+    for code in [
+        "INVALID_KEY_VALUE",
+        "KEY_TOO_LONG",
+        "MISSING_KEY",
+        "UNSAFE_NUMBER",
+    ] {
+        assert!(k.contains(&code.to_owned()), "{code} in {k:?}");
+    }
+    let id = candidate(&r, "/id");
+    assert!(
+        codes(id).contains(&"INVALID_KEY_VALUE".to_owned()),
+        "duplicate ids"
+    );
+    assert_eq!(candidate(&r, "/k")["values"]["invalid"], 30);
+}
+
+#[test]
+fn clock_like_keys_are_write_hotspots() {
+    let dir = scratch("analyze_hotspot");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs(20_000, 40));
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/day",
+        "--key",
+        "/id",
+        "--target-storage",
+        "100GB",
+        "--throughput",
+        "40000",
+        "--format",
+        "json",
+    ]);
+    assert!(codes(candidate(&r, "/day")).contains(&"WRITE_HOTSPOT".to_owned()));
+    assert!(!codes(candidate(&r, "/id")).contains(&"WRITE_HOTSPOT".to_owned()));
+    let day = candidate(&r, "/day")["throughput"]["write_spread"]
+        .as_f64()
+        .unwrap();
+    assert!(day < 0.5, "{day}");
+}
+
+#[test]
+fn explain_and_markdown() {
+    let dir = scratch("analyze_explain");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs(2000, 20));
+    let map = json(&[
+        "analyze",
+        &docs,
+        "--explain",
+        "/tenantId",
+        "--format",
+        "json",
+    ]);
+    let parts = map["map"]["partitions"].as_array().unwrap();
+    assert!(parts.len() > 1);
+    assert_eq!(parts[0]["min"], "");
+    assert_eq!(parts.last().unwrap()["max"], "FF");
+    for w in parts.windows(2) {
+        assert_eq!(w[0]["max"], w[1]["min"]);
+    }
+    assert!(
+        map["labels"]
+            .as_object()
+            .unwrap()
+            .values()
+            .any(|v| v == "\"t0\"")
+    );
+    pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--key",
+            "/tenantId",
+            "--key",
+            "/id",
+            "--format",
+            "markdown",
+        ])
+        .assert()
+        .success()
+        .stdout(
+            predicate::str::contains("| # | key | score |")
+                .and(predicate::str::contains("**Recommendation: `")),
+        );
+    let redacted = pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--key",
+            "/tenantId",
+            "--format",
+            "json",
+            "--redact",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&redacted.stdout);
+    assert!(!text.contains("\"t0\"") && text.contains("#"), "{text}");
+}

@@ -1,0 +1,58 @@
+//! Shared test helpers: a scratch directory per test and the binary under test.
+
+use std::path::PathBuf;
+
+use assert_cmd::Command;
+
+/// The `pkadvisor` binary.
+pub fn pkadvisor() -> Command {
+    let mut cmd = Command::cargo_bin("pkadvisor").expect("binary built");
+    cmd.env_remove("NO_COLOR");
+    cmd
+}
+
+/// A fresh directory for one test.
+pub fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// Writes `text` to `name` in `dir` and returns the path as a string.
+pub fn write(dir: &std::path::Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write fixture");
+    p.to_string_lossy().into_owned()
+}
+
+/// Runs the binary and parses its stdout as JSON, asserting success.
+pub fn json(args: &[&str]) -> serde_json::Value {
+    let out = pkadvisor().args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+/// The candidate with `spec` in a report.
+pub fn candidate<'a>(report: &'a serde_json::Value, spec: &str) -> &'a serde_json::Value {
+    report["candidates"]
+        .as_array()
+        .expect("candidates")
+        .iter()
+        .find(|c| c["key"]["spec"] == spec)
+        .unwrap_or_else(|| panic!("no candidate {spec}"))
+}
+
+/// The finding codes of a candidate.
+pub fn codes(c: &serde_json::Value) -> Vec<String> {
+    c["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .map(|f| f["code"].as_str().expect("code").to_owned())
+        .collect()
+}
