@@ -164,6 +164,13 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
     Ok(super::auto::generate(&inputs, limit))
 }
 
+/// With `PKADVISOR_TIMINGS` set, phase durations go to standard error (benchmarks).
+fn timing(phase: &str, started: std::time::Instant) {
+    if std::env::var_os("PKADVISOR_TIMINGS").is_some() {
+        eprintln!("timing: {phase}: {:.3} s", started.elapsed().as_secs_f64());
+    }
+}
+
 fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
     let specs: Vec<KeySpec> = req.candidates.iter().map(|c| c.spec.clone()).collect();
     let plan = Arc::new(Plan::new(
@@ -179,7 +186,10 @@ fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcom
         .transpose()?;
     let threads = req.read.threads;
     let make = || MeasureSink::new(Arc::clone(&plan), threads);
+    let started = std::time::Instant::now();
     let (sink, summary) = input::read(&req.sources, plan.paths(), &req.read, &make, progress)?;
+    timing("read and measure", started);
+    let started = std::time::Instant::now();
     let ctx = Context {
         target: &req.target,
         log: log.as_ref(),
@@ -201,6 +211,7 @@ fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcom
             )
         })
         .collect();
+    timing("project and replay", started);
     let input = InputSummary {
         documents: summary.documents,
         bytes: summary.bytes,

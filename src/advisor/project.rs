@@ -68,7 +68,7 @@ pub fn project(
     stats: &CandidateStats,
     target: &Target,
 ) -> Projection {
-    let sample = stats.histogram.total_bytes().max(1) as f64;
+    let sample = stats.histogram.total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
     let unseen_share = if stats.documents == 0 {
         0.0

@@ -139,14 +139,6 @@ impl fmt::Display for PkValueRef<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PkValueRef::Undefined => f.write_str("undefined"),
-            // Integral doubles print as integers (42, not 42.0); -0.0 keeps its sign.
-            PkValueRef::Number(n) if n.fract() == 0.0 && n.abs() < 1e15 => {
-                if *n == 0.0 && n.is_sign_negative() {
-                    f.write_str("-0.0")
-                } else {
-                    write!(f, "{}", *n as i64)
-                }
-            }
             other => match other.to_json() {
                 Some(v) => write!(f, "{v}"),
                 None => f.write_str("undefined"),

@@ -6,8 +6,6 @@
 //! neighbours) whenever there would be more than [`MAX_WINDOWS`], so two halves of an input
 //! merge exactly into the statistics of the whole.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 /// At most this many windows are kept.
@@ -51,8 +49,8 @@ impl Window {
 pub struct Arrival {
     /// Positions (document ordinals or seconds) per window.
     pub width: i64,
-    /// The windows, in order.
-    pub windows: BTreeMap<i64, Window>,
+    /// The windows by key, in key order.
+    pub windows: Vec<(i64, Window)>,
 }
 
 impl Arrival {
@@ -60,7 +58,7 @@ impl Arrival {
     pub fn by_ordinal() -> Self {
         Arrival {
             width: FIRST_ORDINAL_WIDTH,
-            windows: BTreeMap::new(),
+            windows: Vec::new(),
         }
     }
 
@@ -68,8 +66,24 @@ impl Arrival {
     pub fn by_time() -> Self {
         Arrival {
             width: 1,
-            windows: BTreeMap::new(),
+            windows: Vec::new(),
         }
+    }
+
+    /// The window with `key`, created if needed. Arrivals are mostly in order, so the
+    /// last window is checked first.
+    fn window(&mut self, key: i64) -> &mut Window {
+        let idx = match self.windows.last() {
+            Some((k, _)) if *k == key => self.windows.len() - 1,
+            _ => match self.windows.binary_search_by_key(&key, |(k, _)| *k) {
+                Ok(i) => i,
+                Err(i) => {
+                    self.windows.insert(i, (key, Window::default()));
+                    i
+                }
+            },
+        };
+        &mut self.windows[idx].1
     }
 
     /// Records a document of `bytes` at `position`, landing at `fraction` of the hash space.
@@ -77,7 +91,7 @@ impl Arrival {
     pub fn add(&mut self, position: i64, fraction: f64, bytes: u64) {
         let key = position.div_euclid(self.width);
         let slice = ((fraction * SLICES as f64) as usize).min(SLICES - 1);
-        let w = self.windows.entry(key).or_default();
+        let w = self.window(key);
         w.docs[slice] = w.docs[slice].saturating_add(1);
         w.bytes[slice] += bytes;
         if self.windows.len() > MAX_WINDOWS {
@@ -90,11 +104,9 @@ impl Arrival {
         self.width = self.width.saturating_mul(2);
         let old = std::mem::take(&mut self.windows);
         for (k, w) in old {
-            match self.windows.entry(k.div_euclid(2)) {
-                std::collections::btree_map::Entry::Vacant(e) => {
-                    e.insert(w);
-                }
-                std::collections::btree_map::Entry::Occupied(mut e) => e.get_mut().merge(&w),
+            match self.windows.last_mut() {
+                Some((last, into)) if *last == k.div_euclid(2) => into.merge(&w),
+                _ => self.windows.push((k.div_euclid(2), w)),
             }
         }
     }
@@ -108,7 +120,7 @@ impl Arrival {
             self.coarsen();
         }
         for (k, w) in other.windows {
-            self.windows.entry(k).or_default().merge(&w);
+            self.window(k).merge(&w);
         }
         while self.windows.len() > MAX_WINDOWS {
             self.coarsen();
@@ -129,8 +141,8 @@ mod tests {
         assert!(a.windows.len() <= MAX_WINDOWS);
         let docs: u64 = a
             .windows
-            .values()
-            .map(|w| w.docs.iter().map(|&d| d as u64).sum::<u64>())
+            .iter()
+            .map(|(_, w)| w.docs.iter().map(|&d| d as u64).sum::<u64>())
             .sum();
         assert_eq!(docs, 1_000_000);
     }

@@ -13,6 +13,8 @@ pub struct EpkHistogram {
     pub docs: Vec<u64>,
     /// Bytes per bucket.
     pub bytes: Vec<u64>,
+    /// Bytes in all buckets.
+    pub total_bytes: u64,
 }
 
 impl Default for EpkHistogram {
@@ -20,6 +22,7 @@ impl Default for EpkHistogram {
         EpkHistogram {
             docs: vec![0; BUCKETS],
             bytes: vec![0; BUCKETS],
+            total_bytes: 0,
         }
     }
 }
@@ -31,12 +34,15 @@ pub fn bucket_of(fraction: f64) -> usize {
 }
 
 impl EpkHistogram {
-    /// Counts one document of `bytes` at `fraction` of the hash space.
+    /// Counts one document of `bytes` at `fraction` of the hash space; returns the bytes its
+    /// bucket now holds.
     #[inline]
-    pub fn add(&mut self, fraction: f64, bytes: u64) {
+    pub fn add(&mut self, fraction: f64, bytes: u64) -> u64 {
         let b = bucket_of(fraction);
         self.docs[b] += 1;
         self.bytes[b] += bytes;
+        self.total_bytes += bytes;
+        self.bytes[b]
     }
 
     /// Adds everything `other` counted.
@@ -47,10 +53,6 @@ impl EpkHistogram {
         for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
             *a += b;
         }
-    }
-
-    /// Total bytes counted.
-    pub fn total_bytes(&self) -> u64 {
-        self.bytes.iter().sum()
+        self.total_bytes += other.total_bytes;
     }
 }

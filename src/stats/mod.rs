@@ -97,12 +97,14 @@ impl CandidateStats {
         let hash = value_hash(epk);
         let fraction = space_fraction(epk, v1);
         self.distinct.add(hash);
-        self.histogram.add(fraction, bytes);
+        let slice = self.histogram.add(fraction, bytes);
         if let Some(p) = position {
             self.arrival.add(p, fraction, bytes);
         }
-        self.values
-            .add(hash, bytes, || (label(components), epk.clone()));
+        let mean = self.histogram.total_bytes / histogram::BUCKETS as u64;
+        self.values.add(hash, bytes, (slice, mean), || {
+            (label(components), epk.clone())
+        });
     }
 
     fn check_components(&mut self, components: &[PkValueRef<'_>]) {
@@ -159,13 +161,25 @@ pub fn value_hash(epk: &Epk) -> u64 {
 }
 
 /// The report's text for a key value: JSON of the component, or a JSON array of them.
+/// Integral numbers print as integers (`42`, not `42.0`); `-0.0` keeps its sign.
 pub fn label(components: &[PkValueRef<'_>]) -> String {
     match components {
-        [one] => one.to_string(),
+        [one] => component_label(*one),
         many => {
-            let parts: Vec<String> = many.iter().map(ToString::to_string).collect();
+            let parts: Vec<String> = many.iter().map(|c| component_label(*c)).collect();
             format!("[{}]", parts.join(","))
         }
+    }
+}
+
+fn component_label(c: PkValueRef<'_>) -> String {
+    match c {
+        PkValueRef::Number(n)
+            if n.fract() == 0.0 && n.abs() < 1e15 && !(n == 0.0 && n.is_sign_negative()) =>
+        {
+            (n as i64).to_string()
+        }
+        other => other.to_string(),
     }
 }
 

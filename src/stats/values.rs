@@ -5,10 +5,11 @@
 //! in the map (each stands for `2^level` values), and the level rises whenever the map
 //! outgrows the budget. A sampled value is either counted from its first document or never,
 //! so the sample's frequencies are exact and its statistics (distinct values, values seen
-//! once) scale up without bias. The largest values are found apart from the sample by a
-//! count-min sketch of bytes feeding a small table of heavy hitters: a value enters the
-//! table only once its estimated bytes pass both the table's smallest entry and twice a
-//! sketch cell's mean, so high-cardinality keys never touch the table.
+//! once) scale up without bias. The largest values are kept apart from the sample in a
+//! small table of heavy hitters, admitted through the hash-space histogram: a value is
+//! considered only when its slice of the hash space holds [`HOT_FACTOR`] times the mean
+//! slice's bytes, and enters with that slice's bytes as an upper bound of its own, then is
+//! counted exactly. High-cardinality keys, whose slices stay even, never touch the table.
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -17,8 +18,6 @@ use crate::engine::Epk;
 
 /// Heavy hitters kept.
 pub const HEAVY: usize = 64;
-const CMS_DEPTH: usize = 4;
-const CMS_WIDTH: usize = 4096;
 
 /// What is known of one value.
 #[derive(Clone, Debug, PartialEq)]
@@ -59,59 +58,8 @@ pub struct TopValue {
     pub epk: String,
 }
 
-/// A count-min sketch of bytes per value hash.
-#[derive(Clone, Debug, PartialEq)]
-struct CountMin {
-    cells: Vec<u64>,
-    total: u64,
-}
-
-impl CountMin {
-    fn new() -> Self {
-        CountMin {
-            cells: vec![0; CMS_DEPTH * CMS_WIDTH],
-            total: 0,
-        }
-    }
-
-    #[inline]
-    fn index(hash: u64, row: usize) -> usize {
-        let h = hash.rotate_left(16 * row as u32) as usize;
-        row * CMS_WIDTH + (h % CMS_WIDTH)
-    }
-
-    /// Adds `bytes` for `hash`; returns the new estimate.
-    #[inline]
-    fn add(&mut self, hash: u64, bytes: u64) -> u64 {
-        self.total += bytes;
-        let mut est = u64::MAX;
-        for row in 0..CMS_DEPTH {
-            let c = &mut self.cells[Self::index(hash, row)];
-            *c += bytes;
-            est = est.min(*c);
-        }
-        est
-    }
-
-    fn estimate(&self, hash: u64) -> u64 {
-        (0..CMS_DEPTH)
-            .map(|row| self.cells[Self::index(hash, row)])
-            .min()
-            .unwrap_or(0)
-    }
-
-    fn merge(&mut self, other: &CountMin) {
-        for (a, b) in self.cells.iter_mut().zip(&other.cells) {
-            *a += b;
-        }
-        self.total += other.total;
-    }
-
-    /// Estimates below this are noise from colliding values.
-    fn floor(&self) -> u64 {
-        2 * self.total / CMS_WIDTH as u64
-    }
-}
+/// A value is considered heavy once its hash-space slice holds this many times the mean.
+pub const HOT_FACTOR: u64 = 4;
 
 /// Per-value documents and bytes within a memory budget.
 #[derive(Clone, Debug)]
@@ -120,8 +68,7 @@ pub struct ValueStats {
     level: u32,
     used: usize,
     sample: FxHashMap<u64, ValueEntry>,
-    /// Present once sampling has begun.
-    sketch: Option<Box<CountMin>>,
+    /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
 }
 
@@ -133,7 +80,6 @@ impl ValueStats {
             level: 0,
             used: 0,
             sample: FxHashMap::default(),
-            sketch: None,
             heavy: FxHashMap::default(),
         }
     }
@@ -143,14 +89,19 @@ impl ValueStats {
         hash & ((1u64 << self.level) - 1) == 0
     }
 
-    /// Counts one document of `bytes` with the value of `hash`; `entry` builds the value's
+    /// Counts one document of `bytes` with the value of `hash`, whose hash-space slice
+    /// now holds `slice_bytes` against a mean of `mean_slice`; `entry` builds the value's
     /// label and EPK, and is called only when the value is first kept.
     #[inline]
-    pub fn add(&mut self, hash: u64, bytes: u64, entry: impl Fn() -> (String, Epk)) {
-        if let Some(sketch) = &mut self.sketch {
-            let est = sketch.add(hash, bytes);
-            let floor = sketch.floor();
-            self.add_heavy(hash, bytes, est, floor, &entry);
+    pub fn add(
+        &mut self,
+        hash: u64,
+        bytes: u64,
+        (slice_bytes, mean_slice): (u64, u64),
+        entry: impl Fn() -> (String, Epk),
+    ) {
+        if self.level > 0 {
+            self.add_heavy(hash, bytes, slice_bytes, mean_slice, &entry);
         }
         if !self.sampled(hash) {
             return;
@@ -178,8 +129,8 @@ impl ValueStats {
         &mut self,
         hash: u64,
         bytes: u64,
-        est: u64,
-        floor: u64,
+        slice_bytes: u64,
+        mean_slice: u64,
         entry: &dyn Fn() -> (String, Epk),
     ) {
         if let Some(e) = self.heavy.get_mut(&hash) {
@@ -187,21 +138,24 @@ impl ValueStats {
             e.bytes += bytes;
             return;
         }
+        if slice_bytes <= HOT_FACTOR * mean_slice.max(1) {
+            return;
+        }
         let smallest = self.smallest_heavy();
-        if est <= floor || (self.heavy.len() >= HEAVY && est <= smallest.1) {
+        if self.heavy.len() >= HEAVY && slice_bytes <= smallest.1 {
             return;
         }
         let (label, epk) = entry();
         if self.heavy.len() >= HEAVY {
             self.heavy.remove(&smallest.0);
         }
-        let docs = (est / bytes.max(1)).max(1);
+        let docs = (slice_bytes / bytes.max(1)).max(1);
         let label = label.into_boxed_str();
         self.heavy.insert(
             hash,
             ValueEntry {
                 docs,
-                bytes: est,
+                bytes: slice_bytes,
                 label,
                 epk,
             },
@@ -217,10 +171,10 @@ impl ValueStats {
             .unwrap_or((0, 0))
     }
 
-    /// Halves the sample (and starts the sketch when leaving exact counting).
+    /// Halves the sample (and starts the heavy table when leaving exact counting).
     fn raise_level(&mut self) {
-        if self.sketch.is_none() {
-            self.start_sketch();
+        if self.level == 0 {
+            self.start_heavy();
         }
         while self.used > self.budget && self.level < 63 {
             self.level += 1;
@@ -230,11 +184,8 @@ impl ValueStats {
         }
     }
 
-    fn start_sketch(&mut self) {
-        let mut sketch = CountMin::new();
-        for (h, e) in &self.sample {
-            sketch.add(*h, e.bytes);
-        }
+    /// The heavy table starts as the largest values counted exactly so far.
+    fn start_heavy(&mut self) {
         let mut all: Vec<(&u64, &ValueEntry)> = self.sample.iter().collect();
         all.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(b.0)));
         self.heavy = all
@@ -242,17 +193,17 @@ impl ValueStats {
             .take(HEAVY)
             .map(|(h, e)| (*h, e.clone()))
             .collect();
-        self.sketch = Some(Box::new(sketch));
     }
 
     /// Adds everything `other` counted.
     pub fn merge(&mut self, mut other: ValueStats) {
-        if other.sketch.is_some() && self.sketch.is_none() {
-            self.start_sketch();
+        if other.level > 0 && self.level == 0 {
+            self.start_heavy();
         }
-        if self.sketch.is_some() && other.sketch.is_none() {
-            other.start_sketch();
+        if self.level > 0 && other.level == 0 {
+            other.start_heavy();
         }
+        let sampling = self.level > 0 || other.level > 0;
         self.level = self.level.max(other.level);
         let mask = (1u64 << self.level) - 1;
         self.sample.retain(|h, _| h & mask == 0);
@@ -268,8 +219,7 @@ impl ValueStats {
             }
         }
         self.used = self.sample.values().map(ValueEntry::footprint).sum();
-        if let (Some(mine), Some(theirs)) = (&mut self.sketch, &other.sketch) {
-            mine.merge(theirs);
+        if sampling {
             self.merge_heavy(other.heavy);
         }
         if self.used > self.budget {
@@ -277,28 +227,17 @@ impl ValueStats {
         }
     }
 
-    /// Re-ranks the union of both tables by the merged sketch's estimates (exact figures
-    /// where the sample has them).
+    /// The union of both tables (figures added where both hold a value), largest first.
     fn merge_heavy(&mut self, theirs: FxHashMap<u64, ValueEntry>) {
-        let sketch = self.sketch.as_ref().expect("sketch present");
-        let mut union = std::mem::take(&mut self.heavy);
         for (h, e) in theirs {
-            union.entry(h).or_insert(e);
-        }
-        let mut ranked: Vec<(u64, ValueEntry)> = union
-            .into_iter()
-            .map(|(h, mut e)| {
-                match self.sample.get(&h) {
-                    Some(exact) if self.level == 0 => e = exact.clone(),
-                    _ => {
-                        let est = sketch.estimate(h);
-                        e.docs = e.docs.max(est / (e.bytes / e.docs.max(1)).max(1));
-                        e.bytes = est;
-                    }
+            match self.heavy.get_mut(&h) {
+                Some(mine) => mine.absorb(&e),
+                None => {
+                    self.heavy.insert(h, e);
                 }
-                (h, e)
-            })
-            .collect();
+            }
+        }
+        let mut ranked: Vec<(u64, ValueEntry)> = self.heavy.drain().collect();
         ranked.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0)));
         ranked.truncate(HEAVY);
         self.heavy = ranked.into_iter().collect();
@@ -342,16 +281,15 @@ impl ValueStats {
             .collect()
     }
 
-    /// The tracked entries behind [`top`](Self::top): for the engine to place exactly.
-    pub fn heavy_entries(&self) -> Vec<&ValueEntry> {
+    /// The entries to place one by one: every value when exact, else the heavy hitters.
+    /// In no particular order.
+    pub fn heavy_entries(&self) -> impl Iterator<Item = &ValueEntry> {
         let source = if self.is_exact() {
             &self.sample
         } else {
             &self.heavy
         };
-        let mut all: Vec<&ValueEntry> = source.values().collect();
-        all.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(&b.label)));
-        all
+        source.values()
     }
 }
 
@@ -370,12 +308,35 @@ mod tests {
         move || (format!("\"v{i}\""), Epk::from_bytes(&mix(i).to_be_bytes()))
     }
 
+    /// A hash-space histogram beside the statistics, as `CandidateStats` keeps one.
+    struct Feeder {
+        slices: Vec<u64>,
+        total: u64,
+    }
+
+    impl Feeder {
+        fn new() -> Self {
+            Feeder {
+                slices: vec![0; 4096],
+                total: 0,
+            }
+        }
+
+        fn add(&mut self, v: &mut ValueStats, k: u64, bytes: u64) {
+            let h = mix(k);
+            let slice = (h >> 52) as usize;
+            self.slices[slice] += bytes;
+            self.total += bytes;
+            v.add(h, bytes, (self.slices[slice], self.total / 4096), entry(k));
+        }
+    }
+
     #[test]
     fn exact_within_budget() {
         let mut v = ValueStats::new(1 << 20);
         for i in 0..10_000u64 {
             let k = i % 100;
-            v.add(mix(k), 10 + k, entry(k));
+            v.add(mix(k), 10 + k, (0, 0), entry(k));
         }
         assert!(v.is_exact());
         let top = v.top(2);
@@ -388,13 +349,14 @@ mod tests {
     fn heavy_values_survive_sampling_and_singletons_scale() {
         // Two heavy tenants among 300,000 single-document ids, budget for a few thousand.
         let mut v = ValueStats::new(256 * 1024);
+        let mut f = Feeder::new();
         for i in 0..300_000u64 {
             let k = match i % 10 {
                 0 => 1_000_000,
                 1 => 1_000_001,
                 _ => i,
             };
-            v.add(mix(k), 500, entry(k));
+            f.add(&mut v, k, 500);
         }
         assert!(!v.is_exact());
         let top = v.top(2);
@@ -402,7 +364,7 @@ mod tests {
         assert_eq!(labels.len(), 2);
         assert!(labels.contains(&"\"v1000000\"") && labels.contains(&"\"v1000001\""));
         for t in &top {
-            // 30,000 documents of 500 bytes; the sketch may only overestimate, slightly.
+            // 30,000 documents of 500 bytes; the slice bound may only overestimate, slightly.
             assert!(
                 t.bytes >= 15_000_000 && t.bytes < 15_000_000 * 11 / 10,
                 "{t:?}"
@@ -419,10 +381,15 @@ mod tests {
             ValueStats::new(1 << 20),
             ValueStats::new(1 << 20),
         );
+        let (mut fw, mut fa, mut fb) = (Feeder::new(), Feeder::new(), Feeder::new());
         for i in 0..5_000u64 {
             let k = i % 700;
-            whole.add(mix(k), i % 13, entry(k));
-            if i % 3 == 0 { &mut a } else { &mut b }.add(mix(k), i % 13, entry(k));
+            fw.add(&mut whole, k, i % 13);
+            if i % 3 == 0 {
+                fa.add(&mut a, k, i % 13);
+            } else {
+                fb.add(&mut b, k, i % 13);
+            }
         }
         a.merge(b);
         assert_eq!(a.top(700), whole.top(700));
@@ -432,9 +399,14 @@ mod tests {
     #[test]
     fn merging_sampled_halves_keeps_the_heavy_values() {
         let (mut a, mut b) = (ValueStats::new(128 * 1024), ValueStats::new(128 * 1024));
+        let (mut fa, mut fb) = (Feeder::new(), Feeder::new());
         for i in 0..200_000u64 {
             let k = if i % 5 == 0 { 7 } else { i };
-            if i < 100_000 { &mut a } else { &mut b }.add(mix(k), 100, entry(k));
+            if i < 100_000 {
+                fa.add(&mut a, k, 100);
+            } else {
+                fb.add(&mut b, k, 100);
+            }
         }
         a.merge(b);
         let top = a.top(1);

@@ -213,8 +213,8 @@ type Arrivals = Vec<(usize, u64, u64)>;
 fn arrival_docs(arrival: &Arrival) -> u64 {
     arrival
         .windows
-        .values()
-        .map(|w| w.docs.iter().map(|&d| d as u64).sum::<u64>())
+        .iter()
+        .map(|(_, w)| w.docs.iter().map(|&d| d as u64).sum::<u64>())
         .sum()
 }
 
@@ -244,7 +244,7 @@ fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
 fn sample_by_window(arrival: &Arrival, windows: usize) -> Vec<Vec<Arrivals>> {
     let mut out = vec![Vec::new(); windows];
     let n = arrival.windows.len().max(1);
-    for (i, w) in arrival.windows.values().enumerate() {
+    for (i, (_, w)) in arrival.windows.iter().enumerate() {
         let slices: Arrivals = (0..SLICES)
             .filter(|&s| w.docs[s] > 0)
             .map(|s| (s, w.docs[s] as u64, w.bytes[s]))
