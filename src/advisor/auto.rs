@@ -111,7 +111,7 @@ impl Out {
     fn push(&mut self, levels: Vec<KeyLevel>, origin: String) {
         if let Ok(spec) = KeySpec::new(levels) {
             if !self.list.iter().any(|c| c.spec == spec) {
-                self.list.push(Candidate { spec, origin });
+                self.list.push(Candidate::new(spec, origin));
             }
         }
     }

@@ -1,8 +1,10 @@
 //! Evaluates one candidate: projects its statistics onto the target, replays the workload
 //! on that container, and gathers the figures findings and scores are made of.
 
+use super::pipeline::Candidate;
 use super::project::{Projection, Target, project};
 use crate::engine::Container;
+use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
 use crate::stats::CandidateStats;
 use crate::workload::Log;
@@ -13,6 +15,8 @@ use crate::workload::replay::{Subject, WorkloadStats, replay};
 pub struct Evaluation {
     /// The key.
     pub spec: KeySpec,
+    /// The definition it was evaluated under.
+    pub definition: PartitionKeyDefinition,
     /// Why it was considered.
     pub origin: String,
     /// Its sample statistics.
@@ -43,13 +47,14 @@ pub struct Context<'a> {
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
 pub fn evaluate(
-    spec: KeySpec,
-    origin: String,
+    candidate: &Candidate,
     mut stats: CandidateStats,
     inputs: &[usize],
     ctx: &Context<'_>,
 ) -> Evaluation {
-    let definition = spec.definition();
+    let spec = candidate.spec.clone();
+    let origin = candidate.origin.clone();
+    let definition = candidate.definition();
     let mut projection = project(&definition, &stats, ctx.target);
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {
@@ -72,6 +77,7 @@ pub fn evaluate(
     let distinct = (stats.distinct.estimate(), stats.distinct.is_exact());
     Evaluation {
         spec,
+        definition,
         origin,
         stats,
         distinct,

@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use super::pipeline::Candidate;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
@@ -32,7 +33,12 @@ struct Planned {
 impl Plan {
     /// Plans the reading of `specs`, with arrival windows by `time_path` when given;
     /// `budget` bytes of per-value memory are shared by all candidates.
-    pub fn new(specs: &[KeySpec], time_path: Option<&KeyPath>, budget: usize, seed: u64) -> Plan {
+    pub fn new(
+        candidates: &[Candidate],
+        time_path: Option<&KeyPath>,
+        budget: usize,
+        seed: u64,
+    ) -> Plan {
         let mut paths: Vec<KeyPath> = Vec::new();
         let index_of =
             |p: &KeyPath, paths: &mut Vec<KeyPath>| match paths.iter().position(|q| q == p) {
@@ -42,22 +48,23 @@ impl Plan {
                     paths.len() - 1
                 }
             };
-        let candidates = specs
+        let planned = candidates
             .iter()
-            .map(|spec| Planned {
-                fields: spec
+            .map(|c| Planned {
+                fields: c
+                    .spec
                     .inputs()
                     .iter()
                     .map(|p| index_of(p, &mut paths))
                     .collect(),
-                definition: spec.definition(),
-                spec: spec.clone(),
+                definition: c.definition(),
+                spec: c.spec.clone(),
             })
             .collect::<Vec<_>>();
         let time_field = time_path.map(|p| index_of(p, &mut paths));
-        let per_candidate = budget / specs.len().max(1);
+        let per_candidate = budget / candidates.len().max(1);
         Plan {
-            candidates,
+            candidates: planned,
             paths,
             time_field,
             budget: per_candidate,

@@ -13,6 +13,7 @@ pub mod score;
 
 use std::collections::BTreeMap;
 
+use crate::engine::PartitionKeyDefinition;
 use crate::engine::murmur::murmur3_x64_128;
 use crate::key::KeySpec;
 use crate::report::model::{
@@ -95,7 +96,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> CandidateReport {
         rank: 0,
         score,
         components: round_all(components),
-        key: key_info(&e.spec),
+        key: key_info(&e.spec, &e.definition),
         cardinality: Cardinality {
             estimate: e.distinct.0,
             exact: e.distinct.1,
@@ -205,7 +206,7 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
     labels.retain(|k, _| shown.contains(k));
     ExplainReport {
         schema_version: SCHEMA_VERSION.to_owned(),
-        key: key_info(&e.spec),
+        key: key_info(&e.spec, &e.definition),
         storage_bytes,
         labels,
         map,
@@ -243,11 +244,11 @@ pub fn rank(candidates: &mut [CandidateReport]) {
 }
 
 /// The key block of a report: canonical spec, kind and Cosmos DB definition.
-pub fn key_info(spec: &KeySpec) -> KeyInfo {
+pub fn key_info(spec: &KeySpec, definition: &PartitionKeyDefinition) -> KeyInfo {
     KeyInfo {
         spec: spec.to_string(),
         kind: spec.kind().as_str().to_owned(),
-        definition: spec.definition().to_json(),
+        definition: definition.to_json(),
     }
 }
 

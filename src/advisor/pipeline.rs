@@ -10,7 +10,7 @@ use super::discover::discover;
 use super::evaluate::{Context, Evaluation, evaluate};
 use super::measure::{MeasureSink, Plan};
 use super::project::Target;
-use crate::engine::KeyPath;
+use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::input::{self, Progress, ReadOptions, Source};
 use crate::key::KeySpec;
 use crate::report::model::InputSummary;
@@ -23,6 +23,26 @@ pub struct Candidate {
     pub spec: KeySpec,
     /// Why: `given with --key`, or what auto mode saw.
     pub origin: String,
+    /// The container definition, when it is not the spec's own (a declared Hash V1 key).
+    pub definition: Option<PartitionKeyDefinition>,
+}
+
+impl Candidate {
+    /// A candidate with the spec's own definition.
+    pub fn new(spec: KeySpec, origin: impl Into<String>) -> Candidate {
+        Candidate {
+            spec,
+            origin: origin.into(),
+            definition: None,
+        }
+    }
+
+    /// The definition it is evaluated under.
+    pub fn definition(&self) -> PartitionKeyDefinition {
+        self.definition
+            .clone()
+            .unwrap_or_else(|| self.spec.definition())
+    }
 }
 
 /// Where the query log comes from. It may be read twice (once to generate candidates),
@@ -92,6 +112,8 @@ pub struct Request {
     pub target: Target,
     /// With no candidates: generate at most this many.
     pub auto: Option<usize>,
+    /// Generate candidates even when some are given (`check` looks for alternatives).
+    pub auto_extend: bool,
 }
 
 /// Evaluated candidates and what was read.
@@ -115,9 +137,17 @@ const DISCOVERY_DOCS: usize = 10_000;
 /// given, generates them first from the log and the first documents.
 pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
     req.log = req.log.take().map(LogInput::into_replayable).transpose()?;
-    if req.candidates.is_empty() {
+    if req.candidates.is_empty() || req.auto_extend {
         let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
-        req.candidates = generate(&mut req, limit)?;
+        for c in generate(&mut req, limit)? {
+            if !req
+                .candidates
+                .iter()
+                .any(|k| k.spec == c.spec && k.definition.is_none())
+            {
+                req.candidates.push(c);
+            }
+        }
         if req.candidates.is_empty() {
             anyhow::bail!(
                 "no candidate keys found: the first documents have no scalar properties and the log filters none; give --key SPEC"
@@ -172,9 +202,8 @@ fn timing(phase: &str, started: std::time::Instant) {
 }
 
 fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
-    let specs: Vec<KeySpec> = req.candidates.iter().map(|c| c.spec.clone()).collect();
     let plan = Arc::new(Plan::new(
-        &specs,
+        &req.candidates,
         req.time_path.as_ref(),
         req.memory,
         req.seed,
@@ -201,15 +230,7 @@ fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcom
         .iter()
         .zip(sink.stats)
         .enumerate()
-        .map(|(i, (c, stats))| {
-            evaluate(
-                c.spec.clone(),
-                c.origin.clone(),
-                stats,
-                plan.inputs(i),
-                &ctx,
-            )
-        })
+        .map(|(i, (c, stats))| evaluate(c, stats, plan.inputs(i), &ctx))
         .collect();
     timing("project and replay", started);
     let input = InputSummary {

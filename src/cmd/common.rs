@@ -109,6 +109,7 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
         seed: args.seed,
         target,
         auto: None,
+        auto_extend: false,
     })
 }
 
@@ -124,9 +125,6 @@ fn log_input(arg: &str) -> LogInput {
 pub fn given(specs: Vec<KeySpec>) -> Vec<Candidate> {
     specs
         .into_iter()
-        .map(|spec| Candidate {
-            spec,
-            origin: "given with --key".to_owned(),
-        })
+        .map(|spec| Candidate::new(spec, "given with --key"))
         .collect()
 }
