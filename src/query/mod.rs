@@ -17,7 +17,7 @@ mod parser;
 mod shape;
 
 pub use ast::*;
-pub use constraints::{Conjunct, Constraints, MAX_CONJUNCTS, TooMany};
+pub use constraints::{Conjunct, Constraints, MAX_CONJUNCTS, MAX_PRODUCT_WORK, TooMany};
 pub use error::{MAX_DEPTH, ParseError, ParseErrorKind};
 pub use extract::{Extraction, QueryWarning, extract};
 pub use params::{ParameterError, Parameters};
