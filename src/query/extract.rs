@@ -34,8 +34,8 @@ pub struct Extraction {
     pub shape: QueryShape,
     /// Things the caller should know: missing parameters, comparisons that never match.
     pub warnings: Vec<QueryWarning>,
-    /// Whether alternatives were dropped at [`MAX_CONJUNCTS`] (the constraints are then
-    /// looser than the query's).
+    /// Whether alternatives were dropped at [`MAX_CONJUNCTS`] or at the bound on
+    /// cross-product work (the constraints are then looser than the query's, never tighter).
     pub capped: bool,
 }
 
