@@ -1,22 +1,27 @@
 //! Key constraints in disjunctive normal form: a query matches only documents that satisfy
 //! one of its [`Conjunct`]s, each fixing some root paths to one value each.
 
-use std::collections::{BTreeMap, HashSet};
+use std::cmp::Ordering;
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
 
 use crate::engine::{KeyPath, PkValue};
 
 /// Most alternatives kept; past it a disjunction is given up as unconstrained.
 pub const MAX_CONJUNCTS: usize = 4096;
 
-/// Conjunct pairs a cross product may try before it is given up (keeps `AND` of two large
-/// `IN` lists linear in practice).
-const MAX_PRODUCT_WORK: usize = MAX_CONJUNCTS * 16;
+/// Conjunct pairs one cross product may try before it is given up.
+pub const MAX_PRODUCT_WORK: usize = MAX_CONJUNCTS * 4;
 
 /// Paths fixed together: a document matches when every path holds its value.
+///
+/// Kept sorted by path; paths and values are shared, so that the cross products of `AND`
+/// copy pointers, not names.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Conjunct {
-    fixed: BTreeMap<KeyPath, PkValue>,
+    fixed: Vec<(Arc<KeyPath>, Arc<PkValue>)>,
 }
 
 /// Which documents a query can match, as far as equality on root paths tells.
@@ -37,18 +42,19 @@ impl Conjunct {
     /// One path fixed to one value.
     pub fn single(path: KeyPath, value: PkValue) -> Conjunct {
         Conjunct {
-            fixed: BTreeMap::from([(path, value)]),
+            fixed: vec![(Arc::new(path), Arc::new(value))],
         }
     }
 
     /// The value `path` is fixed to.
     pub fn get(&self, path: &KeyPath) -> Option<&PkValue> {
-        self.fixed.get(path)
+        let i = self.fixed.binary_search_by(|(p, _)| (**p).cmp(path)).ok()?;
+        Some(&self.fixed[i].1)
     }
 
     /// The fixed paths and values, in path order.
     pub fn iter(&self) -> impl Iterator<Item = (&KeyPath, &PkValue)> {
-        self.fixed.iter()
+        self.fixed.iter().map(|(p, v)| (&**p, &**v))
     }
 
     /// How many paths are fixed.
@@ -63,27 +69,63 @@ impl Conjunct {
 
     /// Both at once; `None` when they fix one path to different values.
     pub fn merge(&self, other: &Conjunct) -> Option<Conjunct> {
-        let mut fixed = self.fixed.clone();
-        for (path, value) in &other.fixed {
-            match fixed.get(path) {
-                Some(v) if v != value => return None,
-                Some(_) => {}
-                None => {
-                    fixed.insert(path.clone(), value.clone());
+        let (mut a, mut b) = (self.fixed.iter().peekable(), other.fixed.iter().peekable());
+        let mut fixed = Vec::with_capacity(self.len() + other.len());
+        while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
+            match x.0.cmp(&y.0) {
+                Ordering::Less => fixed.push(a.next()?.clone()),
+                Ordering::Greater => fixed.push(b.next()?.clone()),
+                Ordering::Equal if x.1 == y.1 => {
+                    fixed.push(a.next()?.clone());
+                    b.next();
                 }
+                Ordering::Equal => return None,
             }
         }
+        fixed.extend(a.chain(b).cloned());
         Some(Conjunct { fixed })
     }
 }
 
+/// A conjunct compared and hashed by identity: numbers by their bits, so that `0.0` and
+/// `-0.0` (different keys) stay apart.
+struct Identity<'a>(&'a Conjunct);
+
+impl Hash for Identity<'_> {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        for (path, value) in &self.0.fixed {
+            path.hash(h);
+            std::mem::discriminant(&**value).hash(h);
+            match &**value {
+                PkValue::Number(n) => n.to_bits().hash(h),
+                PkValue::String(s) => s.hash(h),
+                PkValue::Bool(b) => b.hash(h),
+                PkValue::Null | PkValue::Undefined => {}
+            }
+        }
+    }
+}
+
+impl PartialEq for Identity<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let same = |a: &PkValue, b: &PkValue| match (a, b) {
+            (PkValue::Number(x), PkValue::Number(y)) => x.to_bits() == y.to_bits(),
+            (a, b) => a == b,
+        };
+        let (a, b) = (&self.0.fixed, &other.0.fixed);
+        a.len() == b.len() && a.iter().zip(b).all(|((p, v), (q, w))| p == q && same(v, w))
+    }
+}
+
+impl Eq for Identity<'_> {}
+
 /// Drops repeated conjuncts, keeping the first of each.
 fn dedup(conjuncts: Vec<Conjunct>) -> Vec<Conjunct> {
     let mut seen = HashSet::new();
-    conjuncts
-        .into_iter()
-        .filter(|c| seen.insert(c.to_string()))
-        .collect()
+    let keep: Vec<bool> = conjuncts.iter().map(|c| seen.insert(Identity(c))).collect();
+    drop(seen);
+    let kept = conjuncts.into_iter().zip(keep).filter(|(_, keep)| *keep);
+    kept.map(|(c, _)| c).collect()
 }
 
 impl Constraints {
@@ -156,7 +198,7 @@ impl fmt::Display for Conjunct {
     /// `{/a="x",/b=1.0}`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("{")?;
-        for (i, (path, value)) in self.fixed.iter().enumerate() {
+        for (i, (path, value)) in self.iter().enumerate() {
             let sep = if i > 0 { "," } else { "" };
             write!(f, "{sep}{path}={value}")?;
         }

@@ -227,35 +227,7 @@ impl Display for Expr {
             Expr::Binary(op, l, r) => write!(f, "({l} {} {r})", op.symbol()),
             Expr::And(items) => joined(f, items, "AND"),
             Expr::Or(items) => joined(f, items, "OR"),
-            Expr::In {
-                expr,
-                list: items,
-                negated,
-            } => {
-                write!(f, "({expr} {}IN (", not(*negated))?;
-                list(f, items)?;
-                f.write_str("))")
-            }
-            Expr::Between {
-                expr,
-                low,
-                high,
-                negated,
-            } => {
-                write!(f, "({expr} {}BETWEEN {low} AND {high})", not(*negated))
-            }
-            Expr::Like {
-                expr,
-                pattern,
-                escape,
-                negated,
-            } => {
-                write!(f, "({expr} {}LIKE {pattern}", not(*negated))?;
-                match escape {
-                    Some(e) => write!(f, " ESCAPE {})", Quoted(e)),
-                    None => f.write_char(')'),
-                }
-            }
+            Expr::In { .. } | Expr::Between { .. } | Expr::Like { .. } => predicate(f, self),
             Expr::Conditional(c, a, b) => write!(f, "({c} ? {a} : {b})"),
             Expr::Coalesce(a, b) => write!(f, "({a} ?? {b})"),
             Expr::Call { udf, name, args } => {
@@ -265,6 +237,51 @@ impl Display for Expr {
             }
             Expr::Subquery(kind, q) => write!(f, "{kind}({q})"),
         }
+    }
+}
+
+/// `IN`, `BETWEEN` and `LIKE`, in parentheses.
+fn predicate(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
+    match e {
+        Expr::In {
+            expr,
+            list: items,
+            negated,
+        } => {
+            write!(f, "({expr} {}IN (", not(*negated))?;
+            list(f, items)?;
+            f.write_str("))")
+        }
+        Expr::Between {
+            expr,
+            low,
+            high,
+            negated,
+        } => {
+            write!(f, "({expr} {}BETWEEN {low} AND {high})", not(*negated))
+        }
+        Expr::Like {
+            expr,
+            pattern,
+            escape: Some(escape),
+            negated,
+        } => {
+            write!(
+                f,
+                "({expr} {}LIKE {pattern} ESCAPE {})",
+                not(*negated),
+                Quoted(escape)
+            )
+        }
+        Expr::Like {
+            expr,
+            pattern,
+            escape: None,
+            negated,
+        } => {
+            write!(f, "({expr} {}LIKE {pattern})", not(*negated))
+        }
+        other => write!(f, "{other}"),
     }
 }
 

@@ -15,12 +15,13 @@
 //! * `p = undefined` never matches (comparisons with undefined are undefined), and is
 //!   reported.
 //! * Past [`MAX_CONJUNCTS`] alternatives, an `OR` is given up as unconstrained and an `AND`
-//!   keeps its operand with fewer alternatives; [`Extraction::capped`] says so.
+//!   keeps its operand with fewer alternatives (as it does once the query's cross products
+//!   have tried more than a bounded number of pairs); [`Extraction::capped`] says so.
 
 use crate::engine::{KeyPath, PkValue};
 
 use super::ast::*;
-use super::constraints::{Constraints, MAX_CONJUNCTS};
+use super::constraints::{Constraints, MAX_CONJUNCTS, MAX_PRODUCT_WORK};
 use super::params::Parameters;
 use super::shape::QueryShape;
 
@@ -33,8 +34,8 @@ pub struct Extraction {
     pub shape: QueryShape,
     /// Things the caller should know: missing parameters, comparisons that never match.
     pub warnings: Vec<QueryWarning>,
-    /// Whether alternatives were dropped at [`MAX_CONJUNCTS`] (the constraints are then
-    /// looser than the query's).
+    /// Whether alternatives were dropped at [`MAX_CONJUNCTS`] or at the bound on
+    /// cross-product work (the constraints are then looser than the query's, never tighter).
     pub capped: bool,
 }
 
@@ -63,6 +64,7 @@ pub fn extract(query: &Query, params: &Parameters) -> Extraction {
         params,
         warnings: Vec::new(),
         capped: false,
+        work: 0,
     };
     x.missing_parameters(query);
     let constraints = x.query(query);
@@ -78,10 +80,15 @@ pub fn extract(query: &Query, params: &Parameters) -> Extraction {
     }
 }
 
+/// Conjunct pairs all the cross products of one query may try: bounds the time a query
+/// built to blow up (`a IN (...) AND b IN (...) AND ...`) can take.
+const MAX_QUERY_WORK: usize = MAX_PRODUCT_WORK * 2;
+
 struct Extractor<'a> {
     params: &'a Parameters,
     warnings: Vec<QueryWarning>,
     capped: bool,
+    work: usize,
 }
 
 /// The name that stands for the root document, and the path the source itself adds
@@ -219,15 +226,22 @@ impl Extractor<'_> {
         }
     }
 
+    /// `a AND b`; past the caps (alternatives, or cross-product work for the whole query)
+    /// the operand with fewer alternatives.
     fn both(&mut self, a: Constraints, b: Constraints) -> Constraints {
-        match a.and(&b) {
-            Ok(c) => c,
-            Err(_) => {
-                self.cap();
-                let len = |c: &Constraints| c.alternatives().map_or(usize::MAX, <[_]>::len);
-                if len(&a) <= len(&b) { a } else { b }
-            }
-        }
+        let len = |c: &Constraints| c.alternatives().map_or(0, <[_]>::len);
+        let work = len(&a).saturating_mul(len(&b));
+        self.work = self.work.saturating_add(work);
+        let product = if self.work <= MAX_QUERY_WORK {
+            a.and(&b).ok()
+        } else {
+            None
+        };
+        product.unwrap_or_else(|| {
+            self.cap();
+            let len = |c: &Constraints| c.alternatives().map_or(usize::MAX, <[_]>::len);
+            if len(&a) <= len(&b) { a } else { b }
+        })
     }
 
     fn either(&mut self, parts: Vec<Constraints>) -> Constraints {
