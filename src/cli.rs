@@ -18,9 +18,46 @@ pub enum Command {
     /// Measure candidate partition keys over sample documents.
     #[command(after_help = ANALYZE_EXAMPLES)]
     Analyze(AnalyzeArgs),
+    /// Gate the partition key declared in infrastructure code (or --key) on sample data:
+    /// exit 0 when it passes, 1 when it fails, 2 on usage or input errors.
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
     /// Print the effective partition key (EPK) of a key value, as Cosmos DB computes it.
     #[command(after_help = EPK_EXAMPLES)]
     Epk(EpkArgs),
+}
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  pkadvisor check --container infra/cosmos.json sample.ndjson --queries queries.ndjson
+  pkadvisor check --container plan.json --container-name events sample.ndjson.gz --min-score 60
+  pkadvisor check --key /tenantId,/userId sample.ndjson --deny FAN_OUT_QUERIES --format markdown
+
+The key fails on any violation, a score below --min-score, or a finding named with --deny.
+--container reads ARM templates (and Bicep compiled to ARM), a container resource, a bare
+partitionKey object, or a Terraform JSON plan or state (terraform show -json).";
+
+/// `pkadvisor check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Inputs, target and output (--key gives the key to check instead of --container).
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The infrastructure file declaring the container.
+    #[arg(long, value_name = "FILE")]
+    pub container: Option<String>,
+    /// Which container of the file to check, when it declares several.
+    #[arg(long, value_name = "NAME")]
+    pub container_name: Option<String>,
+    /// The lowest passing score (0–100).
+    #[arg(long, value_name = "SCORE", default_value_t = 50.0)]
+    pub min_score: f64,
+    /// Fail on this finding code too, warnings included (repeatable), e.g. FAN_OUT_QUERIES.
+    #[arg(long, value_name = "CODE")]
+    pub deny: Vec<String>,
+    /// Alternatives generated to compare the key with.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub auto: u16,
 }
 
 const ANALYZE_EXAMPLES: &str = "\

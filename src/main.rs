@@ -11,6 +11,7 @@ fn main() -> ExitCode {
     let cli = cli::Cli::parse();
     let result = match cli.command {
         cli::Command::Analyze(args) => cmd::analyze::run(args),
+        cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Epk(args) => cmd::epk::run(args),
     };
     match result {

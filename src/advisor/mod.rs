@@ -83,6 +83,7 @@ pub fn build_report(
         },
         candidates,
         recommendation,
+        check: None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! One module per subcommand, each with `run(args) -> anyhow::Result<Exit>`.
 
 pub mod analyze;
+pub mod check;
 pub mod common;
 pub mod epk;
 
@@ -12,7 +13,6 @@ pub enum Exit {
     /// Success (`check`: the key passed).
     Ok = 0,
     /// `check` failed its gate.
-    #[allow(dead_code)]
     CheckFailed = 1,
     /// Usage error or unreadable input.
     Error = 2,

@@ -16,7 +16,7 @@ mod properties;
 pub mod value;
 
 pub use container::{Container, GB, Limits, Logical, Physical, SplitError, Throughput};
-pub use definition::{KeyValueError, PartitionKeyDefinition, PartitionKind};
+pub use definition::{DefinitionError, KeyValueError, PartitionKeyDefinition, PartitionKind};
 pub use epk::{Epk, EpkRange};
 pub use load::{WindowStats, WindowedLoad};
 pub use map::PartitionMap;

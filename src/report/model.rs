@@ -24,6 +24,27 @@ pub struct Report {
     pub candidates: Vec<CandidateReport>,
     /// The best candidate and why.
     pub recommendation: Option<Recommendation>,
+    /// `check` only: the gate's verdict on the declared key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub check: Option<CheckResult>,
+}
+
+/// The verdict of `pkadvisor check`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CheckResult {
+    /// Whether the declared key passed.
+    pub passed: bool,
+    /// The declared key's spec.
+    pub key: String,
+    /// The container it was declared for, when read from a file.
+    pub container: Option<String>,
+    /// The minimum score required.
+    pub min_score: f64,
+    /// Why it failed (empty when it passed).
+    pub reasons: Vec<String>,
+    /// The best candidate without violations, when it is not the declared key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub best_alternative: Option<String>,
 }
 
 /// Name and version of the program.
@@ -221,6 +242,21 @@ pub struct Finding {
     /// What and why, with the threshold.
     pub message: String,
 }
+
+/// Every finding code, as `--deny` accepts them.
+pub const FINDING_CODES: [&str; 11] = [
+    "LOGICAL_PARTITION_LIMIT",
+    "INVALID_KEY_VALUE",
+    "KEY_TOO_LONG",
+    "MISSING_KEY",
+    "LOW_CARDINALITY",
+    "HOT_PARTITION",
+    "WRITE_HOTSPOT",
+    "FAN_OUT_QUERIES",
+    "UNSAFE_NUMBER",
+    "KEY_UPDATED",
+    "CROSS_PARTITION_TRANSACTION",
+];
 
 /// The advice.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -1,0 +1,282 @@
+//! `pkadvisor check`: the CI gate for one declared partition key.
+
+use std::io::Write;
+
+use anyhow::{Context, Result, anyhow, bail};
+
+use pkadvisor::advisor::pipeline::{self, Candidate};
+use pkadvisor::advisor::{ReportOptions, build_report};
+use pkadvisor::engine::PartitionKeyDefinition;
+use pkadvisor::infra::{self, Declared};
+use pkadvisor::input::ProgressBar;
+use pkadvisor::key::{KeyLevel, KeySpec};
+use pkadvisor::report::model::{CheckResult, FINDING_CODES, Report, Severity};
+use pkadvisor::report::{self, Format, markdown::cell, table};
+
+use super::{Exit, common};
+use crate::cli::CheckArgs;
+
+const DECLARED: &str = "declared";
+
+/// Evaluates the declared key against the sample and gates it.
+pub fn run(args: CheckArgs) -> Result<Exit> {
+    for code in &args.deny {
+        if !FINDING_CODES.contains(&code.as_str()) {
+            bail!(
+                "unknown finding code {code:?} for --deny (one of {})",
+                FINDING_CODES.join(", ")
+            );
+        }
+    }
+    if !(0.0..=100.0).contains(&args.min_score) {
+        bail!(
+            "--min-score must be between 0 and 100, not {}",
+            args.min_score
+        );
+    }
+    let (declared, container) = declared_key(&args)?;
+    let c = &args.common;
+    let (target, defaults) = common::target(c)?;
+    let mut request = common::request(c, vec![declared], target)?;
+    request.auto = Some(args.auto as usize);
+    request.auto_extend = true;
+    let progress = if c.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::for_sources(&request.sources)
+    };
+    let outcome = pipeline::run(request, &progress);
+    progress.finish();
+    let outcome = outcome?;
+    let opts = ReportOptions {
+        target,
+        defaults,
+        top_values: c.top,
+        redact: c.redact,
+    };
+    let mut report = build_report(outcome.evaluations, outcome.input, &opts);
+    let verdict = gate(&report, container, args.min_score, &args.deny);
+    let passed = verdict.passed;
+    report.check = Some(verdict);
+    let mut out = std::io::stdout().lock();
+    render(&report, common::format(c.format), &mut out).context("writing the verdict")?;
+    out.flush()?;
+    Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
+}
+
+/// The key to check, from `--container` or `--key`, and the container's name.
+fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
+    match (&args.container, args.common.keys.as_slice()) {
+        (Some(_), [_, ..]) => bail!("give either --container FILE or --key SPEC, not both"),
+        (None, []) => bail!(
+            "check needs the key to gate: --container FILE (ARM, Bicep JSON, Terraform JSON) or --key SPEC"
+        ),
+        (None, [_, _, ..]) => bail!("check gates one key: give --key once"),
+        (None, [key]) => {
+            let spec = common::parse_spec(key, "--key")?;
+            Ok((Candidate::new(spec, format!("{DECLARED} with --key")), None))
+        }
+        (Some(file), []) => from_file(file, args.container_name.as_deref()),
+    }
+}
+
+fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String>)> {
+    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {file}"))?;
+    let doc: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+        .map_err(|e| anyhow!("{file}:{}:{}: not JSON ({e}); Bicep files must be compiled to ARM JSON first (az bicep build)", e.line(), e.column()))?;
+    let found = infra::containers(&doc);
+    let chosen = pick(file, found, name)?;
+    let definition = chosen.definition.map_err(|e| {
+        anyhow!(
+            "{file}: container {:?} (at {}) declares an invalid partition key: {e}",
+            chosen.name,
+            chosen.at
+        )
+    })?;
+    let spec = spec_of(&definition)?;
+    let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
+    let candidate = Candidate {
+        spec,
+        origin,
+        definition: Some(definition),
+    };
+    Ok((candidate, Some(chosen.name)))
+}
+
+fn pick(file: &str, found: Vec<Declared>, name: Option<&str>) -> Result<Declared> {
+    if found.is_empty() {
+        bail!(
+            "{file}: no Cosmos DB container found (looked for ARM resources of type {}, a partitionKey object, and Terraform {} resources)",
+            infra::ARM_TYPE,
+            infra::TERRAFORM_TYPE
+        );
+    }
+    let names: Vec<String> = found.iter().map(|d| d.name.clone()).collect();
+    match name {
+        Some(n) => found.into_iter().find(|d| d.name == n).ok_or_else(|| {
+            anyhow!(
+                "{file}: no container named {n:?}; it declares: {}",
+                names.join(", ")
+            )
+        }),
+        None if found.len() == 1 => Ok(found.into_iter().next().expect("one")),
+        None => bail!(
+            "{file} declares {} containers; pick one with --container-name: {}",
+            found.len(),
+            names.join(", ")
+        ),
+    }
+}
+
+/// The spec of a declared definition: one path, or a hierarchical key.
+fn spec_of(def: &PartitionKeyDefinition) -> Result<KeySpec> {
+    let levels: Vec<KeyLevel> = def.paths().iter().cloned().map(KeyLevel::Path).collect();
+    // A one-level MultiHash key hashes like Hash V2: its spec is the single path, and the
+    // candidate keeps the declared definition.
+    KeySpec::new(levels).map_err(|e| anyhow!("declared key: {e}"))
+}
+
+/// Applies the gate to the declared candidate.
+fn gate(
+    report: &Report,
+    container: Option<String>,
+    min_score: f64,
+    deny: &[String],
+) -> CheckResult {
+    let c = report
+        .candidates
+        .iter()
+        .find(|c| c.origin.starts_with(DECLARED))
+        .expect("the declared key is a candidate");
+    let mut reasons = Vec::new();
+    for f in &c.findings {
+        if f.severity == Severity::Violation {
+            reasons.push(format!("{} (violation): {}", f.code, f.message));
+        } else if deny.contains(&f.code) {
+            reasons.push(format!("{} (denied with --deny): {}", f.code, f.message));
+        }
+    }
+    if c.score < min_score {
+        reasons.push(format!(
+            "score {:.1} is below --min-score {min_score}",
+            c.score
+        ));
+    }
+    let best_alternative = report
+        .candidates
+        .iter()
+        .find(|o| {
+            !o.origin.starts_with(DECLARED)
+                && o.findings.iter().all(|f| f.severity != Severity::Violation)
+        })
+        .filter(|o| o.score > c.score)
+        .map(|o| o.key.spec.clone());
+    CheckResult {
+        passed: reasons.is_empty(),
+        key: c.key.spec.clone(),
+        container,
+        min_score,
+        reasons,
+        best_alternative,
+    }
+}
+
+fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
+    match format {
+        Format::Json => report::json::render(report, out),
+        Format::Table => verdict_text(report, out),
+        Format::Markdown => verdict_markdown(report, out),
+    }
+}
+
+fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    let v = report.check.as_ref().expect("check verdict");
+    let c = declared(report);
+    let status = if v.passed { "PASS" } else { "FAIL" };
+    let container = v
+        .container
+        .as_ref()
+        .map_or(String::new(), |n| format!(" (container {n})"));
+    writeln!(
+        out,
+        "{status}  {}{container}  score {:.1} (minimum {})",
+        v.key, c.score, v.min_score
+    )?;
+    writeln!(out, "{}", table::target_line(report))?;
+    for r in &v.reasons {
+        writeln!(out, "  ✗ {r}")?;
+    }
+    for f in c
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Violation)
+    {
+        writeln!(out, "  ! {} (warning): {}", f.code, f.message)?;
+    }
+    alternative(report, v, out, false)
+}
+
+fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
+    let v = report.check.as_ref().expect("check verdict");
+    let c = declared(report);
+    let status = if v.passed { "✅ PASS" } else { "❌ FAIL" };
+    writeln!(out, "## pkadvisor check: {status}\n")?;
+    let container = v
+        .container
+        .as_ref()
+        .map_or(String::new(), |n| format!(" (container `{}`)", cell(n)));
+    writeln!(
+        out,
+        "Key `{}`{container}: score **{:.1}** (minimum {}).\n",
+        cell(&v.key),
+        c.score,
+        v.min_score
+    )?;
+    for r in &v.reasons {
+        writeln!(out, "- ❌ {}", cell(r))?;
+    }
+    for f in c
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Violation)
+    {
+        writeln!(out, "- ⚠️ `{}`: {}", f.code, cell(&f.message))?;
+    }
+    writeln!(out)?;
+    alternative(report, v, out, true)?;
+    writeln!(out)?;
+    report::markdown::render(report, out)
+}
+
+fn declared(report: &Report) -> &pkadvisor::report::model::CandidateReport {
+    report
+        .candidates
+        .iter()
+        .find(|c| c.origin.starts_with(DECLARED))
+        .expect("the declared key is a candidate")
+}
+
+fn alternative(
+    report: &Report,
+    v: &CheckResult,
+    out: &mut dyn Write,
+    md: bool,
+) -> std::io::Result<()> {
+    let Some(spec) = &v.best_alternative else {
+        return Ok(());
+    };
+    let alt = report
+        .candidates
+        .iter()
+        .find(|c| &c.key.spec == spec)
+        .expect("alternative listed");
+    let (open, close) = if md { ("**", "**") } else { ("", "") };
+    writeln!(
+        out,
+        "{open}Best alternative: {spec}{close} (score {:.1}, rank {} of {}): {}",
+        alt.score,
+        alt.rank,
+        report.candidates.len(),
+        alt.origin
+    )
+}

@@ -1,0 +1,237 @@
+//! Partition keys declared in infrastructure code: ARM templates (and Bicep compiled to
+//! ARM JSON), a container resource, its `properties.resource`, a bare `partitionKey`
+//! object, and Terraform JSON plans or state (`terraform show -json`).
+
+use serde_json::Value;
+
+use crate::engine::{DefinitionError, PartitionKeyDefinition, PartitionKind};
+
+/// The ARM resource type of a Cosmos DB (API for NoSQL) container.
+pub const ARM_TYPE: &str = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers";
+/// The Terraform resource type of one.
+pub const TERRAFORM_TYPE: &str = "azurerm_cosmosdb_sql_container";
+
+/// A container found in a file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Declared {
+    /// Its name as written (`properties.resource.id`, or the resource `name`, ARM
+    /// expressions included).
+    pub name: String,
+    /// Where in the file (a JSON pointer).
+    pub at: String,
+    /// Its partition key, or why it is not one Cosmos DB accepts.
+    pub definition: Result<PartitionKeyDefinition, String>,
+}
+
+/// Every container declared in `doc`.
+pub fn containers(doc: &Value) -> Vec<Declared> {
+    let mut out = Vec::new();
+    if doc.get("paths").is_some_and(Value::is_array) {
+        out.push(declared("(partitionKey object)", "", doc));
+        return out;
+    }
+    if let Some(res) = doc.get("partitionKey") {
+        let name = doc
+            .get("id")
+            .and_then(Value::as_str)
+            .unwrap_or("(resource)");
+        out.push(declared(name, "/partitionKey", res));
+        return out;
+    }
+    arm(doc, "", "", &mut out);
+    terraform(doc, "", &mut out);
+    out
+}
+
+fn declared(name: &str, at: &str, pk: &Value) -> Declared {
+    Declared {
+        name: name.to_owned(),
+        at: at.to_owned(),
+        definition: arm_definition(pk),
+    }
+}
+
+/// ARM resources, nested under their parents or not, and a lone resource object.
+fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
+    let Some(obj) = v.as_object() else { return };
+    let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
+    let full_type = if ty.contains('/') || parent_type.is_empty() {
+        ty.to_owned()
+    } else {
+        format!("{parent_type}/{ty}")
+    };
+    // A typed container resource, or a lone resource object without a type.
+    let lone = ty.is_empty() && at.is_empty();
+    if full_type.eq_ignore_ascii_case(ARM_TYPE) || lone {
+        if let Some(res) = v.pointer("/properties/resource") {
+            if let Some(pk) = res.get("partitionKey") {
+                let name = res
+                    .get("id")
+                    .or_else(|| obj.get("name"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("(unnamed)");
+                out.push(declared(
+                    name,
+                    &format!("{at}/properties/resource/partitionKey"),
+                    pk,
+                ));
+            }
+        }
+    }
+    if let Some(children) = obj.get("resources").and_then(Value::as_array) {
+        for (i, child) in children.iter().enumerate() {
+            arm(child, &format!("{at}/resources/{i}"), &full_type, out);
+        }
+    }
+}
+
+/// Terraform JSON plans and state: every module's resources, and planned changes.
+fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
+    match v {
+        Value::Object(obj) => {
+            if obj.get("type").and_then(Value::as_str) == Some(TERRAFORM_TYPE) {
+                if let Some(values) = obj.get("values").or_else(|| v.pointer("/change/after")) {
+                    let name = values
+                        .get("name")
+                        .or_else(|| obj.get("address"))
+                        .and_then(Value::as_str)
+                        .unwrap_or("(unnamed)");
+                    let at = format!("{at}/values");
+                    if !out.iter().any(|d| d.name == name) {
+                        out.push(Declared {
+                            name: name.to_owned(),
+                            at,
+                            definition: terraform_definition(values),
+                        });
+                    }
+                    return;
+                }
+            }
+            for (k, child) in obj {
+                terraform(child, &format!("{at}/{k}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, child) in items.iter().enumerate() {
+                terraform(child, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn definition(
+    paths: Vec<String>,
+    kind: &str,
+    version: Option<u64>,
+) -> Result<PartitionKeyDefinition, String> {
+    let kind = match kind.to_ascii_lowercase().as_str() {
+        "hash" => PartitionKind::Hash,
+        "multihash" => PartitionKind::MultiHash,
+        other => {
+            return Err(format!(
+                "unknown partition key kind {other:?} (Hash or MultiHash)"
+            ));
+        }
+    };
+    // A missing version means 1 for Hash (containers created without large partition keys).
+    let version = match (version, kind) {
+        (Some(v), _) => u8::try_from(v).unwrap_or(u8::MAX),
+        (None, PartitionKind::MultiHash) => 2,
+        (None, PartitionKind::Hash) => 1,
+    };
+    let refs: Vec<&str> = paths.iter().map(String::as_str).collect();
+    PartitionKeyDefinition::parse(&refs, kind, version).map_err(|e: DefinitionError| e.to_string())
+}
+
+fn strings(v: Option<&Value>) -> Result<Vec<String>, String> {
+    match v {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|p| {
+                p.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| format!("path {p} is not a string"))
+            })
+            .collect(),
+        Some(Value::String(s)) => Ok(vec![s.clone()]),
+        _ => Err("no partition key paths".to_owned()),
+    }
+}
+
+/// `{"paths": [...], "kind": "Hash", "version": 2}`.
+pub fn arm_definition(pk: &Value) -> Result<PartitionKeyDefinition, String> {
+    let paths = strings(pk.get("paths"))?;
+    let kind = pk.get("kind").and_then(Value::as_str).unwrap_or("Hash");
+    definition(paths, kind, pk.get("version").and_then(Value::as_u64))
+}
+
+fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String> {
+    let paths = strings(
+        values
+            .get("partition_key_paths")
+            .or_else(|| values.get("partition_key_path")),
+    )?;
+    let kind = values
+        .get("partition_key_kind")
+        .and_then(Value::as_str)
+        .unwrap_or("Hash");
+    definition(
+        paths,
+        kind,
+        values.get("partition_key_version").and_then(Value::as_u64),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arm_nested_and_flat() {
+        let doc = serde_json::json!({"resources": [
+            {"type": "Microsoft.DocumentDB/databaseAccounts", "name": "acct", "resources": [
+                {"type": "sqlDatabases", "name": "db", "resources": [
+                    {"type": "containers", "name": "[concat('a', 'b')]",
+                     "properties": {"resource": {"partitionKey": {"paths": ["/t", "/u"], "kind": "MultiHash", "version": 2}}}}]}]},
+            {"type": ARM_TYPE, "name": "acct/db/orders",
+             "properties": {"resource": {"id": "orders", "partitionKey": {"paths": ["/customerId"], "kind": "Hash"}}}}
+        ]});
+        let found = containers(&doc);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].name, "[concat('a', 'b')]");
+        assert_eq!(found[0].definition.as_ref().unwrap().paths().len(), 2);
+        assert_eq!(found[1].name, "orders");
+        assert_eq!(found[1].definition.as_ref().unwrap().version(), 1);
+    }
+
+    #[test]
+    fn bare_objects_and_invalid_keys() {
+        let pk = serde_json::json!({"paths": ["/a", "/b"], "kind": "Hash", "version": 2});
+        let found = containers(&pk);
+        assert!(
+            found[0]
+                .definition
+                .as_ref()
+                .unwrap_err()
+                .contains("exactly one path")
+        );
+        let res = serde_json::json!({"id": "c1", "partitionKey": {"paths": ["/a","/b","/c","/d"], "kind": "MultiHash", "version": 2}});
+        assert!(containers(&res)[0].definition.is_err());
+    }
+
+    #[test]
+    fn terraform_plan() {
+        let plan = serde_json::json!({"planned_values": {"root_module": {"resources": [
+            {"address": "azurerm_cosmosdb_sql_container.events", "type": TERRAFORM_TYPE,
+             "values": {"name": "events", "partition_key_paths": ["/tenantId", "/userId"], "partition_key_kind": "MultiHash", "partition_key_version": 2}}
+        ]}}});
+        let found = containers(&plan);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].name, "events");
+        assert_eq!(
+            found[0].definition.as_ref().unwrap().kind(),
+            PartitionKind::MultiHash
+        );
+    }
+}
