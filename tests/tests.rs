@@ -6,6 +6,9 @@ mod util;
 // `pkadvisor analyze`: the report contract, routing fractions, findings, errors.
 mod analyze;
 
+// `pkadvisor check`: declared keys from ARM and Terraform files, the gate, exit codes.
+mod check;
+
 // `pkadvisor epk` and the 64 golden EPK vectors.
 mod epk;
 
