@@ -8,57 +8,128 @@ const LOG: &str = "fixtures/multitenant/queries.ndjson";
 #[test]
 fn a_key_past_the_logical_limit_fails_with_its_reason_and_an_alternative() {
     pkadvisor()
-        .args(["check", "--container", "tests/data/infra/arm-nested.json", DOCS, "--queries", LOG])
+        .args([
+            "check",
+            "--container",
+            "tests/data/infra/arm-nested.json",
+            DOCS,
+            "--queries",
+            LOG,
+        ])
         .assert()
         .code(1)
         .stdout(
             predicate::str::starts_with("FAIL  /tenantId (container events)")
-                .and(predicate::str::contains("LOGICAL_PARTITION_LIMIT (violation)"))
-                .and(predicate::str::contains("Best alternative: /tenantId,/userId")),
+                .and(predicate::str::contains(
+                    "LOGICAL_PARTITION_LIMIT (violation)",
+                ))
+                .and(predicate::str::contains(
+                    "Best alternative: /tenantId,/userId",
+                )),
         );
 }
 
 #[test]
 fn a_hierarchical_key_from_a_terraform_plan_passes() {
     let out = pkadvisor()
-        .args(["check", "--container", "tests/data/infra/terraform-plan.json", DOCS, "--queries", LOG])
+        .args([
+            "check",
+            "--container",
+            "tests/data/infra/terraform-plan.json",
+            DOCS,
+            "--queries",
+            LOG,
+        ])
         .args(["--target-storage", "500GB", "--format", "json"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(r["check"]["passed"], true);
     assert_eq!(r["check"]["key"], "/tenantId,/userId");
     assert_eq!(r["check"]["container"], "events");
     assert_eq!(r["check"]["reasons"].as_array().unwrap().len(), 0);
-    let declared = r["candidates"].as_array().unwrap().iter().find(|c| c["origin"].as_str().unwrap().starts_with("declared")).unwrap();
+    let declared = r["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["origin"].as_str().unwrap().starts_with("declared"))
+        .unwrap();
     assert_eq!(declared["key"]["definition"]["kind"], "MultiHash");
 }
 
 #[test]
 fn deny_and_min_score_fail_an_otherwise_passing_key() {
-    let base = ["check", "--key", "/tenantId,/userId", DOCS, "--queries", LOG, "--target-storage", "500GB"];
-    pkadvisor().args(base).args(["--min-score", "99"]).assert().code(1).stdout(predicate::str::contains("below --min-score 99"));
+    let base = [
+        "check",
+        "--key",
+        "/tenantId,/userId",
+        DOCS,
+        "--queries",
+        LOG,
+        "--target-storage",
+        "500GB",
+    ];
+    pkadvisor()
+        .args(base)
+        .args(["--min-score", "99"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("below --min-score 99"));
     // /userId fans tenant-wide queries out: a warning, which passes unless denied.
-    let user = ["check", "--key", "/userId", DOCS, "--queries", LOG, "--target-storage", "500GB"];
-    pkadvisor().args(user).assert().code(0).stdout(predicate::str::contains("! FAN_OUT_QUERIES (warning)"));
+    let user = [
+        "check",
+        "--key",
+        "/userId",
+        DOCS,
+        "--queries",
+        LOG,
+        "--target-storage",
+        "500GB",
+    ];
+    pkadvisor()
+        .args(user)
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("! FAN_OUT_QUERIES (warning)"));
     pkadvisor()
         .args(user)
         .args(["--deny", "FAN_OUT_QUERIES", "--format", "markdown"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains("## pkadvisor check: ❌ FAIL").and(predicate::str::contains("FAN_OUT_QUERIES (denied with --deny)")));
+        .stdout(predicate::str::contains("## pkadvisor check: ❌ FAIL").and(
+            predicate::str::contains("FAN_OUT_QUERIES (denied with --deny)"),
+        ));
 }
 
 #[test]
 fn several_containers_need_a_name() {
     pkadvisor()
-        .args(["check", "--container", "tests/data/infra/arm-two-containers.json", DOCS])
+        .args([
+            "check",
+            "--container",
+            "tests/data/infra/arm-two-containers.json",
+            DOCS,
+        ])
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("pick one with --container-name: events, legacy"));
+        .stderr(predicate::str::contains(
+            "pick one with --container-name: events, legacy",
+        ));
     pkadvisor()
-        .args(["check", "--container", "tests/data/infra/arm-two-containers.json", "--container-name", "legacy", DOCS])
+        .args([
+            "check",
+            "--container",
+            "tests/data/infra/arm-two-containers.json",
+            "--container-name",
+            "legacy",
+            DOCS,
+        ])
         .assert()
         .code(1)
         .stdout(predicate::str::contains("/type (container legacy)"));
@@ -67,21 +138,44 @@ fn several_containers_need_a_name() {
 #[test]
 fn bad_declarations_exit_2_and_say_which_and_where() {
     let dir = scratch("check_bad");
-    let not_json = write(&dir, "main.bicep", "resource c 'Microsoft.DocumentDB/...' = {\n}\n");
+    let not_json = write(
+        &dir,
+        "main.bicep",
+        "resource c 'Microsoft.DocumentDB/...' = {\n}\n",
+    );
     let none = write(&dir, "empty.json", "{\"resources\": []}");
-    let hash_two = write(&dir, "hash2.json", r#"{"paths": ["/a", "/b"], "kind": "Hash", "version": 2}"#);
-    let bad_path = write(&dir, "path.json", r#"{"paths": ["/a/"], "kind": "Hash", "version": 2}"#);
+    let hash_two = write(
+        &dir,
+        "hash2.json",
+        r#"{"paths": ["/a", "/b"], "kind": "Hash", "version": 2}"#,
+    );
+    let bad_path = write(
+        &dir,
+        "path.json",
+        r#"{"paths": ["/a/"], "kind": "Hash", "version": 2}"#,
+    );
     let cases = [
         (not_json.as_str(), "main.bicep:1:1: not JSON"),
         (none.as_str(), "no Cosmos DB container found"),
         (hash_two.as_str(), "exactly one path"),
         (bad_path.as_str(), "invalid path"),
-        ("tests/data/infra/bad-four-levels.json", "1 to 3 paths, not 4"),
+        (
+            "tests/data/infra/bad-four-levels.json",
+            "1 to 3 paths, not 4",
+        ),
     ];
     for (file, message) in cases {
-        pkadvisor().args(["check", "--container", file, DOCS]).assert().code(2).stderr(predicate::str::contains(message));
+        pkadvisor()
+            .args(["check", "--container", file, DOCS])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
     }
-    pkadvisor().args(["check", DOCS]).assert().code(2).stderr(predicate::str::contains("--container FILE"));
+    pkadvisor()
+        .args(["check", DOCS])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--container FILE"));
     pkadvisor()
         .args(["check", "--key", "/a", DOCS, "--deny", "NOT_A_CODE"])
         .assert()

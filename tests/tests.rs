@@ -12,6 +12,9 @@ mod check;
 // `pkadvisor epk` and the 64 golden EPK vectors.
 mod epk;
 
+// The advisor's verdicts on the realistic fixtures.
+mod fixtures;
+
 // Reports validate against schema/report.schema.json.
 mod schema;
 
