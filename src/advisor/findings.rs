@@ -8,8 +8,10 @@ use crate::report::model::{Finding, Severity};
 use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
 use crate::units::human_bytes;
 
-/// `HOT_PARTITION` when the busiest partition takes at least this many times its share.
-pub const HOT_SKEW: f64 = 2.0;
+/// `HOT_PARTITION` when the worst window's usable throughput is below this share of what
+/// the same operations placed at random would allow (so that a small sample or a log of a
+/// few heavy lines does not pass for a hot key).
+pub const HOT_RELATIVE: f64 = 0.5;
 /// `WRITE_HOTSPOT` when, in a window, mean over busiest partition write load is below this.
 pub const WRITE_SPREAD_MIN: f64 = 0.5;
 /// `FAN_OUT_QUERIES` when at least this share of reads visits every partition.
@@ -112,10 +114,10 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
             "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
             e.distinct.0)));
     }
-    if parts > 1 && e.ru_skew >= HOT_SKEW {
+    if parts > 1 && e.workload.usable_relative < HOT_RELATIVE {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
-            "the busiest physical partition takes {:.1}× its share of RU (threshold {HOT_SKEW}×); only {:.0}% of provisioned throughput is usable",
-            e.ru_skew, e.usable * 100.0)));
+            "the busiest physical partition takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
+            e.ru_skew, e.usable * 100.0, e.workload.usable_relative * 100.0, HOT_RELATIVE * 100.0)));
     }
     if parts > 1 && e.workload.writes > 0 && e.workload.write_spread < WRITE_SPREAD_MIN {
         out.push(finding("WRITE_HOTSPOT", Severity::Warning, format!(

@@ -4,7 +4,7 @@
 //! |---|---|---|
 //! | `storage_headroom` | the largest logical partition is far from 20 GB | `1 - largest / 20 GB`, 0 past the limit |
 //! | `storage_balance` | physical partitions hold equal bytes | `mean / max` partition bytes |
-//! | `throughput` | all provisioned RU/s are usable | the usable fraction (worst window) |
+//! | `throughput` | no partition hotter than chance | the usable fraction (worst window) over what the same operations placed at random would allow |
 //! | `query_efficiency` | every read reaches one partition | `1 - (avg partitions - 1) / (P - 1)` |
 //! | `cardinality` | many more values than partitions | `log(distinct) / log(max(100, 10 P))`, capped at 1 |
 //! | `write_spread` | writes spread over partitions in every window | mean / max write load, worst window |
@@ -35,7 +35,7 @@ pub fn components(e: &Evaluation) -> BTreeMap<String, f64> {
         "storage_balance".into(),
         (1.0 / e.storage_skew).clamp(0.0, 1.0),
     );
-    c.insert("throughput".into(), e.usable.clamp(0.0, 1.0));
+    c.insert("throughput".into(), e.workload.usable_relative.clamp(0.0, 1.0));
     c.insert("query_efficiency".into(), query_efficiency(e, parts));
     c.insert("cardinality".into(), cardinality(e.distinct.0, parts));
     c.insert(

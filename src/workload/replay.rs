@@ -51,6 +51,9 @@ pub struct WorkloadStats {
     pub write_spread: f64,
     /// Total RU charged.
     pub ru: f64,
+    /// The worst window's usable fraction relative to what the same operations placed at
+    /// random would allow (1.0: no hotter than chance).
+    pub usable_relative: f64,
 }
 
 impl WorkloadStats {
@@ -98,7 +101,12 @@ pub fn replay(
         container,
         subject,
         avg_doc,
-        stats: WorkloadStats::default(),
+        stats: WorkloadStats {
+            usable_relative: 1.0,
+            ..WorkloadStats::default()
+        },
+        all_lumps: (0.0, 0.0),
+        charged: false,
         owners: FxHashMap::default(),
         window_writes: Vec::new(),
         lumps: (0.0, 0.0),
@@ -136,6 +144,12 @@ pub fn replay(
         let (total, observed) = spread(&r.window_writes);
         let expected = random_spread(r.lumps, r.window_writes.len());
         spreads.push((total, (observed / expected).min(1.0)));
+        if let Some(w) = r.container.load().windows().last().filter(|_| r.charged) {
+            let expected = random_spread(r.all_lumps, w.partitions);
+            r.stats.usable_relative = r.stats.usable_relative.min((w.usable_fraction() / expected).min(1.0));
+        }
+        r.charged = false;
+        r.all_lumps = (0.0, 0.0);
         r.container.next_window();
     }
     r.stats.write_spread = worst_spread(&spreads);
@@ -264,12 +278,17 @@ struct Replayer<'a, 'c> {
     window_writes: Vec<f64>,
     /// This window's writes as lumps: `(Σ count, Σ count²)`.
     lumps: (f64, f64),
+    /// This window's single-partition operations (reads and writes) as lumps.
+    all_lumps: (f64, f64),
+    /// Whether anything was charged in this window.
+    charged: bool,
     scratch: Scratch,
     slices: Vec<Vec<(usize, f64)>>,
 }
 
 impl Replayer<'_, '_> {
     fn charge(&mut self, idx: usize, ru: f64, write: bool) {
+        self.charged = true;
         self.container.charge_partition(idx, ru);
         self.stats.ru += ru;
         if write {
@@ -288,6 +307,8 @@ impl Replayer<'_, '_> {
             self.stats.writes += docs;
             self.lumps.0 += docs as f64;
             self.lumps.1 += docs as f64;
+            self.all_lumps.0 += docs as f64;
+            self.all_lumps.1 += docs as f64;
             if self.slices[slice].is_empty() {
                 let epk = boundary_at((slice as f64 + 0.5) / SLICES as f64, v1);
                 let idx = self.container.route(&epk);
@@ -350,6 +371,10 @@ impl Replayer<'_, '_> {
             None => (overhead, payload),
         };
         let each = (overhead + payload) / parts.len().max(1) as f64 * n as f64;
+        if parts.len() == 1 {
+            self.all_lumps.0 += n as f64;
+            self.all_lumps.1 += (n * n) as f64;
+        }
         for idx in parts {
             self.charge(idx, each, false);
         }
@@ -365,6 +390,8 @@ impl Replayer<'_, '_> {
         self.stats.writes += n;
         self.lumps.0 += n as f64;
         self.lumps.1 += (n * n) as f64;
+        self.all_lumps.0 += n as f64;
+        self.all_lumps.1 += (n * n) as f64;
         let (epk, ru) = match kind {
             OpKind::Create(w) => (self.write_epk(w, line), cost::create(w.bytes as f64)),
             OpKind::Upsert(w) | OpKind::Replace(w) => {
@@ -428,6 +455,7 @@ impl Replayer<'_, '_> {
     fn batch(&mut self, ops: &[OpKind], op: &Operation) {
         self.stats.batches += op.count;
         let before = self.lumps;
+        let before_all = self.all_lumps;
         let mut keys = Vec::new();
         for kind in ops {
             let key = if kind.is_read() {
@@ -444,6 +472,8 @@ impl Replayer<'_, '_> {
         // A batch's writes land together: one lump, not independent placements.
         let added = self.lumps.0 - before.0;
         self.lumps.1 = before.1 + added * added;
+        let added_all = self.all_lumps.0 - before_all.0;
+        self.all_lumps.1 = before_all.1 + added_all * added_all;
         keys.sort_unstable();
         keys.dedup();
         if keys.len() > 1 {
