@@ -74,7 +74,7 @@ pub fn evaluate(
     let storage_skew = skew(c, |p| p.bytes() as f64);
     let ru_skew = skew(c, |p| p.ru());
     let usable = c.usable_fraction();
-    let distinct = (stats.distinct.estimate(), stats.distinct.is_exact());
+    let distinct = stats.distinct_values();
     Evaluation {
         spec,
         definition,

@@ -136,8 +136,15 @@ const INLINE_INPUTS: usize = 8;
 impl Sink for MeasureSink {
     fn document(&mut self, doc: &Document<'_>) {
         let position = self.position(doc);
-        let plan = Arc::clone(&self.plan);
-        for (c, stats) in plan.candidates.iter().zip(&mut self.stats) {
+        // Borrow the fields apart: cloning the shared plan per document would make the
+        // reading threads fight over its reference count.
+        let MeasureSink {
+            plan,
+            stats,
+            scratch,
+            ..
+        } = self;
+        for (c, stats) in plan.candidates.iter().zip(stats.iter_mut()) {
             let mut inline = [Field::Missing; INLINE_INPUTS];
             let spilled: Vec<Field<'_>>;
             let fields: &[Field<'_>] = if c.fields.len() <= INLINE_INPUTS {
@@ -149,10 +156,7 @@ impl Sink for MeasureSink {
                 spilled = c.fields.iter().map(|&i| doc.fields[i]).collect();
                 &spilled
             };
-            match c
-                .spec
-                .evaluate(fields, doc.ordinal, plan.seed, &mut self.scratch)
-            {
+            match c.spec.evaluate(fields, doc.ordinal, plan.seed, scratch) {
                 KeyValue::Components(parts) => {
                     let parts = parts.as_slice();
                     let epk = c.definition.epk_unchecked(parts);

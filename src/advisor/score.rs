@@ -35,7 +35,10 @@ pub fn components(e: &Evaluation) -> BTreeMap<String, f64> {
         "storage_balance".into(),
         (1.0 / e.storage_skew).clamp(0.0, 1.0),
     );
-    c.insert("throughput".into(), e.workload.usable_relative.clamp(0.0, 1.0));
+    c.insert(
+        "throughput".into(),
+        e.workload.usable_relative.clamp(0.0, 1.0),
+    );
     c.insert("query_efficiency".into(), query_efficiency(e, parts));
     c.insert("cardinality".into(), cardinality(e.distinct.0, parts));
     c.insert(

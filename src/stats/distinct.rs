@@ -12,10 +12,10 @@ use hyperloglogplus::{HyperLogLog, HyperLogLogPlus};
 use rustc_hash::FxHashSet;
 
 /// Distinct values counted exactly before switching to the sketch.
-pub const EXACT_LIMIT: usize = 1 << 16;
+pub const EXACT_LIMIT: usize = 1 << 14;
 
-/// Sketch precision: 2^16 registers (48 KiB), a standard error of about 0.4%.
-const PRECISION: u8 = 16;
+/// Sketch precision: 2^14 registers (12 KiB, which a replay of the exact set fills past its sparse form), a standard error of about 0.8%.
+const PRECISION: u8 = 14;
 
 /// Passes a pre-computed 64-bit hash through unchanged.
 #[derive(Clone, Copy, Debug, Default)]
@@ -152,7 +152,7 @@ mod tests {
         }
         assert!(!d.is_exact());
         let e = d.estimate() as f64;
-        assert!((e / 1e6 - 1.0).abs() < 0.02, "{e}");
+        assert!((e / 1e6 - 1.0).abs() < 0.03, "{e}");
     }
 
     #[test]

@@ -40,7 +40,8 @@ pub struct CandidateStats {
     pub over_limit: u64,
     /// The longest key component seen, in bytes.
     pub max_value_bytes: u64,
-    /// Distinct key values.
+    /// Distinct key values once values are sampled (while they are counted exactly, the
+    /// exact map is the count and this stays empty: one hash table per document, not two).
     pub distinct: Distinct,
     /// Documents and bytes per value.
     pub values: ValueStats,
@@ -96,7 +97,9 @@ impl CandidateStats {
         self.check_components(components);
         let hash = value_hash(epk);
         let fraction = space_fraction(epk, v1);
-        self.distinct.add(hash);
+        if !self.values.is_exact() {
+            self.distinct.add(hash);
+        }
         let slice = self.histogram.add(fraction, bytes);
         if let Some(p) = position {
             self.arrival.add(p, fraction, bytes);
@@ -105,6 +108,31 @@ impl CandidateStats {
         self.values.add(hash, bytes, (slice, mean), || {
             (label(components), epk.clone())
         });
+        if let Some(all) = self.values.take_promoted() {
+            for h in all {
+                self.distinct.add(h);
+            }
+        }
+    }
+
+    /// Distinct values: `(count, exact)`.
+    pub fn distinct_values(&mut self) -> (u64, bool) {
+        if self.values.is_exact() {
+            (self.values.len() as u64, true)
+        } else {
+            (self.distinct.estimate(), self.distinct.is_exact())
+        }
+    }
+
+    /// The distinct-value counter with every value seen, exact or sketched.
+    fn full_distinct(&mut self) -> Distinct {
+        let mut d = std::mem::take(&mut self.distinct);
+        if self.values.is_exact() {
+            for h in self.values.hashes() {
+                d.add(h);
+            }
+        }
+        d
     }
 
     fn check_components(&mut self, components: &[PkValueRef<'_>]) {
@@ -129,7 +157,7 @@ impl CandidateStats {
     }
 
     /// Adds everything `other` counted.
-    pub fn merge(&mut self, other: CandidateStats) {
+    pub fn merge(&mut self, mut other: CandidateStats) {
         self.documents += other.documents;
         self.bytes += other.bytes;
         self.missing += other.missing;
@@ -138,8 +166,22 @@ impl CandidateStats {
         self.over_v1_limit += other.over_v1_limit;
         self.over_limit += other.over_limit;
         self.max_value_bytes = self.max_value_bytes.max(other.max_value_bytes);
-        self.distinct.merge(other.distinct);
+        let both_exact = self.values.is_exact() && other.values.is_exact();
+        let mut distinct = if both_exact {
+            Distinct::default()
+        } else {
+            let mut d = self.full_distinct();
+            d.merge(other.full_distinct());
+            d
+        };
         self.values.merge(other.values);
+        // Two exact halves whose union outgrew the budget: the sketch starts from all of it.
+        if let Some(all) = self.values.take_promoted() {
+            for h in all {
+                distinct.add(h);
+            }
+        }
+        self.distinct = distinct;
         self.histogram.merge(&other.histogram);
         self.arrival.merge(other.arrival);
     }
@@ -211,7 +253,7 @@ mod tests {
             (s.over_v1_limit, s.over_limit, s.max_value_bytes),
             (2, 1, 3000)
         );
-        assert_eq!(s.distinct.estimate(), 5);
+        assert_eq!(s.distinct_values(), (5, true));
     }
 
     #[test]
@@ -233,10 +275,45 @@ mod tests {
         }
         a.merge(b);
         assert_eq!((a.documents, a.bytes), (whole.documents, whole.bytes));
-        assert_eq!(a.distinct.estimate(), whole.distinct.estimate());
+        assert_eq!(a.distinct_values(), whole.distinct_values());
         assert_eq!(a.values.top(50), whole.values.top(50));
         assert_eq!(a.histogram, whole.histogram);
         assert_eq!(a.arrival, whole.arrival);
+    }
+
+    #[test]
+    fn distinct_values_survive_sampling_and_merging() {
+        let (mut whole, mut a, mut b) = (
+            CandidateStats::new(64 * 1024, false),
+            CandidateStats::new(64 * 1024, false),
+            CandidateStats::new(64 * 1024, false),
+        );
+        for i in 0..200_000i64 {
+            let v = format!("id-{i}");
+            add(&mut whole, &v, 100, i);
+            add(if i % 2 == 0 { &mut a } else { &mut b }, &v, 100, i);
+        }
+        let (w, exact) = whole.distinct_values();
+        assert!(!exact && (w as f64 / 200_000.0 - 1.0).abs() < 0.02, "{w}");
+        a.merge(b);
+        let (m, _) = a.distinct_values();
+        assert!((m as f64 / 200_000.0 - 1.0).abs() < 0.02, "{m}");
+        // Exact halves whose union outgrows the budget hand every value to the sketch.
+        let (mut c, mut d) = (
+            CandidateStats::new(2 << 20, false),
+            CandidateStats::new(2 << 20, false),
+        );
+        for i in 0..30_000i64 {
+            add(
+                if i < 15_000 { &mut c } else { &mut d },
+                &format!("k{i}"),
+                10,
+                i,
+            );
+        }
+        c.merge(d);
+        let (n, _) = c.distinct_values();
+        assert!((n as f64 / 30_000.0 - 1.0).abs() < 0.02, "{n}");
     }
 
     #[test]

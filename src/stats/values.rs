@@ -70,6 +70,8 @@ pub struct ValueStats {
     sample: FxHashMap<u64, ValueEntry>,
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
+    /// Every value hash, handed over once when exact counting ends.
+    promoted: Option<Vec<u64>>,
 }
 
 impl ValueStats {
@@ -81,6 +83,7 @@ impl ValueStats {
             used: 0,
             sample: FxHashMap::default(),
             heavy: FxHashMap::default(),
+            promoted: None,
         }
     }
 
@@ -175,6 +178,7 @@ impl ValueStats {
     fn raise_level(&mut self) {
         if self.level == 0 {
             self.start_heavy();
+            self.promoted = Some(self.sample.keys().copied().collect());
         }
         while self.used > self.budget && self.level < 63 {
             self.level += 1;
@@ -241,6 +245,27 @@ impl ValueStats {
         ranked.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0)));
         ranked.truncate(HEAVY);
         self.heavy = ranked.into_iter().collect();
+    }
+
+    /// The hash of every value seen, once, when exact counting has just ended (for the
+    /// distinct-value sketch to take over).
+    pub fn take_promoted(&mut self) -> Option<Vec<u64>> {
+        self.promoted.take()
+    }
+
+    /// Hashes of the values held: every value while exact.
+    pub fn hashes(&self) -> impl Iterator<Item = u64> + '_ {
+        self.sample.keys().copied()
+    }
+
+    /// Values held (all of them while exact).
+    pub fn len(&self) -> usize {
+        self.sample.len()
+    }
+
+    /// Whether no value was seen.
+    pub fn is_empty(&self) -> bool {
+        self.sample.is_empty()
     }
 
     /// Whether every value is counted exactly.

@@ -146,7 +146,10 @@ pub fn replay(
         spreads.push((total, (observed / expected).min(1.0)));
         if let Some(w) = r.container.load().windows().last().filter(|_| r.charged) {
             let expected = random_spread(r.all_lumps, w.partitions);
-            r.stats.usable_relative = r.stats.usable_relative.min((w.usable_fraction() / expected).min(1.0));
+            r.stats.usable_relative = r
+                .stats
+                .usable_relative
+                .min((w.usable_fraction() / expected).min(1.0));
         }
         r.charged = false;
         r.all_lumps = (0.0, 0.0);
