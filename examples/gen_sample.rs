@@ -8,6 +8,8 @@
 //! `orders MB`: ~500-byte nested order events of a multi-tenant shop (skewed tenants,
 //! users, sessions, devices, dates, nested customer and product objects, arrays).
 //! `ids N`: N tiny documents with distinct ids (memory bound checks).
+//! `log N`: a query log of N operations over the `orders` data: queries by tenant and
+//! user, by tenant, by session, `IN` lists, point reads with known values, and creates.
 
 use std::io::{self, BufWriter, Write};
 
@@ -93,6 +95,42 @@ fn order(rng: &mut Rng, i: u64, out: &mut impl Write) -> io::Result<()> {
     )
 }
 
+fn log_line(rng: &mut Rng, i: u64, out: &mut impl Write) -> io::Result<()> {
+    let t = rng.skewed(2_000);
+    let u = rng.below(50_000);
+    match rng.below(20) {
+        0..=9 => writeln!(
+            out,
+            r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.tenantId = @t AND c.userId = @u","parameters":[{{"name":"@t","value":"tenant-{t:04}"}},{{"name":"@u","value":"user-{u:06}"}}]}}"#
+        ),
+        10..=13 => writeln!(
+            out,
+            r#"{{"op":"query","sql":"SELECT VALUE COUNT(1) FROM c WHERE c.tenantId = @t","parameters":[{{"name":"@t","value":"tenant-{t:04}"}}]}}"#
+        ),
+        14 => writeln!(
+            out,
+            r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.sessionId = 's-{:x}'"}}"#,
+            rng.below(5_000_000)
+        ),
+        15 => writeln!(
+            out,
+            r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.tenantId IN ('tenant-{t:04}', 'tenant-{:04}') AND c.status = 'paid'"}}"#,
+            rng.skewed(2_000)
+        ),
+        16..=17 => writeln!(
+            out,
+            r#"{{"op":"read","id":"{:016x}-{i:08x}","known":{{"/tenantId":"tenant-{t:04}","/userId":"user-{u:06}"}}}}"#,
+            rng.next()
+        ),
+        _ => writeln!(
+            out,
+            r#"{{"op":"create","doc":{{"id":"new-{i}","tenantId":"tenant-{t:04}","userId":"user-{u:06}","sessionId":"s-{:x}","deviceId":"dev-{:05}","date":"2026-11-30","type":"order"}}}}"#,
+            rng.below(5_000_000),
+            rng.below(20_000)
+        ),
+    }
+}
+
 fn main() -> io::Result<()> {
     match generate() {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -108,6 +146,11 @@ fn generate() -> io::Result<()> {
     let mut out = BufWriter::with_capacity(1 << 20, stdout.lock());
     let mut rng = Rng(2026);
     match mode {
+        "log" => {
+            for i in 0..n {
+                log_line(&mut rng, i, &mut out)?;
+            }
+        }
         "ids" => {
             for i in 0..n {
                 writeln!(

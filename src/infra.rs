@@ -62,21 +62,20 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
     };
     // A typed container resource, or a lone resource object without a type.
     let lone = ty.is_empty() && at.is_empty();
-    if full_type.eq_ignore_ascii_case(ARM_TYPE) || lone {
-        if let Some(res) = v.pointer("/properties/resource") {
-            if let Some(pk) = res.get("partitionKey") {
-                let name = res
-                    .get("id")
-                    .or_else(|| obj.get("name"))
-                    .and_then(Value::as_str)
-                    .unwrap_or("(unnamed)");
-                out.push(declared(
-                    name,
-                    &format!("{at}/properties/resource/partitionKey"),
-                    pk,
-                ));
-            }
-        }
+    if (full_type.eq_ignore_ascii_case(ARM_TYPE) || lone)
+        && let Some(res) = v.pointer("/properties/resource")
+        && let Some(pk) = res.get("partitionKey")
+    {
+        let name = res
+            .get("id")
+            .or_else(|| obj.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or("(unnamed)");
+        out.push(declared(
+            name,
+            &format!("{at}/properties/resource/partitionKey"),
+            pk,
+        ));
     }
     if let Some(children) = obj.get("resources").and_then(Value::as_array) {
         for (i, child) in children.iter().enumerate() {
@@ -89,23 +88,23 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
 fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
     match v {
         Value::Object(obj) => {
-            if obj.get("type").and_then(Value::as_str) == Some(TERRAFORM_TYPE) {
-                if let Some(values) = obj.get("values").or_else(|| v.pointer("/change/after")) {
-                    let name = values
-                        .get("name")
-                        .or_else(|| obj.get("address"))
-                        .and_then(Value::as_str)
-                        .unwrap_or("(unnamed)");
-                    let at = format!("{at}/values");
-                    if !out.iter().any(|d| d.name == name) {
-                        out.push(Declared {
-                            name: name.to_owned(),
-                            at,
-                            definition: terraform_definition(values),
-                        });
-                    }
-                    return;
+            if obj.get("type").and_then(Value::as_str) == Some(TERRAFORM_TYPE)
+                && let Some(values) = obj.get("values").or_else(|| v.pointer("/change/after"))
+            {
+                let name = values
+                    .get("name")
+                    .or_else(|| obj.get("address"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("(unnamed)");
+                let at = format!("{at}/values");
+                if !out.iter().any(|d| d.name == name) {
+                    out.push(Declared {
+                        name: name.to_owned(),
+                        at,
+                        definition: terraform_definition(values),
+                    });
                 }
+                return;
             }
             for (k, child) in obj {
                 terraform(child, &format!("{at}/{k}"), out);

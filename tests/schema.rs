@@ -42,20 +42,20 @@ pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut 
             return;
         }
     }
-    if let Some(e) = schema.get("enum").and_then(Value::as_array) {
-        if !e.contains(v) {
-            errors.push(format!("{at}: {v} not in {e:?}"));
-        }
+    if let Some(e) = schema.get("enum").and_then(Value::as_array)
+        && !e.contains(v)
+    {
+        errors.push(format!("{at}: {v} not in {e:?}"));
     }
-    if let (Some(min), Some(x)) = (schema.get("minimum").and_then(Value::as_f64), v.as_f64()) {
-        if x < min {
-            errors.push(format!("{at}: {x} < {min}"));
-        }
+    if let (Some(min), Some(x)) = (schema.get("minimum").and_then(Value::as_f64), v.as_f64())
+        && x < min
+    {
+        errors.push(format!("{at}: {x} < {min}"));
     }
-    if let (Some(max), Some(x)) = (schema.get("maximum").and_then(Value::as_f64), v.as_f64()) {
-        if x > max {
-            errors.push(format!("{at}: {x} > {max}"));
-        }
+    if let (Some(max), Some(x)) = (schema.get("maximum").and_then(Value::as_f64), v.as_f64())
+        && x > max
+    {
+        errors.push(format!("{at}: {x} > {max}"));
     }
     if let Some(obj) = v.as_object() {
         for r in schema

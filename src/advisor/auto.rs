@@ -109,10 +109,10 @@ struct Out {
 
 impl Out {
     fn push(&mut self, levels: Vec<KeyLevel>, origin: String) {
-        if let Ok(spec) = KeySpec::new(levels) {
-            if !self.list.iter().any(|c| c.spec == spec) {
-                self.list.push(Candidate::new(spec, origin));
-            }
+        if let Ok(spec) = KeySpec::new(levels)
+            && !self.list.iter().any(|c| c.spec == spec)
+        {
+            self.list.push(Candidate::new(spec, origin));
         }
     }
 }

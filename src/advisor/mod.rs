@@ -171,7 +171,6 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         .stats
         .values
         .heavy_entries()
-        .into_iter()
         .take(1 << 16)
         .map(|v| {
             let label = if redact_values {

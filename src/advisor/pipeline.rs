@@ -14,6 +14,7 @@ use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::input::{self, Progress, ReadOptions, Source};
 use crate::key::KeySpec;
 use crate::report::model::InputSummary;
+use crate::stats::CandidateStats;
 use crate::workload::{Log, read_log};
 
 /// A candidate and why it is considered.
@@ -194,6 +195,38 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
     Ok(super::auto::generate(&inputs, limit))
 }
 
+/// Evaluates candidates on `threads` threads (each candidate's projection and replay is
+/// independent), returning them in candidate order.
+fn evaluate_parallel(
+    jobs: Vec<(usize, CandidateStats)>,
+    threads: usize,
+    eval: &(dyn Fn(usize, CandidateStats) -> Evaluation + Sync),
+) -> Vec<Evaluation> {
+    let threads = threads.clamp(1, jobs.len().max(1));
+    let queue = std::sync::Mutex::new(jobs.into_iter());
+    let mut done: Vec<(usize, Evaluation)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
+                        let Some((i, stats)) = next else { break };
+                        out.push((i, eval(i, stats)));
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, e)| e).collect()
+}
+
 /// With `PKADVISOR_TIMINGS` set, phase durations go to standard error (benchmarks).
 fn timing(phase: &str, started: std::time::Instant) {
     if std::env::var_os("PKADVISOR_TIMINGS").is_some() {
@@ -225,13 +258,10 @@ fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcom
         seed: req.seed,
     };
     let untimed = sink.untimed;
-    let evaluations = req
-        .candidates
-        .iter()
-        .zip(sink.stats)
-        .enumerate()
-        .map(|(i, (c, stats))| evaluate(c, stats, plan.inputs(i), &ctx))
-        .collect();
+    let jobs: Vec<(usize, CandidateStats)> = sink.stats.into_iter().enumerate().collect();
+    let evaluations = evaluate_parallel(jobs, threads, &|i, stats| {
+        evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
+    });
     timing("project and replay", started);
     let input = InputSummary {
         documents: summary.documents,

@@ -21,10 +21,10 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         .as_deref()
         .map(|s| common::parse_spec(s, "--explain"))
         .transpose()?;
-    if let Some(e) = &explain_spec {
-        if !specs.contains(e) {
-            specs.push(e.clone());
-        }
+    if let Some(e) = &explain_spec
+        && !specs.contains(e)
+    {
+        specs.push(e.clone());
     }
     let (target, defaults) = common::target(c)?;
     let format = common::format(c.format);

@@ -5,9 +5,46 @@
 use std::fmt;
 
 /// A parsed partition-key path: the property names from the document root down.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+///
+/// Paths are compared constantly while routing, so each carries a fingerprint of its
+/// segments that settles most inequalities without comparing strings.
+#[derive(Clone, Debug)]
 pub struct KeyPath {
     segments: Vec<String>,
+    fingerprint: u64,
+}
+
+fn fingerprint(segments: &[String]) -> u64 {
+    segments.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, s| {
+        s.bytes()
+            .chain([0xFF])
+            .fold(h, |h, b| (h ^ b as u64).wrapping_mul(0x0100_0000_01b3))
+    })
+}
+
+impl PartialEq for KeyPath {
+    fn eq(&self, other: &Self) -> bool {
+        self.fingerprint == other.fingerprint && self.segments == other.segments
+    }
+}
+impl Eq for KeyPath {}
+impl std::hash::Hash for KeyPath {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.segments.hash(state)
+    }
+}
+impl PartialOrd for KeyPath {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for KeyPath {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        if self == other {
+            return std::cmp::Ordering::Equal;
+        }
+        self.segments.cmp(&other.segments)
+    }
 }
 
 /// Why a path was rejected, and at which byte of the text.
@@ -61,13 +98,18 @@ impl KeyPath {
         if segments.is_empty() {
             return err(pos, "expected a path starting with '/'");
         }
-        Ok((KeyPath { segments }, pos))
+        Ok((KeyPath::new(segments), pos))
     }
 
     /// A path from already-split property names.
     pub fn from_segments<S: Into<String>>(segments: impl IntoIterator<Item = S>) -> KeyPath {
+        KeyPath::new(segments.into_iter().map(Into::into).collect())
+    }
+
+    fn new(segments: Vec<String>) -> KeyPath {
         KeyPath {
-            segments: segments.into_iter().map(Into::into).collect(),
+            fingerprint: fingerprint(&segments),
+            segments,
         }
     }
 

@@ -48,8 +48,12 @@ impl Conjunct {
 
     /// The value `path` is fixed to.
     pub fn get(&self, path: &KeyPath) -> Option<&PkValue> {
-        let i = self.fixed.binary_search_by(|(p, _)| (**p).cmp(path)).ok()?;
-        Some(&self.fixed[i].1)
+        // Conjuncts are short and path equality is a fingerprint check: a scan beats a
+        // binary search of string comparisons.
+        self.fixed
+            .iter()
+            .find(|(p, _)| **p == *path)
+            .map(|(_, v)| &**v)
     }
 
     /// The fixed paths and values, in path order.

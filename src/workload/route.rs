@@ -108,17 +108,18 @@ pub fn query_reaches(spec: &KeySpec, def: &PartitionKeyDefinition, c: &Constrain
     let mut out = Vec::new();
     for conj in alternatives {
         let lookup = |p: &KeyPath| conj.get(p).map(PkValue::as_ref);
-        out.extend(reaches(spec, def, &lookup));
-        if out.len() as u64 > MAX_ENUMERATED || out.contains(&Reach::All) {
+        let more = reaches(spec, def, &lookup);
+        if more.contains(&Reach::All) || (out.len() + more.len()) as u64 > MAX_ENUMERATED {
             return vec![Reach::All];
         }
+        out.extend(more);
     }
     out
 }
 
 /// The class of a set of reaches.
 pub fn classify(reaches: &[Reach]) -> RouteClass {
-    if reaches.iter().any(|r| *r == Reach::All) {
+    if reaches.contains(&Reach::All) {
         return RouteClass::FanOut;
     }
     let mut points = reaches.iter().filter_map(|r| match r {
@@ -138,7 +139,7 @@ pub fn classify(reaches: &[Reach]) -> RouteClass {
 
 /// The physical partitions a set of reaches touches, sorted and distinct.
 pub fn partitions(container: &Container, reaches: &[Reach]) -> Vec<usize> {
-    if reaches.iter().any(|r| *r == Reach::All) {
+    if reaches.contains(&Reach::All) {
         return (0..container.partitions().len()).collect();
     }
     let mut out: Vec<usize> = Vec::with_capacity(reaches.len());
