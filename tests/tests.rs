@@ -2,3 +2,6 @@
 
 // `pkadvisor epk` and the 64 golden EPK vectors.
 mod epk;
+
+// The document readers: formats, compression, errors and their positions, threads.
+mod input;
