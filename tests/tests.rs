@@ -20,3 +20,6 @@ mod schema;
 
 // The query parser and key-constraint extraction, on real and written query corpora.
 mod query;
+
+// The document readers: formats, compression, errors and their positions, threads.
+mod input;

@@ -1,0 +1,295 @@
+//! Extraction of the requested paths from a parsed document: one walk over the simd-json
+//! tape against a trie of the paths, skipping every value no path goes through in O(1) (the
+//! tape records each container's size).
+//!
+//! A property that appears twice in one object counts once, with its last value, as
+//! `JSON.parse` and serde_json have it.
+
+use simd_json::{Node, StaticNode};
+
+use crate::engine::{KeyPath, PkValueRef};
+use crate::field::Field;
+
+/// The requested paths, merged into a trie of property names.
+pub(crate) struct PathTrie {
+    nodes: Vec<TrieNode>,
+    paths: usize,
+}
+
+#[derive(Default)]
+struct TrieNode {
+    /// Sorted by name length.
+    children: Vec<Child>,
+    /// `children[by_len[l]..by_len[l + 1]]` have length `l`.
+    by_len: Vec<usize>,
+    /// Indices of the paths that end here.
+    targets: Vec<usize>,
+    /// Indices of the paths that end here or below.
+    below: Vec<usize>,
+}
+
+/// A property name under a trie node. Names are looked up by length, then compared by
+/// their first 16 bytes (one integer comparison for most names), then the rest.
+struct Child {
+    head: u128,
+    name: Box<[u8]>,
+    node: usize,
+}
+
+impl TrieNode {
+    /// Sorts the children by length and indexes them.
+    fn index(&mut self) {
+        self.children.sort_by_key(|c| c.name.len());
+        let longest = self.children.last().map_or(0, |c| c.name.len());
+        self.by_len = (0..=longest + 1)
+            .map(|l| self.children.partition_point(|c| c.name.len() < l))
+            .collect();
+    }
+
+    /// The trie node for property `key`.
+    fn find(&self, key: &[u8]) -> Option<usize> {
+        let l = key.len();
+        let (&a, &b) = (self.by_len.get(l)?, self.by_len.get(l + 1)?);
+        if a == b {
+            return None;
+        }
+        let h = head(key);
+        self.children[a..b]
+            .iter()
+            .find(|c| c.head == h && (l <= 16 || c.name[16..] == key[16..]))
+            .map(|c| c.node)
+    }
+}
+
+/// The first 16 bytes of a name, zero-padded, as one integer. Built from two overlapping
+/// fixed-size loads (the second shifted to drop the overlap): no byte loop, no copy
+/// through memory, which would stall the load that follows it.
+fn head(k: &[u8]) -> u128 {
+    let n = k.len();
+    if n >= 16 {
+        return u128::from_le_bytes(k[..16].try_into().expect("16 bytes"));
+    }
+    let (lo, hi, half) = match n {
+        8..16 => (le::<8>(k, 0), le::<8>(k, n - 8), 8),
+        4..8 => (le::<4>(k, 0), le::<4>(k, n - 4), 4),
+        2..4 => (le::<2>(k, 0), le::<2>(k, n - 2), 2),
+        1 => return u128::from(k[0]),
+        _ => return 0,
+    };
+    // `hi` holds bytes n-half..n; keep the n-half of them past the first `half`.
+    let hi = hi.checked_shr(8 * (2 * half - n) as u32).unwrap_or(0);
+    u128::from(lo) | u128::from(hi) << (8 * half)
+}
+
+/// `N` bytes of `k` from `at`, little-endian.
+fn le<const N: usize>(k: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b[..N].copy_from_slice(&k[at..at + N]);
+    u64::from_le_bytes(b)
+}
+
+/// Per-worker scratch: which trie nodes the current document has visited.
+#[derive(Default)]
+pub(crate) struct Visits {
+    stamp: Vec<u64>,
+    doc: u64,
+}
+
+impl PathTrie {
+    /// The trie of `paths`; path `i` fills field `i`.
+    pub fn new(paths: &[KeyPath]) -> Self {
+        let mut nodes = vec![TrieNode::default()];
+        for (i, path) in paths.iter().enumerate() {
+            let mut n = 0;
+            nodes[0].below.push(i);
+            for seg in path.segments() {
+                let seg = seg.as_bytes();
+                n = match nodes[n].children.iter().find(|c| *c.name == *seg) {
+                    Some(c) => c.node,
+                    None => {
+                        nodes.push(TrieNode::default());
+                        let node = nodes.len() - 1;
+                        nodes[n].children.push(Child {
+                            head: head(seg),
+                            name: seg.into(),
+                            node,
+                        });
+                        node
+                    }
+                };
+                nodes[n].below.push(i);
+            }
+            nodes[n].targets.push(i);
+        }
+        nodes.iter_mut().for_each(TrieNode::index);
+        PathTrie {
+            nodes,
+            paths: paths.len(),
+        }
+    }
+
+    /// Fills `fields` (one per path) from a tape whose root is an object.
+    pub fn extract<'a>(&self, tape: &[Node<'a>], fields: &mut Vec<Field<'a>>, v: &mut Visits) {
+        fields.clear();
+        fields.resize(self.paths, Field::Missing);
+        if v.stamp.len() != self.nodes.len() {
+            v.stamp = vec![0; self.nodes.len()];
+        }
+        v.doc += 1;
+        self.object(0, tape, 0, fields, v);
+    }
+
+    /// Walks the members of the object at `tape[at]` under trie node `n`.
+    fn object<'a>(
+        &self,
+        n: usize,
+        tape: &[Node<'a>],
+        at: usize,
+        fields: &mut [Field<'a>],
+        v: &mut Visits,
+    ) {
+        let Some(Node::Object { len, .. }) = tape.get(at) else {
+            return;
+        };
+        let node = &self.nodes[n];
+        let mut i = at + 1;
+        for _ in 0..*len {
+            let value = i + 1;
+            if let Some(Node::String(key)) = tape.get(i)
+                && let Some(child) = node.find(key.as_bytes())
+            {
+                self.visit(child, tape, value, fields, v);
+            }
+            i = value + tape.get(value).map_or(1, node_size);
+        }
+    }
+
+    fn visit<'a>(
+        &self,
+        n: usize,
+        tape: &[Node<'a>],
+        at: usize,
+        fields: &mut [Field<'a>],
+        v: &mut Visits,
+    ) {
+        let node = &self.nodes[n];
+        if v.stamp[n] == v.doc {
+            // A repeated property: the last occurrence wins, whole.
+            for &t in &node.below {
+                fields[t] = Field::Missing;
+            }
+        }
+        v.stamp[n] = v.doc;
+        if !node.targets.is_empty() {
+            let f = tape.get(at).map_or(Field::Missing, field);
+            for &t in &node.targets {
+                fields[t] = f;
+            }
+        }
+        if !node.children.is_empty() {
+            self.object(n, tape, at, fields, v);
+        }
+    }
+}
+
+/// Tape nodes taken by a value, itself included.
+fn node_size(n: &Node<'_>) -> usize {
+    match n {
+        Node::Object { count, .. } | Node::Array { count, .. } => count + 1,
+        _ => 1,
+    }
+}
+
+/// The field a tape value gives. Integers convert to doubles as the SDKs do (`-0` is
+/// `+0.0`); floats keep their sign.
+fn field<'a>(n: &Node<'a>) -> Field<'a> {
+    match *n {
+        Node::String(s) => Field::Scalar(PkValueRef::Str(s)),
+        Node::Object { .. } => Field::Object,
+        Node::Array { .. } => Field::Array,
+        Node::Static(s) => Field::Scalar(scalar(s)),
+    }
+}
+
+#[allow(unreachable_patterns)] // 128-bit variants exist when a dependency enables them
+fn scalar<'a>(s: StaticNode) -> PkValueRef<'a> {
+    match s {
+        StaticNode::Null => PkValueRef::Null,
+        StaticNode::Bool(b) => PkValueRef::Bool(b),
+        StaticNode::I64(i) => PkValueRef::Number(i as f64),
+        StaticNode::U64(u) => PkValueRef::Number(u as f64),
+        StaticNode::F64(f) => PkValueRef::Number(f),
+        _ => PkValueRef::Number(f64::NAN),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn extract(doc: &str, paths: &[&str]) -> Vec<String> {
+        let paths: Vec<KeyPath> = paths.iter().map(|p| KeyPath::parse(p).unwrap()).collect();
+        let trie = PathTrie::new(&paths);
+        let mut bytes = doc.as_bytes().to_vec();
+        let tape = simd_json::to_tape(&mut bytes).unwrap();
+        let (mut fields, mut v) = (Vec::new(), Visits::default());
+        trie.extract(&tape.0, &mut fields, &mut v);
+        fields.iter().map(|f| format!("{f:?}")).collect()
+    }
+
+    #[test]
+    fn nested_quoted_and_shared_prefix_paths() {
+        let doc = r#"{"a":{"b":1,"c":{"d":"x"}},"my-prop":true,"skip":[{"a":2}],"e":null}"#;
+        let got = extract(
+            doc,
+            &["/a/b", "/a/c/d", "/\"my-prop\"", "/e", "/a/b", "/zz"],
+        );
+        assert_eq!(
+            got,
+            [
+                "Scalar(Number(1.0))",
+                "Scalar(Str(\"x\"))",
+                "Scalar(Bool(true))",
+                "Scalar(Null)",
+                "Scalar(Number(1.0))",
+                "Missing"
+            ]
+        );
+    }
+
+    #[test]
+    fn containers_and_paths_through_scalars() {
+        let doc = r#"{"o":{"x":1},"a":[1,2],"s":"str","n":5}"#;
+        let got = extract(doc, &["/o", "/a", "/s/x", "/n/x", "/a/0"]);
+        assert_eq!(got, ["Object", "Array", "Missing", "Missing", "Missing"]);
+    }
+
+    #[test]
+    fn the_last_of_repeated_properties_wins_whole() {
+        let doc = r#"{"a":{"b":1},"k":1,"a":{"c":2},"k":2}"#;
+        let got = extract(doc, &["/a/b", "/a/c", "/k"]);
+        assert_eq!(
+            got,
+            ["Missing", "Scalar(Number(2.0))", "Scalar(Number(2.0))"]
+        );
+    }
+
+    #[test]
+    fn heads_are_the_zero_padded_prefix() {
+        for n in 0..40 {
+            let name: Vec<u8> = (1..=n as u8).collect();
+            let mut b = [0u8; 16];
+            b[..n.min(16)].copy_from_slice(&name[..n.min(16)]);
+            assert_eq!(head(&name), u128::from_le_bytes(b), "{n}");
+        }
+    }
+
+    #[test]
+    fn escaped_property_names_match_unescaped_paths() {
+        let doc = r#"{"my\u002dprop":"caf\u00e9 \ud83d\ude00"}"#;
+        assert_eq!(
+            extract(doc, &["/\"my-prop\""]),
+            ["Scalar(Str(\"café 😀\"))"]
+        );
+    }
+}
