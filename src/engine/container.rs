@@ -171,9 +171,10 @@ impl Physical {
             self.logical.reserve_exact(extra);
         }
         self.logical.push(lp);
-        // Merge duplicates once pending entries outnumber merged ones: amortised O(log n)
-        // per insert and memory bounded by twice the distinct keys.
-        if self.logical.len() - self.compacted > self.compacted.max(4096) {
+        // Merge duplicates once pending entries reach three times the merged ones: each entry
+        // is merged O(log4 n) times and memory stays within four times the distinct keys
+        // (plus a 64 Ki floor).
+        if self.logical.len() - self.compacted > (3 * self.compacted).max(1 << 16) {
             self.compact();
         }
     }
