@@ -156,7 +156,10 @@ fn main() {
     let baseline_s = t.elapsed().as_secs_f64() - hash_s;
 
     println!("write key text only:        {format_s:8.3} s ({text_len} bytes)");
-    println!("text + EPK of {logical} keys: {hash_s:8.3} s (EPK alone {:.3} s, xor {sink})", hash_s - format_s);
+    println!(
+        "text + EPK of {logical} keys: {hash_s:8.3} s (EPK alone {:.3} s, xor {sink})",
+        hash_s - format_s
+    );
     println!("incremental insert + split: {incremental_s:8.3} s ({incremental_parts} partitions)");
     println!("bulk load + settle:         {build_s:8.3} s");
     println!(

@@ -82,7 +82,12 @@ pub fn project(
     };
     let mut container = Container::new(definition.clone(), target.throughput);
     let v1 = definition.is_v1();
-    let mut tail: Vec<f64> = stats.histogram.bytes.iter().map(|&b| b as f64).collect();
+    let mut tail: Vec<f64> = stats
+        .histogram
+        .slices
+        .iter()
+        .map(|s| s.bytes as f64)
+        .collect();
     let mut largest: Option<(String, u64)> = None;
     for e in stats.values.heavy_entries() {
         let bytes = e.bytes as f64 * growth;
@@ -107,7 +112,7 @@ pub fn project(
     let avg_doc = sample / stats.documents.max(1) as f64;
     for (i, t) in tail.iter().enumerate() {
         let share = if hierarchical {
-            stats.histogram.bytes[i] as f64 / sample
+            stats.histogram.bytes(i) as f64 / sample
         } else {
             1.0 / BUCKETS as f64
         };

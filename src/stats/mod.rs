@@ -100,14 +100,16 @@ impl CandidateStats {
         if !self.values.is_exact() {
             self.distinct.add(hash);
         }
-        let slice = self.histogram.add(fraction, bytes);
+        let slice = histogram::bucket_of(fraction);
+        let slice_bytes = self.histogram.add(fraction, bytes);
         if let Some(p) = position {
             self.arrival.add(p, fraction, bytes);
         }
         let mean = self.histogram.total_bytes / histogram::BUCKETS as u64;
-        self.values.add(hash, bytes, (slice, mean), || {
-            (label(components), epk.clone())
-        });
+        self.values
+            .add(hash, bytes, (slice as u32, slice_bytes, mean), || {
+                (label(components), epk.clone())
+            });
         if let Some(all) = self.values.take_promoted() {
             for h in all {
                 self.distinct.add(h);

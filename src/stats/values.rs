@@ -14,6 +14,7 @@
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use super::histogram::BUCKETS;
 use crate::engine::Epk;
 
 /// Heavy hitters kept.
@@ -30,6 +31,8 @@ pub struct ValueEntry {
     pub label: Box<str>,
     /// Its EPK under the candidate's definition.
     pub epk: Epk,
+    /// Its slice of the hash-space histogram.
+    pub slice: u32,
 }
 
 impl ValueEntry {
@@ -72,6 +75,8 @@ pub struct ValueStats {
     heavy: FxHashMap<u64, ValueEntry>,
     /// Every value hash, handed over once when exact counting ends.
     promoted: Option<Vec<u64>>,
+    /// Bytes of the heavy table's entries per histogram slice.
+    tracked: Vec<u64>,
 }
 
 impl ValueStats {
@@ -84,6 +89,7 @@ impl ValueStats {
             sample: FxHashMap::default(),
             heavy: FxHashMap::default(),
             promoted: None,
+            tracked: Vec::new(),
         }
     }
 
@@ -93,18 +99,19 @@ impl ValueStats {
     }
 
     /// Counts one document of `bytes` with the value of `hash`, whose hash-space slice
-    /// now holds `slice_bytes` against a mean of `mean_slice`; `entry` builds the value's
-    /// label and EPK, and is called only when the value is first kept.
+    /// now holds `slice.1` bytes against a mean of `slice.2` (`slice.0` is its index);
+    /// `entry` builds the value's label and EPK, and is called only when the value is
+    /// first kept.
     #[inline]
     pub fn add(
         &mut self,
         hash: u64,
         bytes: u64,
-        (slice_bytes, mean_slice): (u64, u64),
+        slice: (u32, u64, u64),
         entry: impl Fn() -> (String, Epk),
     ) {
         if self.level > 0 {
-            self.add_heavy(hash, bytes, slice_bytes, mean_slice, &entry);
+            self.add_heavy(hash, bytes, slice, &entry);
         }
         if !self.sampled(hash) {
             return;
@@ -120,6 +127,7 @@ impl ValueStats {
             bytes,
             label: label.into_boxed_str(),
             epk,
+            slice: slice.0,
         };
         self.used += e.footprint();
         self.sample.insert(hash, e);
@@ -128,41 +136,57 @@ impl ValueStats {
         }
     }
 
+    /// Heavy hitters: a value is admitted when the bytes of its slice not already held by
+    /// the table are hot, with those bytes as the upper bound of its own; then it is
+    /// counted exactly. A slice whose heavy value is tracked cools down, so the table does
+    /// not churn.
     fn add_heavy(
         &mut self,
         hash: u64,
         bytes: u64,
-        slice_bytes: u64,
-        mean_slice: u64,
+        (slice, slice_bytes, mean_slice): (u32, u64, u64),
         entry: &dyn Fn() -> (String, Epk),
     ) {
+        if self.tracked.is_empty() {
+            self.tracked = vec![0; BUCKETS];
+        }
         if let Some(e) = self.heavy.get_mut(&hash) {
             e.docs += 1;
             e.bytes += bytes;
+            self.tracked[e.slice as usize] += bytes;
             return;
         }
-        if slice_bytes <= HOT_FACTOR * mean_slice.max(1) {
+        let untracked = slice_bytes.saturating_sub(self.tracked[slice as usize]);
+        if untracked <= HOT_FACTOR * mean_slice.max(1) {
             return;
         }
         let smallest = self.smallest_heavy();
-        if self.heavy.len() >= HEAVY && slice_bytes <= smallest.1 {
+        if self.heavy.len() >= HEAVY && untracked <= smallest.1 {
             return;
         }
         let (label, epk) = entry();
         if self.heavy.len() >= HEAVY {
-            self.heavy.remove(&smallest.0);
+            if let Some(old) = self.heavy.remove(&smallest.0) {
+                let t = &mut self.tracked[old.slice as usize];
+                *t = t.saturating_sub(old.bytes);
+            }
         }
-        let docs = (slice_bytes / bytes.max(1)).max(1);
-        let label = label.into_boxed_str();
-        self.heavy.insert(
-            hash,
-            ValueEntry {
-                docs,
-                bytes: slice_bytes,
-                label,
-                epk,
-            },
-        );
+        self.tracked[slice as usize] += untracked;
+        let entry = ValueEntry {
+            docs: (untracked / bytes.max(1)).max(1),
+            bytes: untracked,
+            label: label.into_boxed_str(),
+            epk,
+            slice,
+        };
+        self.heavy.insert(hash, entry);
+    }
+
+    fn retrack(&mut self) {
+        self.tracked = vec![0; BUCKETS];
+        for e in self.heavy.values() {
+            self.tracked[e.slice as usize] += e.bytes;
+        }
     }
 
     /// The heavy hitter with the fewest bytes (ties: highest hash), `(0, 0)` if none.
@@ -197,6 +221,7 @@ impl ValueStats {
             .take(HEAVY)
             .map(|(h, e)| (*h, e.clone()))
             .collect();
+        self.retrack();
     }
 
     /// Adds everything `other` counted.
@@ -245,6 +270,7 @@ impl ValueStats {
         ranked.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0)));
         ranked.truncate(HEAVY);
         self.heavy = ranked.into_iter().collect();
+        self.retrack();
     }
 
     /// The hash of every value seen, once, when exact counting has just ended (for the
@@ -342,17 +368,22 @@ mod tests {
     impl Feeder {
         fn new() -> Self {
             Feeder {
-                slices: vec![0; 4096],
+                slices: vec![0; 1024],
                 total: 0,
             }
         }
 
         fn add(&mut self, v: &mut ValueStats, k: u64, bytes: u64) {
             let h = mix(k);
-            let slice = (h >> 52) as usize;
+            let slice = (h >> 54) as usize;
             self.slices[slice] += bytes;
             self.total += bytes;
-            v.add(h, bytes, (self.slices[slice], self.total / 4096), entry(k));
+            v.add(
+                h,
+                bytes,
+                (slice as u32, self.slices[slice], self.total / 1024),
+                entry(k),
+            );
         }
     }
 
@@ -361,7 +392,7 @@ mod tests {
         let mut v = ValueStats::new(1 << 20);
         for i in 0..10_000u64 {
             let k = i % 100;
-            v.add(mix(k), 10 + k, (0, 0), entry(k));
+            v.add(mix(k), 10 + k, (0, 0, 0), entry(k));
         }
         assert!(v.is_exact());
         let top = v.top(2);
