@@ -165,11 +165,11 @@ impl ValueStats {
             return;
         }
         let (label, epk) = entry();
-        if self.heavy.len() >= HEAVY {
-            if let Some(old) = self.heavy.remove(&smallest.0) {
-                let t = &mut self.tracked[old.slice as usize];
-                *t = t.saturating_sub(old.bytes);
-            }
+        if self.heavy.len() >= HEAVY
+            && let Some(old) = self.heavy.remove(&smallest.0)
+        {
+            let t = &mut self.tracked[old.slice as usize];
+            *t = t.saturating_sub(old.bytes);
         }
         self.tracked[slice as usize] += untracked;
         let entry = ValueEntry {
