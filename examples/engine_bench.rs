@@ -20,18 +20,10 @@ use pkadvisor::engine::{
 const USERS_PER_TENANT: u64 = 100;
 const TARGET_BYTES: f64 = 5e12;
 
-/// splitmix64: a small, well-mixed deterministic generator.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+#[allow(dead_code)]
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 fn peak_rss_mb() -> f64 {
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();

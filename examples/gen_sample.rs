@@ -13,26 +13,10 @@
 
 use std::io::{self, BufWriter, Write};
 
-/// splitmix64.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-    /// A skewed pick in 0..n: low indices far more likely (a power-law-like tail).
-    fn skewed(&mut self, n: u64) -> u64 {
-        let u = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
-        ((n as f64).powf(u) - 1.0) as u64 % n
-    }
-}
+#[allow(dead_code)]
+#[path = "common/rng.rs"]
+mod rng;
+use rng::Rng;
 
 const CITIES: [(&str, &str); 8] = [
     ("Seattle", "US"),

@@ -4,9 +4,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result};
 
-use pkadvisor::advisor::pipeline;
 use pkadvisor::advisor::{self, ReportOptions, build_report};
-use pkadvisor::input::ProgressBar;
 use pkadvisor::report::{self, explain};
 
 use super::{Exit, common};
@@ -30,17 +28,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let format = common::format(c.format);
     let mut request = common::request(c, common::given(specs), target)?;
     request.auto = Some(args.auto as usize);
-    let progress = if c.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::for_sources(&request.sources)
-    };
-    let outcome = pipeline::run(request, &progress);
-    progress.finish();
-    let mut outcome = outcome?;
-    for w in &outcome.warnings {
-        eprintln!("pkadvisor: warning: {w}");
-    }
+    let mut outcome = common::run(request, c.quiet)?;
     let mut out = std::io::stdout().lock();
     if let Some(spec) = explain_spec {
         let e = outcome

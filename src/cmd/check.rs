@@ -4,11 +4,10 @@ use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use pkadvisor::advisor::pipeline::{self, Candidate};
+use pkadvisor::advisor::pipeline::Candidate;
 use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::infra::{self, Declared};
-use pkadvisor::input::ProgressBar;
 use pkadvisor::key::{KeyLevel, KeySpec};
 use pkadvisor::report::model::{CheckResult, FINDING_CODES, Report, Severity};
 use pkadvisor::report::{self, Format, markdown::cell, table};
@@ -40,14 +39,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let mut request = common::request(c, vec![declared], target)?;
     request.auto = Some(args.auto as usize);
     request.auto_extend = true;
-    let progress = if c.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::for_sources(&request.sources)
-    };
-    let outcome = pipeline::run(request, &progress);
-    progress.finish();
-    let outcome = outcome?;
+    let outcome = common::run(request, c.quiet)?;
     let opts = ReportOptions {
         target,
         defaults,

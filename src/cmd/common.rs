@@ -3,9 +3,10 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use pkadvisor::advisor::pipeline::{Candidate, LogInput, Request};
+use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
 use pkadvisor::advisor::project::Target;
 use pkadvisor::engine::{KeyPath, Throughput};
+use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::KeySpec;
 use pkadvisor::report::Format;
@@ -119,6 +120,22 @@ fn log_input(arg: &str) -> LogInput {
     } else {
         LogInput::File(arg.into())
     }
+}
+
+/// Runs the analysis with a progress bar (unless `quiet`) and prints the log's warnings.
+pub fn run(request: Request, quiet: bool) -> Result<Outcome> {
+    let progress = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::for_sources(&request.sources)
+    };
+    let outcome = pipeline::run(request, &progress);
+    progress.finish();
+    let outcome = outcome?;
+    for w in &outcome.warnings {
+        eprintln!("pkadvisor: warning: {w}");
+    }
+    Ok(outcome)
 }
 
 /// Candidates given with `--key`.
