@@ -157,6 +157,27 @@ fn query_log_fractions_are_exact() {
     assert!(codes(id).contains(&"FAN_OUT_QUERIES".to_owned()));
     let parts = id["storage"]["physical_partitions"].as_f64().unwrap();
     assert!((id["queries"]["avg_partitions"].as_f64().unwrap() - parts).abs() < 1e-9);
+    // Every read of /id fans out evenly; the sample's creates spread by id too: no window
+    // has a partition far above its share.
+    let shares = id["throughput"]["busiest_share_by_window"]
+        .as_array()
+        .unwrap();
+    assert!(!shares.is_empty());
+    for s in shares {
+        assert!(
+            s.as_f64().unwrap() < 3.0 / parts,
+            "{s} of {parts} partitions"
+        );
+    }
+    // Under /tenantId the query for t3 and t5 land on their tenants' partitions.
+    let hot = candidate(&r, "/tenantId")["throughput"]["busiest_share_by_window"]
+        .as_array()
+        .unwrap()
+        .clone();
+    assert!(
+        hot.iter().any(|s| s.as_f64().unwrap() > 2.0 / parts),
+        "{hot:?}"
+    );
 }
 
 #[test]

@@ -112,6 +112,14 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> CandidateReport {
             physical_skew: round4(e.ru_skew),
             usable_fraction: round4(e.usable),
             write_spread: round4(w.write_spread),
+            busiest_share_by_window: e
+                .projection
+                .container
+                .load()
+                .windows()
+                .iter()
+                .map(|w| round4(w.max / w.total))
+                .collect(),
         },
         queries: QueryReport {
             single: round4(w.fraction(w.single)),

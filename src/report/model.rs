@@ -167,6 +167,9 @@ pub struct ThroughputReport {
     /// Share of the writes the busiest partition takes in the worst window, as mean over
     /// max (1.0: even).
     pub write_spread: f64,
+    /// Per replay window, in time order: the busiest physical partition's share of the
+    /// window's RU (1 / partitions when perfectly even).
+    pub busiest_share_by_window: Vec<f64>,
 }
 
 /// Routing of the workload's reads (queries and point reads), weighted by `count`.
