@@ -18,18 +18,17 @@ pub(crate) struct PathTrie {
 
 #[derive(Default)]
 struct TrieNode {
-    /// Sorted by name length.
     children: Vec<Child>,
-    /// `children[by_len[l]..by_len[l + 1]]` have length `l`.
-    by_len: Vec<usize>,
+    /// Open-addressed hash table over `children`: index + 1, or 0 for an empty slot.
+    slots: Vec<u32>,
     /// Indices of the paths that end here.
     targets: Vec<usize>,
     /// Indices of the paths that end here or below.
     below: Vec<usize>,
 }
 
-/// A property name under a trie node. Names are looked up by length, then compared by
-/// their first 16 bytes (one integer comparison for most names), then the rest.
+/// A property name under a trie node, found by hashing its length and first 16 bytes,
+/// then compared by those (one integer comparison for most names) and the rest.
 struct Child {
     head: u128,
     name: Box<[u8]>,
@@ -37,28 +36,41 @@ struct Child {
 }
 
 impl TrieNode {
-    /// Sorts the children by length and indexes them.
+    /// Builds the hash table, at most half full.
     fn index(&mut self) {
-        self.children.sort_by_key(|c| c.name.len());
-        let longest = self.children.last().map_or(0, |c| c.name.len());
-        self.by_len = (0..=longest + 1)
-            .map(|l| self.children.partition_point(|c| c.name.len() < l))
-            .collect();
+        let size = (2 * self.children.len()).next_power_of_two().max(2);
+        self.slots = vec![0; size];
+        for (k, c) in self.children.iter().enumerate() {
+            let mut at = slot(c.head, c.name.len(), size);
+            while self.slots[at] != 0 {
+                at = (at + 1) & (size - 1);
+            }
+            self.slots[at] = k as u32 + 1;
+        }
     }
 
     /// The trie node for property `key`.
     fn find(&self, key: &[u8]) -> Option<usize> {
-        let l = key.len();
-        let (&a, &b) = (self.by_len.get(l)?, self.by_len.get(l + 1)?);
-        if a == b {
-            return None;
+        let (l, h) = (key.len(), head(key));
+        let mask = self.slots.len() - 1;
+        let mut at = slot(h, l, self.slots.len());
+        loop {
+            let c = self
+                .children
+                .get((*self.slots.get(at)? as usize).checked_sub(1)?)?;
+            if c.head == h && c.name.len() == l && (l <= 16 || c.name[16..] == key[16..]) {
+                return Some(c.node);
+            }
+            at = (at + 1) & mask;
         }
-        let h = head(key);
-        self.children[a..b]
-            .iter()
-            .find(|c| c.head == h && (l <= 16 || c.name[16..] == key[16..]))
-            .map(|c| c.node)
     }
+}
+
+/// The home slot of a name in a table of `size` (a power of two) slots.
+fn slot(head: u128, len: usize, size: usize) -> usize {
+    let x = (head as u64) ^ ((head >> 64) as u64).rotate_left(29) ^ len as u64;
+    let bits = size.trailing_zeros();
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
 }
 
 /// The first 16 bytes of a name, zero-padded, as one integer. Built from two overlapping

@@ -10,24 +10,59 @@
 //! string ends the string (a JSON string cannot hold one), so that a missing quote or brace
 //! costs one document rather than the rest of the input.
 
-use memchr::memchr3;
-
 use super::chunk::{End, Flaw, Item, Span, is_ws};
 use super::diagnose::describe_at;
 use super::error::Problem;
 
-/// Bytes that matter outside strings.
-static SPECIAL: [bool; 256] = special();
+/// Byte classes for the framer.
+const QUOTE: u8 = 1;
+const BACKSLASH: u8 = 2;
+const NEWLINE: u8 = 4;
+const BRACKET: u8 = 8;
+/// The bytes that matter inside a string, and outside.
+const IN_STR: u8 = QUOTE | BACKSLASH | NEWLINE;
+const OUT_STR: u8 = QUOTE | NEWLINE | BRACKET;
 
-const fn special() -> [bool; 256] {
-    let mut t = [false; 256];
-    t[b'"' as usize] = true;
-    t[b'{' as usize] = true;
-    t[b'}' as usize] = true;
-    t[b'[' as usize] = true;
-    t[b']' as usize] = true;
-    t[b'\n' as usize] = true;
+static CLASS: [u8; 256] = classes();
+
+const fn classes() -> [u8; 256] {
+    let mut t = [0; 256];
+    t[b'"' as usize] = QUOTE;
+    t[b'\\' as usize] = BACKSLASH;
+    t[b'\n' as usize] = NEWLINE;
+    t[b'{' as usize] = BRACKET;
+    t[b'}' as usize] = BRACKET;
+    t[b'[' as usize] = BRACKET;
+    t[b']' as usize] = BRACKET;
     t
+}
+
+/// The index of the first byte from `i` in a class of `mask` (or the end). Eight bytes
+/// at a time, with the zero-byte trick for each byte value sought (the lowest flagged byte
+/// is always a true match).
+fn skip(data: &[u8], mut i: usize, mask: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let is = |v: u64, b: u8| zero(v ^ (ONES * u64::from(b)));
+    while let Some(block) = data.get(i..i + 8) {
+        let v = u64::from_le_bytes(block.try_into().expect("8 bytes"));
+        let m = if mask == IN_STR {
+            is(v, b'"') | is(v, b'\\') | is(v, b'\n')
+        } else {
+            // `[` and `]` are `{` and `}` without the 0x20 bit.
+            let folded = v | (ONES * 0x20);
+            is(v, b'"') | is(v, b'\n') | is(folded, b'{') | is(folded, b'}')
+        };
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < data.len() && CLASS[data[i] as usize] & mask == 0 {
+        i += 1;
+    }
+    i
 }
 
 /// Where the framer is between documents.
@@ -231,99 +266,37 @@ impl Framer {
         i
     }
 
-    /// An object, array or string document.
-    fn nested(&mut self, data: &[u8], base: u64, mut i: usize, items: &mut Vec<Item>) -> usize {
-        while i < data.len() {
-            match &self.doc {
-                Some(d) if d.in_str => i = self.string_bytes(data, base, i, items),
-                Some(_) => i = self.structure_bytes(data, base, i, items),
-                None => break,
-            }
-        }
-        i
-    }
-
-    /// Inside a string: jumps to the next quote, backslash or line end.
-    fn string_bytes(&mut self, data: &[u8], base: u64, i: usize, items: &mut Vec<Item>) -> usize {
+    /// An object, array or string document, scanned with its state in locals.
+    fn nested(&mut self, data: &[u8], base: u64, i: usize, items: &mut Vec<Item>) -> usize {
         let Some(doc) = self.doc.as_mut() else {
             return i;
         };
-        if doc.esc {
-            doc.esc = false;
-            if data[i] == b'\n' {
-                self.newline(base + i as u64);
-            }
-            return i + 1;
-        }
-        let Some(k) = memchr3(b'"', b'\\', b'\n', &data[i..]) else {
-            return data.len();
+        let mut st = Scan {
+            depth: doc.depth,
+            in_str: doc.in_str,
+            esc: doc.esc,
+            backslash: doc.backslash,
+            line: self.line,
+            line_start: self.line_start,
         };
-        let j = i + k;
-        let shape = doc.shape;
-        match data[j] {
-            b'"' => doc.in_str = false,
-            b'\\' => {
-                doc.backslash = true;
-                doc.esc = true;
-            }
-            _ => doc.in_str = !self.resync,
-        }
-        if data[j] == b'\n' {
-            self.newline(base + j as u64);
-        } else if data[j] == b'"' && shape == Shape::Str {
-            self.complete(base, j + 1, items);
-        }
-        j + 1
-    }
-
-    /// Outside strings: tracks depth and line ends until the document closes.
-    fn structure_bytes(
-        &mut self,
-        data: &[u8],
-        base: u64,
-        mut i: usize,
-        items: &mut Vec<Item>,
-    ) -> usize {
-        while i < data.len() {
-            let c = data[i];
-            if !SPECIAL[c as usize] {
-                i += 1;
-                continue;
-            }
-            if c == b'{' && self.cuts_here(base, i) {
-                self.cut(data, base, i, items);
-                return i;
-            }
-            let Some(doc) = self.doc.as_mut() else {
-                return i;
-            };
-            match c {
-                b'"' => {
-                    doc.in_str = true;
-                    return i + 1;
-                }
-                b'{' | b'[' => doc.depth += 1,
-                b'}' | b']' => {
-                    doc.depth = doc.depth.saturating_sub(1);
-                    if doc.depth == 0 {
-                        self.complete(base, i + 1, items);
-                        return i + 1;
-                    }
-                }
-                _ => self.newline(base + i as u64),
-            }
-            i += 1;
+        let cut_at_brace = self.resync && self.ctx == Ctx::Top;
+        let (i, stop) = st.run(
+            data,
+            base,
+            i,
+            doc.shape == Shape::Str,
+            cut_at_brace,
+            self.resync,
+        );
+        (doc.depth, doc.in_str, doc.esc) = (st.depth, st.in_str, st.esc);
+        doc.backslash = st.backslash;
+        (self.line, self.line_start) = (st.line, st.line_start);
+        match stop {
+            Stop::More => {}
+            Stop::Complete => self.complete(base, i, items),
+            Stop::Cut => self.cut(data, base, i, items),
         }
         i
-    }
-
-    /// With `--skip-invalid`, outside arrays: a `{` in column 1 while a document is still
-    /// open ends that document.
-    fn cuts_here(&self, base: u64, i: usize) -> bool {
-        self.resync
-            && self.ctx == Ctx::Top
-            && base + i as u64 == self.line_start
-            && self.doc.as_ref().is_some_and(|d| d.depth > 0)
     }
 
     /// Ends the open document at `i` (trailing whitespace trimmed), as broken.
@@ -443,6 +416,91 @@ impl Framer {
     }
 }
 
+/// Why a scan stopped.
+enum Stop {
+    /// The text ran out.
+    More,
+    /// The document ends before the returned index.
+    Complete,
+    /// With `--skip-invalid`: a `{` in column 1 at the returned index, while the document
+    /// is still open, is taken to start the next one.
+    Cut,
+}
+
+/// The state of an object, array or string document being scanned, with the line count.
+struct Scan {
+    depth: u64,
+    in_str: bool,
+    esc: bool,
+    backslash: bool,
+    line: u64,
+    line_start: u64,
+}
+
+impl Scan {
+    /// Scans from `i` until the document ends or is cut, or the text runs out.
+    fn run(
+        &mut self,
+        data: &[u8],
+        base: u64,
+        mut i: usize,
+        string_doc: bool,
+        cut_at_brace: bool,
+        resync: bool,
+    ) -> (usize, Stop) {
+        loop {
+            if self.esc {
+                let Some(&c) = data.get(i) else {
+                    return (i, Stop::More);
+                };
+                self.esc = false;
+                if c == b'\n' {
+                    self.newline(base, i);
+                }
+                i += 1;
+                continue;
+            }
+            i = skip(data, i, if self.in_str { IN_STR } else { OUT_STR });
+            let Some(&c) = data.get(i) else {
+                return (i, Stop::More);
+            };
+            match (self.in_str, c) {
+                (true, b'"') => {
+                    self.in_str = false;
+                    if string_doc {
+                        return (i + 1, Stop::Complete);
+                    }
+                }
+                (true, b'\\') => (self.backslash, self.esc) = (true, true),
+                (true, _) => {
+                    self.in_str = !resync;
+                    self.newline(base, i);
+                }
+                (false, b'"') => self.in_str = true,
+                (false, b'{')
+                    if cut_at_brace && self.depth > 0 && base + i as u64 == self.line_start =>
+                {
+                    return (i, Stop::Cut);
+                }
+                (false, b'{' | b'[') => self.depth += 1,
+                (false, b'}' | b']') => {
+                    self.depth = self.depth.saturating_sub(1);
+                    if self.depth == 0 {
+                        return (i + 1, Stop::Complete);
+                    }
+                }
+                (false, _) => self.newline(base, i),
+            }
+            i += 1;
+        }
+    }
+
+    fn newline(&mut self, base: u64, i: usize) {
+        self.line += 1;
+        self.line_start = base + i as u64 + 1;
+    }
+}
+
 fn span(doc: &Doc, start: usize, len: usize, in_array: bool, end: End) -> Span {
     Span {
         start,
@@ -491,6 +549,34 @@ mod tests {
             if eof || f.halted() {
                 return out;
             }
+        }
+    }
+
+    #[test]
+    fn skipping_finds_the_first_byte_of_interest() {
+        let text = b"abcdefghij\\klmnopqrstuvwxyz[0123456789\"}]\n";
+        for from in 0..text.len() {
+            for mask in [IN_STR, OUT_STR] {
+                let slow = (from..text.len())
+                    .find(|&i| CLASS[text[i] as usize] & mask != 0)
+                    .unwrap_or(text.len());
+                assert_eq!(skip(text, from, mask), slow, "{from} {mask}");
+            }
+        }
+        for b in 0..=255u8 {
+            let block = [b'a', b, b'a', b'a', b'a', b'a', b'a', b'a', b'a'];
+            let want = if CLASS[b as usize] & OUT_STR != 0 {
+                1
+            } else {
+                9
+            };
+            assert_eq!(skip(&block, 0, OUT_STR), want, "{b}");
+            let want = if CLASS[b as usize] & IN_STR != 0 {
+                1
+            } else {
+                9
+            };
+            assert_eq!(skip(&block, 0, IN_STR), want, "{b}");
         }
     }
 
