@@ -62,7 +62,9 @@ impl Plan {
             })
             .collect::<Vec<_>>();
         let time_field = time_path.map(|p| index_of(p, &mut paths));
-        let per_candidate = budget / candidates.len().max(1);
+        // Per-value maps get three quarters of the run's memory; the rest is for the
+        // reader's buffers, the sketches, and the transient copies of merging.
+        let per_candidate = budget / 4 * 3 / candidates.len().max(1);
         Plan {
             candidates: planned,
             paths,

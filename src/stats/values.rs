@@ -36,8 +36,11 @@ pub struct ValueEntry {
 }
 
 impl ValueEntry {
+    /// What one entry really costs at the worst moment: a hash table doubling holds the old
+    /// and the new table at once, up to four slots per entry; plus its label's allocation,
+    /// rounded up as the allocator does, with its header.
     fn footprint(&self) -> usize {
-        std::mem::size_of::<(u64, ValueEntry)>() + self.label.len() + 16
+        4 * std::mem::size_of::<(u64, ValueEntry)>() + self.label.len().next_multiple_of(16) + 16
     }
 
     fn absorb(&mut self, other: &ValueEntry) {
