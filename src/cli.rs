@@ -127,6 +127,9 @@ pub struct CommonArgs {
     /// The largest document accepted (e.g. 16MiB).
     #[arg(long, value_name = "SIZE", default_value = "16MiB")]
     pub max_document_size: String,
+    /// The deepest nesting of objects and arrays accepted in a document.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=4096))]
+    pub max_depth: u16,
     /// Reading threads (default: the number of cores, at most 4).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: Option<u16>,

@@ -334,3 +334,93 @@ fn explain_and_markdown() {
     let text = String::from_utf8_lossy(&redacted.stdout);
     assert!(!text.contains("\"t0\"") && text.contains("#"), "{text}");
 }
+
+#[test]
+fn bad_fixtures_report_file_line_and_column() {
+    let cases: &[(&[&str], &str)] = &[
+        (
+            &["fixtures/bad/syntax-error.ndjson"],
+            "fixtures/bad/syntax-error.ndjson:4:49: expected a value",
+        ),
+        (
+            &["fixtures/bad/deep-nesting.ndjson"],
+            "deep-nesting.ndjson:1:166: document nests deeper than 128 levels (--max-depth)",
+        ),
+        (
+            &["fixtures/bad/truncated.ndjson.gz"],
+            "truncated.ndjson.gz: truncated gzip data",
+        ),
+        (
+            &["fixtures/bad/not-an-object.ndjson"],
+            "not-an-object.ndjson:3:1:",
+        ),
+        (
+            &[
+                "fixtures/bad/base-docs.ndjson",
+                "--queries",
+                "fixtures/bad/queries-syntax-error.ndjson",
+            ],
+            "queries-syntax-error.ndjson:3:131: trailing comma",
+        ),
+    ];
+    for (args, message) in cases {
+        pkadvisor()
+            .arg("analyze")
+            .args(*args)
+            .args(["--key", "/tenantId"])
+            .assert()
+            .code(2)
+            .stderr(
+                predicate::str::contains(*message).and(predicate::str::contains("panicked").not()),
+            );
+    }
+    let dir = scratch("analyze_bad_query");
+    let log = write(
+        &dir,
+        "q.log",
+        "SELECT * FROM c WHERE c.a = 1\nSELECT * FROM c WHER c.a = 1\n",
+    );
+    pkadvisor()
+        .args([
+            "analyze",
+            "fixtures/bad/base-docs.ndjson",
+            "--queries",
+            &log,
+            "--key",
+            "/tenantId",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "q.log:2:17: query does not parse: expected JOIN, WHERE",
+        ));
+    let r = json(&[
+        "analyze",
+        "fixtures/bad/base-docs.ndjson",
+        "--queries",
+        &log,
+        "--key",
+        "/tenantId",
+        "--skip-invalid",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        (
+            r["input"]["invalid"].as_u64(),
+            r["input"]["operations"].as_u64()
+        ),
+        (Some(1), Some(1))
+    );
+    let deep = json(&[
+        "analyze",
+        "fixtures/bad/deep-nesting.ndjson",
+        "fixtures/bad/base-docs.ndjson",
+        "--key",
+        "/tenantId",
+        "--skip-invalid",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(deep["input"]["invalid"], 1);
+}

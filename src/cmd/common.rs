@@ -95,6 +95,7 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
     let mut read = ReadOptions {
         skip_invalid: args.skip_invalid,
         max_document_bytes: max_doc.max(1) as usize,
+        max_depth: args.max_depth as usize,
         ..ReadOptions::default()
     };
     if let Some(t) = args.threads {

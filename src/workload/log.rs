@@ -157,7 +157,7 @@ impl LineParser<'_> {
             return Ok(None);
         }
         if trimmed.len() >= 6 && trimmed[..6].eq_ignore_ascii_case("select") {
-            let kind = self.query(trimmed, &Value::Null, warnings)?;
+            let kind = self.query(trimmed, &Value::Null, warnings, true)?;
             return Ok(Some(Operation {
                 kind,
                 count: 1,
@@ -204,7 +204,7 @@ impl LineParser<'_> {
                     .and_then(Value::as_str)
                     .ok_or_else(|| err(1, "a query needs \"sql\""))?;
                 let params = obj.get("parameters").unwrap_or(&Value::Null);
-                self.query(sql, params, warnings)?
+                self.query(sql, params, warnings, false)?
             }
             "read" => OpKind::Read(point(obj)?),
             "patch" => OpKind::Patch(point(obj)?),
@@ -240,6 +240,7 @@ impl LineParser<'_> {
         sql: &str,
         params: &Value,
         warnings: &mut Vec<String>,
+        plain: bool,
     ) -> Result<OpKind, (u64, String)> {
         let params = Parameters::from_json(params)
             .map_err(|e| err(1, format!("invalid \"parameters\": {e}")))?;
@@ -248,7 +249,15 @@ impl LineParser<'_> {
             .entry(sql.to_owned())
             .or_insert_with(|| query::parse(sql).map(Arc::new))
             .clone()
-            .map_err(|e| err(1, format!("query does not parse: {e} of the query")))?;
+            .map_err(|e| {
+                // A plain SELECT line is the query itself: its position is the line's.
+                let column = if plain && e.line == 1 {
+                    e.column as u64
+                } else {
+                    1
+                };
+                err(column, format!("query does not parse: {e} of the query"))
+            })?;
         let extraction = query::extract(&parsed, &params);
         for w in &extraction.warnings {
             if warnings.len() < 5 {
