@@ -104,7 +104,10 @@ pub struct MeasureSink {
 impl MeasureSink {
     /// An empty sink for `plan`, dividing `threads` ways the per-value memory budget.
     pub fn new(plan: Arc<Plan>, threads: usize) -> Self {
-        let budget = plan.budget / threads.max(1);
+        // The same share whatever the thread count (up to four): hash sampling then keeps
+        // the same values however the input is divided, and merged results do not depend
+        // on --threads.
+        let budget = plan.budget / threads.max(BUDGET_SHARES);
         let by_time = plan.time_field.is_some();
         let stats = (0..plan.candidates.len())
             .map(|_| CandidateStats::new(budget, by_time))
@@ -131,6 +134,9 @@ impl MeasureSink {
         t
     }
 }
+
+/// The per-value budget is divided this many ways (or by the thread count, if larger).
+const BUDGET_SHARES: usize = 4;
 
 /// Inputs gathered on the stack for keys with at most this many.
 const INLINE_INPUTS: usize = 8;

@@ -175,10 +175,10 @@ const EXPLAIN_VALUES: usize = 3;
 /// The partition map of one evaluated candidate, each partition listing its largest
 /// values and, as one entry with an empty EPK, the projected tail of small values.
 pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> ExplainReport {
-    let mut labels: BTreeMap<String, String> = e
-        .stats
-        .values
-        .heavy_entries()
+    let mut entries: Vec<_> = e.stats.values.heavy_entries().collect();
+    entries.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(&b.label)));
+    let mut labels: BTreeMap<String, String> = entries
+        .into_iter()
         .take(1 << 16)
         .map(|v| {
             let label = if redact_values {

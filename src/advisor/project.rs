@@ -89,16 +89,20 @@ pub fn project(
         .map(|s| s.bytes as f64)
         .collect();
     let mut largest: Option<(String, u64)> = None;
+    let mut largest_sample = 0.0;
     for e in stats.values.heavy_entries() {
         let bytes = e.bytes as f64 * growth;
         let items = (e.docs as f64 * growth).round().max(1.0) as u64;
         container.insert_unsplit(e.epk.clone(), bytes.round() as u64, items);
         tail[bucket_of(space_fraction(&e.epk, v1))] -= e.bytes as f64;
+        let b = bytes.round() as u64;
+        // Ties go to the smallest label, so the choice does not depend on map order.
         if largest
             .as_ref()
-            .is_none_or(|l| (bytes.round() as u64) > l.1)
+            .is_none_or(|l| b > l.1 || (b == l.1 && *e.label < *l.0))
         {
-            largest = Some((e.label.to_string(), bytes.round() as u64));
+            largest = Some((e.label.to_string(), b));
+            largest_sample = e.bytes as f64;
         }
     }
     let unseen = if scale > 1.0 {
@@ -122,7 +126,7 @@ pub fn project(
     container.settle();
     let max_container_bytes = largest
         .as_ref()
-        .and_then(|(_, b)| limit_size(*b as f64 / growth, sample, unseen_share, definition));
+        .and_then(|_| limit_size(largest_sample, sample, unseen_share, definition));
     Projection {
         container,
         scale,

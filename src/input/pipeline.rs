@@ -65,21 +65,25 @@ impl Run<'_> {
         make_sink: &(dyn Fn() -> S + Sync),
         threads: usize,
     ) -> Outcome<S> {
-        let (tx, rx) = mpsc::sync_channel::<Chunk>(threads);
-        let rx = Mutex::new(rx);
+        // Chunk i goes to worker i mod threads: which documents each sink sees, and so
+        // every merged statistic, does not depend on thread scheduling.
+        let (txs, rxs): (Vec<_>, Vec<_>) = (0..threads)
+            .map(|_| mpsc::sync_channel::<Chunk>(1))
+            .unzip();
         let (free_tx, free_rx) = mpsc::channel::<ChunkBufs>();
         // The global offset of the earliest failure so far: later chunks need no work.
         let stop = AtomicU64::new(u64::MAX);
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|_| {
-                    let (rx, stop, free) = (&rx, &stop, free_tx.clone());
-                    scope.spawn(move || self.work(rx, free, stop, make_sink))
+            let handles: Vec<_> = rxs
+                .into_iter()
+                .map(|rx| {
+                    let (stop, free) = (&stop, free_tx.clone());
+                    scope.spawn(move || self.work(&Mutex::new(rx), free, stop, make_sink))
                 })
                 .collect();
             drop(free_tx);
             let mut reader = ChunkReader::new(self.sources, self.opts);
-            let reader_failure = feed(&mut reader, tx, &free_rx, &stop);
+            let reader_failure = feed(&mut reader, txs, &free_rx, &stop);
             let mut results = handles.into_iter().map(|h| {
                 h.join()
                     .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
@@ -133,17 +137,19 @@ impl Run<'_> {
 /// The reader's loop: chunks into the channel until the input ends or a failure is known.
 fn feed(
     reader: &mut ChunkReader<'_>,
-    tx: SyncSender<Chunk>,
+    txs: Vec<SyncSender<Chunk>>,
     free: &Receiver<ChunkBufs>,
     stop: &AtomicU64,
 ) -> Option<Failure> {
+    let mut next = 0;
     while stop.load(Ordering::Relaxed) == u64::MAX {
         let bufs = free.try_recv().unwrap_or_default();
         match reader.next_chunk(bufs) {
             Ok(Some(chunk)) => {
-                if tx.send(chunk).is_err() {
+                if txs[next % txs.len()].send(chunk).is_err() {
                     return None;
                 }
+                next += 1;
             }
             Ok(None) => return None,
             Err(f) => {
