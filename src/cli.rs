@@ -130,7 +130,8 @@ pub struct CommonArgs {
     /// The deepest nesting of objects and arrays accepted in a document.
     #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u16).range(1..=4096))]
     pub max_depth: u16,
-    /// Reading threads (default: the number of cores, at most 4).
+    /// Reading threads [default: 2]. Results are identical for the same thread count; past
+    /// --memory, heavy-hitter estimates may differ between thread counts.
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub threads: Option<u16>,
     /// Seed for random suffixes (rand_suffix), so runs are reproducible.

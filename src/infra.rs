@@ -77,10 +77,23 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
             pk,
         ));
     }
-    if let Some(children) = obj.get("resources").and_then(Value::as_array) {
-        for (i, child) in children.iter().enumerate() {
-            arm(child, &format!("{at}/resources/{i}"), &full_type, out);
+    // Child resources: an array, or an object keyed by symbolic name (languageVersion 2.0).
+    match obj.get("resources") {
+        Some(Value::Array(children)) => {
+            for (i, child) in children.iter().enumerate() {
+                arm(child, &format!("{at}/resources/{i}"), &full_type, out);
+            }
         }
+        Some(Value::Object(children)) => {
+            for (name, child) in children {
+                arm(child, &format!("{at}/resources/{name}"), &full_type, out);
+            }
+        }
+        _ => {}
+    }
+    // Nested deployments (Bicep modules) carry a whole template of their own.
+    if let Some(template) = v.pointer("/properties/template") {
+        arm(template, &format!("{at}/properties/template"), "", out);
     }
 }
 
@@ -217,6 +230,20 @@ mod tests {
         );
         let res = serde_json::json!({"id": "c1", "partitionKey": {"paths": ["/a","/b","/c","/d"], "kind": "MultiHash", "version": 2}});
         assert!(containers(&res)[0].definition.is_err());
+    }
+
+    #[test]
+    fn bicep_modules_and_symbolic_names() {
+        let doc = serde_json::json!({"languageVersion": "2.0", "resources": {
+            "events": {"type": ARM_TYPE, "name": "a/db/events",
+                "properties": {"resource": {"id": "events", "partitionKey": {"paths": ["/t"], "kind": "Hash", "version": 2}}}},
+            "mod": {"type": "Microsoft.Resources/deployments", "name": "cosmos",
+                "properties": {"template": {"resources": [
+                    {"type": ARM_TYPE, "name": "a/db/orders",
+                     "properties": {"resource": {"id": "orders", "partitionKey": {"paths": ["/o"], "kind": "Hash", "version": 2}}}}]}}}
+        }});
+        let names: Vec<String> = containers(&doc).into_iter().map(|d| d.name).collect();
+        assert_eq!(names, ["events", "orders"]);
     }
 
     #[test]

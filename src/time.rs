@@ -5,12 +5,16 @@
 
 use crate::engine::PkValueRef;
 
+/// The latest time accepted, 9999-12-31T23:59:59Z (and as far before the epoch): past it
+/// a number is no timestamp.
+pub const MAX_SECONDS: i64 = 253_402_300_799;
+
 /// Seconds since the epoch of a timestamp value, if it is one.
 pub fn epoch_seconds(v: PkValueRef<'_>) -> Option<i64> {
     match v {
         PkValueRef::Number(n) if n.is_finite() => {
             let secs = if n.abs() >= 1e11 { n / 1000.0 } else { n };
-            Some(secs.floor() as i64)
+            (secs.abs() <= MAX_SECONDS as f64).then_some(secs.floor() as i64)
         }
         PkValueRef::Str(s) => parse_rfc3339(s.trim()),
         _ => None,

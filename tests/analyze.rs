@@ -424,3 +424,95 @@ fn bad_fixtures_report_file_line_and_column() {
     ]);
     assert_eq!(deep["input"]["invalid"], 1);
 }
+
+#[test]
+fn hostile_log_values_are_errors_not_wraparounds() {
+    let dir = scratch("analyze_hostile_log");
+    let docs = write(&dir, "d.ndjson", &tenant_docs(500, 10));
+    let cases = [
+        (
+            r#"{"op":"query","sql":"SELECT * FROM c","count":18446744073709551615}"#,
+            "at most 2^53",
+        ),
+        (r#"{"op":"batch","ops":[]}"#, "at least one operation"),
+        (
+            r#"{"op":"create","doc":{"id":"x"},"ts":1e300}"#,
+            "\"ts\" must be",
+        ),
+    ];
+    for (line, message) in cases {
+        let log = write(&dir, "q.ndjson", &format!("{line}\n"));
+        pkadvisor()
+            .args(["analyze", &docs, "--queries", &log, "--key", "/tenantId"])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("q.ndjson:1:").and(predicate::str::contains(message)));
+    }
+    pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "-",
+            "--queries",
+            "-",
+            "--key",
+            "/tenantId",
+        ])
+        .write_stdin("")
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--queries - reads standard input"));
+}
+
+#[test]
+fn read_only_batches_keep_the_sample_as_writes_and_random_suffixes_never_look_updated() {
+    let dir = scratch("analyze_batches");
+    let docs = write(&dir, "d.ndjson", &tenant_docs(800, 10));
+    let mut log = String::from(
+        r#"{"op":"batch","ops":[{"op":"read","id":"doc-1","known":{"/tenantId":"t1"}}]}"#,
+    );
+    log.push('\n');
+    for i in 0..20 {
+        writeln!(
+            log,
+            r#"{{"op":"upsert","doc":{{"id":"i{}","tenantId":"t1"}}}}"#,
+            i % 4
+        )
+        .unwrap();
+    }
+    let only_reads = write(
+        &dir,
+        "reads.ndjson",
+        &log.lines().next().unwrap().to_owned(),
+    );
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--queries",
+        &only_reads,
+        "--key",
+        "/tenantId",
+        "--format",
+        "json",
+    ]);
+    let q = &candidate(&r, "/tenantId")["queries"];
+    assert_eq!(
+        (q["writes"].as_u64(), q["writes_from_sample"].as_bool()),
+        (Some(800), Some(true))
+    );
+    let upserts = write(&dir, "upserts.ndjson", &log);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--queries",
+        &upserts,
+        "--key",
+        "rand_suffix(/tenantId,10)",
+        "--key",
+        "/tenantId",
+        "--format",
+        "json",
+    ]);
+    assert!(!codes(candidate(&r, "rand_suffix(/tenantId,10)")).contains(&"KEY_UPDATED".to_owned()));
+    assert!(!codes(candidate(&r, "/tenantId")).contains(&"KEY_UPDATED".to_owned()));
+}

@@ -14,6 +14,9 @@ use pkadvisor::units::parse_size;
 
 use crate::cli::{CommonArgs, FormatArg};
 
+/// Reading threads unless `--threads` says otherwise.
+pub const DEFAULT_THREADS: usize = 2;
+
 /// Parses every `--key`, pointing at the character where a spec goes wrong.
 pub fn parse_specs(keys: &[String]) -> Result<Vec<KeySpec>> {
     let mut specs: Vec<KeySpec> = Vec::new();
@@ -81,7 +84,9 @@ fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {
 pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) -> Result<Request> {
     let sources = Source::from_args(&args.docs)?;
     let log = args.queries.as_deref().map(log_input);
-    if log.as_ref().is_some_and(LogInput::is_stdin) && sources.iter().all(Source::is_stdin) {
+    if log.as_ref().is_some_and(LogInput::is_stdin)
+        && (sources.is_empty() || sources.iter().any(Source::is_stdin))
+    {
         bail!("--queries - reads standard input, so the documents must be given as files");
     }
     let time_path = args
@@ -98,9 +103,9 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
         max_depth: args.max_depth as usize,
         ..ReadOptions::default()
     };
-    if let Some(t) = args.threads {
-        read.threads = t as usize;
-    }
+    // A fixed default, not the core count: past --memory the heavy-hitter estimates depend
+    // on how the input is divided, and the same flags must give the same report anywhere.
+    read.threads = args.threads.map_or(DEFAULT_THREADS, usize::from);
     Ok(Request {
         sources,
         log,

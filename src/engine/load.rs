@@ -96,12 +96,14 @@ impl WindowedLoad {
         all
     }
 
-    /// The usable fraction of the worst window; 1.0 when nothing was charged.
+    /// The usable fraction of the worst window holding at least 1% of the load (a
+    /// nearly empty window says nothing of the distribution); 1.0 when nothing was charged.
     pub fn usable_fraction(&self) -> f64 {
-        self.closed
+        let windows = self.windows();
+        let total: f64 = windows.iter().map(|w| w.total).sum();
+        windows
             .iter()
-            .copied()
-            .chain(self.summarize())
+            .filter(|w| w.total >= total * 0.01)
             .map(|w| w.usable_fraction())
             .fold(1.0, f64::min)
     }

@@ -67,9 +67,8 @@ impl Run<'_> {
     ) -> Outcome<S> {
         // Chunk i goes to worker i mod threads: which documents each sink sees, and so
         // every merged statistic, does not depend on thread scheduling.
-        let (txs, rxs): (Vec<_>, Vec<_>) = (0..threads)
-            .map(|_| mpsc::sync_channel::<Chunk>(1))
-            .unzip();
+        let (txs, rxs): (Vec<_>, Vec<_>) =
+            (0..threads).map(|_| mpsc::sync_channel::<Chunk>(1)).unzip();
         let (free_tx, free_rx) = mpsc::channel::<ChunkBufs>();
         // The global offset of the earliest failure so far: later chunks need no work.
         let stop = AtomicU64::new(u64::MAX);

@@ -14,7 +14,8 @@ use crate::units::human_bytes;
 pub fn render(report: &ExplainReport, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Json => {
-            serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::other)?;
+            let text = serde_json::to_string_pretty(report).map_err(io::Error::other)?;
+            out.write_all(text.as_bytes())?;
             writeln!(out)
         }
         Format::Table => table(report, out),

@@ -8,6 +8,8 @@ use super::model::Report;
 
 /// Writes the report as JSON followed by a newline.
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, report).map_err(io::Error::other)?;
+    // Serialised first, so that a closed pipe surfaces as the write's own error.
+    let text = serde_json::to_string_pretty(report).map_err(io::Error::other)?;
+    out.write_all(text.as_bytes())?;
     writeln!(out)
 }

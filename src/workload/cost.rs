@@ -3,11 +3,17 @@
 //!
 //! An observed `ru` in the log replaces the model for that operation.
 
-/// Point read of a 1 KB item: 1 RU ("request-units", "optimize-cost-reads-writes").
+/// Point read of a 1 KB item: 1 RU; of a 100 KB item: 10 RU ("request-units",
+/// "optimize-cost-reads-writes"). Between and beyond, the cost follows the power law
+/// through both points: `1 · KB^0.5`.
 pub const READ_RU_PER_KB: f64 = 1.0;
-/// Insert of a 1 KB item without indexing: about 5.5 RU ("optimize-cost-reads-writes",
-/// "key-value-store-cost").
+/// The exponent of the read curve: `log(10 / 1) / log(100)`.
+pub const READ_EXPONENT: f64 = 0.5;
+/// Insert of a 1 KB item without indexing: about 5.5 RU; of 100 KB about 50 RU
+/// ("optimize-cost-reads-writes", "key-value-store-cost"): `5.5 · KB^0.479`.
 pub const CREATE_RU_PER_KB: f64 = 5.5;
+/// The exponent of the write curve: `log(50 / 5.5) / log(100)`.
+pub const CREATE_EXPONENT: f64 = 0.479;
 /// Replace and upsert cost about twice an insert ("optimize-cost-reads-writes").
 pub const REPLACE_FACTOR: f64 = 2.0;
 /// A query pays about 2.5 RU for every physical partition whose index it checks, even with
@@ -26,12 +32,12 @@ fn kb(bytes: f64) -> f64 {
 
 /// A point read of an item of `bytes`.
 pub fn read(bytes: f64) -> f64 {
-    READ_RU_PER_KB * kb(bytes)
+    READ_RU_PER_KB * kb(bytes).powf(READ_EXPONENT)
 }
 
 /// A create (also delete) of an item of `bytes`.
 pub fn create(bytes: f64) -> f64 {
-    CREATE_RU_PER_KB * kb(bytes)
+    CREATE_RU_PER_KB * kb(bytes).powf(CREATE_EXPONENT)
 }
 
 /// A replace, upsert or patch of an item of `bytes`.
@@ -55,9 +61,12 @@ mod tests {
     #[test]
     fn documented_examples() {
         assert!((read(1024.0) - 1.0).abs() < 1e-9);
-        assert!((read(100.0 * 1024.0) - 100.0).abs() < 1e-9);
+        assert!((read(100.0 * 1024.0) - 10.0).abs() < 1e-9);
         assert!((create(1024.0) - 5.5).abs() < 1e-9);
+        assert!((create(100.0 * 1024.0) - 50.0).abs() < 0.5);
         assert!((replace(1024.0) - 11.0).abs() < 1e-9);
+        // Items under 1 KB cost the 1 KB price.
+        assert!((read(100.0) - 1.0).abs() < 1e-9);
         let (overhead, results) = query(4, 1000.0, 1024.0);
         assert!((overhead - 10.0).abs() < 1e-9 && (results - 1000.0).abs() < 1e-9);
     }

@@ -15,6 +15,9 @@ use crate::input::Source;
 use crate::query::{self, Parameters, ParseError, Query};
 use crate::time::epoch_seconds;
 
+/// The largest `count` accepted: beyond 2^53 counts stop being exact as doubles.
+pub const MAX_COUNT: u64 = 1 << 53;
+
 /// Lines longer than this are rejected (memory stays bounded on hostile input).
 pub const MAX_LINE_BYTES: usize = 16 << 20;
 
@@ -48,7 +51,7 @@ pub struct Log {
 impl Log {
     /// Operations, weighted by `count`.
     pub fn weighted(&self) -> u64 {
-        self.ops.iter().map(|o| o.count).sum()
+        self.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count))
     }
 
     /// Whether the log holds any write.
@@ -216,7 +219,8 @@ impl LineParser<'_> {
                 let ops = obj
                     .get("ops")
                     .and_then(Value::as_array)
-                    .ok_or_else(|| err(1, "a batch needs \"ops\": [operations]"))?;
+                    .filter(|ops| !ops.is_empty())
+                    .ok_or_else(|| err(1, "a batch needs \"ops\": [at least one operation]"))?;
                 let inner = ops
                     .iter()
                     .map(|o| self.kind(o, warnings, false))
@@ -309,8 +313,8 @@ fn count(v: &Value) -> Result<u64, (u64, String)> {
         None => Ok(1),
         Some(c) => c
             .as_u64()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| err(1, "\"count\" must be a positive integer")),
+            .filter(|&n| n > 0 && n <= MAX_COUNT)
+            .ok_or_else(|| err(1, "\"count\" must be a positive integer of at most 2^53")),
     }
 }
 

@@ -104,9 +104,12 @@ impl OpKind {
         matches!(self, OpKind::Query(_) | OpKind::Read(_))
     }
 
-    /// Whether it writes.
+    /// Whether it writes (a batch writes when any of its operations does).
     pub fn is_write(&self) -> bool {
-        !self.is_read()
+        match self {
+            OpKind::Batch(ops) => ops.iter().any(OpKind::is_write),
+            other => !other.is_read(),
+        }
     }
 }
 

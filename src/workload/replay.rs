@@ -107,6 +107,11 @@ pub fn replay(
         },
         all_lumps: (0.0, 0.0),
         charged: false,
+        random_suffix: subject
+            .spec
+            .levels()
+            .iter()
+            .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
         owners: FxHashMap::default(),
         window_writes: Vec::new(),
         lumps: (0.0, 0.0),
@@ -114,12 +119,13 @@ pub fn replay(
         slices: Vec::new(),
     };
     let sample_writes = !log.is_some_and(Log::has_writes);
-    let events = log.map_or(0, Log::weighted)
-        + if sample_writes {
+    let events = log
+        .map_or(0, Log::weighted)
+        .saturating_add(if sample_writes {
             arrival_docs(arrival)
         } else {
             0
-        };
+        });
     let parts = r.container.partitions().len() as u64;
     let windows =
         (events / (OPS_PER_PARTITION * parts).max(1)).clamp(1, MAX_WINDOWS as u64) as usize;
@@ -217,7 +223,7 @@ fn window_ops(log: &Log, windows: usize) -> Vec<Vec<&Operation>> {
             for op in &log.ops {
                 let w = ((seen as f64 / total) * windows as f64) as usize;
                 out[w.min(windows - 1)].push(op);
-                seen += op.count;
+                seen = seen.saturating_add(op.count);
             }
         }
     }
@@ -285,6 +291,8 @@ struct Replayer<'a, 'c> {
     all_lumps: (f64, f64),
     /// Whether anything was charged in this window.
     charged: bool,
+    /// Whether the key has a `rand_suffix` level.
+    random_suffix: bool,
     scratch: Scratch,
     slices: Vec<Vec<(usize, f64)>>,
 }
@@ -307,7 +315,7 @@ impl Replayer<'_, '_> {
         let v1 = self.subject.definition.is_v1();
         for &(slice, docs, bytes) in slices {
             let ru = cost::create(bytes as f64 / docs as f64) * docs as f64;
-            self.stats.writes += docs;
+            self.stats.writes = self.stats.writes.saturating_add(docs);
             self.lumps.0 += docs as f64;
             self.lumps.1 += docs as f64;
             self.all_lumps.0 += docs as f64;
@@ -357,12 +365,14 @@ impl Replayer<'_, '_> {
         let class = route::classify(&reaches);
         let parts = route::partitions(self.container, &reaches);
         let s = &mut self.stats;
-        s.reads += n;
-        s.partitions_reached += parts.len() as u64 * n;
+        s.reads = s.reads.saturating_add(n);
+        s.partitions_reached = s
+            .partitions_reached
+            .saturating_add((parts.len() as u64).saturating_mul(n));
         match class {
-            RouteClass::Single => s.single += n,
-            RouteClass::Targeted => s.targeted += n,
-            RouteClass::FanOut => s.fan_out += n,
+            RouteClass::Single => s.single = s.single.saturating_add(n),
+            RouteClass::Targeted => s.targeted = s.targeted.saturating_add(n),
+            RouteClass::FanOut => s.fan_out = s.fan_out.saturating_add(n),
         }
         let (overhead, payload) = match (kind, class) {
             (OpKind::Read(_), RouteClass::Single) => (0.0, cost::read(result_bytes)),
@@ -376,7 +386,7 @@ impl Replayer<'_, '_> {
         let each = (overhead + payload) / parts.len().max(1) as f64 * n as f64;
         if parts.len() == 1 {
             self.all_lumps.0 += n as f64;
-            self.all_lumps.1 += (n * n) as f64;
+            self.all_lumps.1 += (n as f64) * (n as f64);
         }
         for idx in parts {
             self.charge(idx, each, false);
@@ -390,11 +400,11 @@ impl Replayer<'_, '_> {
 
     /// Charges a write; returns the key value (hash) it addressed, when one.
     fn write(&mut self, kind: &OpKind, observed: Option<f64>, line: u64, n: u64) -> Option<u64> {
-        self.stats.writes += n;
+        self.stats.writes = self.stats.writes.saturating_add(n);
         self.lumps.0 += n as f64;
-        self.lumps.1 += (n * n) as f64;
+        self.lumps.1 += (n as f64) * (n as f64);
         self.all_lumps.0 += n as f64;
-        self.all_lumps.1 += (n * n) as f64;
+        self.all_lumps.1 += (n as f64) * (n as f64);
         let (epk, ru) = match kind {
             OpKind::Create(w) => (self.write_epk(w, line), cost::create(w.bytes as f64)),
             OpKind::Upsert(w) | OpKind::Replace(w) => {
@@ -431,9 +441,15 @@ impl Replayer<'_, '_> {
     }
 
     fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool) {
+        // A random suffix is drawn again at every write: a changed value says nothing.
+        if self.random_suffix {
+            return;
+        }
         let Some(id) = &w.id else { return };
         match self.owners.insert(id.clone(), key) {
-            Some(previous) if previous != key && !create => self.stats.key_updated += n,
+            Some(previous) if previous != key && !create => {
+                self.stats.key_updated = self.stats.key_updated.saturating_add(n)
+            }
             _ => {}
         }
     }
@@ -456,19 +472,21 @@ impl Replayer<'_, '_> {
     }
 
     fn batch(&mut self, ops: &[OpKind], op: &Operation) {
-        self.stats.batches += op.count;
+        self.stats.batches = self.stats.batches.saturating_add(op.count);
         let before = self.lumps;
         let before_all = self.all_lumps;
         let mut keys = Vec::new();
+        // An observed charge for the whole batch is shared by its operations.
+        let share = op.ru.map(|ru| ru / ops.len().max(1) as f64);
         for kind in ops {
             let key = if kind.is_read() {
-                self.read(kind, None, op.count);
+                self.read(kind, share, op.count);
                 match kind {
                     OpKind::Read(p) => single_point(&self.point_reaches(p)).map(|e| value_hash(&e)),
                     _ => None,
                 }
             } else {
-                self.write(kind, None, op.line, op.count)
+                self.write(kind, share, op.line, op.count)
             };
             keys.extend(key);
         }
@@ -480,7 +498,8 @@ impl Replayer<'_, '_> {
         keys.sort_unstable();
         keys.dedup();
         if keys.len() > 1 {
-            self.stats.cross_partition_batches += op.count;
+            self.stats.cross_partition_batches =
+                self.stats.cross_partition_batches.saturating_add(op.count);
         }
     }
 }
