@@ -480,11 +480,7 @@ fn read_only_batches_keep_the_sample_as_writes_and_random_suffixes_never_look_up
         )
         .unwrap();
     }
-    let only_reads = write(
-        &dir,
-        "reads.ndjson",
-        &log.lines().next().unwrap().to_owned(),
-    );
+    let only_reads = write(&dir, "reads.ndjson", log.lines().next().unwrap());
     let r = json(&[
         "analyze",
         &docs,
