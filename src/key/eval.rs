@@ -253,7 +253,9 @@ pub fn rand_suffix(seed: u64, index: u64, n: u32) -> u32 {
 
 /// The `index`-th output (from 0) of SplitMix64 (Steele, Lea and Flood, 2014, as in
 /// Vigna's `splitmix64.c`) seeded with `seed`.
-fn splitmix64(seed: u64, index: u64) -> u64 {
+/// Output `index` of the SplitMix64 generator started at `seed` (Steele, Lea and Flood):
+/// the draws of `rand_suffix`, and a good 64-bit mix anywhere one is needed.
+pub fn splitmix64(seed: u64, index: u64) -> u64 {
     const GAMMA: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut z = seed.wrapping_add(index.wrapping_add(1).wrapping_mul(GAMMA));
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);

@@ -56,7 +56,7 @@ mod parse;
 mod spec;
 
 pub use eval::{
-    Components, KeyValue, Knowledge, LevelKnowledge, Scratch, hash_suffix, rand_suffix,
+    Components, KeyValue, Knowledge, LevelKnowledge, Scratch, hash_suffix, rand_suffix, splitmix64,
     write_number, write_text,
 };
 pub use parse::SpecError;
