@@ -165,9 +165,9 @@ impl Physical {
         self.items += lp.items;
         self.logical_ru += lp.ru;
         if self.logical.len() == self.logical.capacity() {
-            // Grow by a quarter, not double: at ten million logical partitions the spare
-            // capacity of doubling would cost hundreds of megabytes.
-            let extra = (self.logical.len() / 4).max(64);
+            // Grow by half, not double: at ten million logical partitions the spare capacity
+            // of doubling costs hundreds of megabytes, and smaller steps cost more copies.
+            let extra = (self.logical.len() / 2).max(64);
             self.logical.reserve_exact(extra);
         }
         self.logical.push(lp);
