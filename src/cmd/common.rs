@@ -83,6 +83,10 @@ fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {
 /// The request for the library, from the shared flags and the candidates chosen.
 pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) -> Result<Request> {
     let sources = Source::from_args(&args.docs)?;
+    let reads_stdin = sources.is_empty() || sources.iter().any(Source::is_stdin);
+    if reads_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
+        bail!("no documents: give files, or pipe them in (`zcat export.json.gz | pkadvisor analyze`)");
+    }
     let log = args.queries.as_deref().map(log_input);
     if log.as_ref().is_some_and(LogInput::is_stdin)
         && (sources.is_empty() || sources.iter().any(Source::is_stdin))
