@@ -85,7 +85,9 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
     let sources = Source::from_args(&args.docs)?;
     let reads_stdin = sources.is_empty() || sources.iter().any(Source::is_stdin);
     if reads_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
-        bail!("no documents: give files, or pipe them in (`zcat export.json.gz | pkadvisor analyze`)");
+        bail!(
+            "no documents: give files, or pipe them in (`zcat export.json.gz | pkadvisor analyze`)"
+        );
     }
     let log = args.queries.as_deref().map(log_input);
     if log.as_ref().is_some_and(LogInput::is_stdin)

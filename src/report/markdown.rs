@@ -18,7 +18,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}\n", target_line(report))?;
     writeln!(
         out,
-        "| # | key | score | distinct | largest logical partition | max container | usable RU | single / targeted / fan-out | findings |"
+        "| # | key | score | distinct | largest logical partition | breaks at (container size) | usable RU | reads single / targeted / fan-out | findings |"
     )?;
     writeln!(out, "|---|---|---:|---:|---:|---:|---:|---|---|")?;
     for c in &report.candidates {

@@ -4,7 +4,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use comfy_table::{Cell, Color, ContentArrangement, Table, presets};
+use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table, Width, presets};
 
 use super::model::{CandidateReport, Report, Severity};
 use crate::units::human_bytes;
@@ -23,20 +23,38 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             "score",
             "distinct",
             "largest LP",
-            "max size",
-            "storage skew",
+            "breaks at",
+            "skew",
             "usable RU",
-            "single/targeted/fan-out",
+            "reads single/targeted/fan-out",
             "findings",
         ]);
     for c in &report.candidates {
         table.add_row(row(c, colour));
     }
+    keep_whole(&mut table, report);
     writeln!(out, "{table}")?;
     if let Some(r) = &report.recommendation {
         writeln!(out, "\nRecommendation: {}\n{}", r.spec, r.reason)?;
     }
     Ok(())
+}
+
+/// On a narrow terminal the numbers wrap, never the keys or finding codes: a spec cut in two
+/// cannot be pasted back into `--key`.
+fn keep_whole(table: &mut Table, report: &Report) {
+    let widest =
+        |f: &dyn Fn(&CandidateReport) -> usize| report.candidates.iter().map(f).max().unwrap_or(0);
+    let key = widest(&|c| c.key.spec.chars().count()).clamp(3, 48);
+    let code = widest(&|c| c.findings.iter().map(|f| f.code.len()).max().unwrap_or(0)).max(8);
+    for (column, width) in [(1, key), (9, code)] {
+        if let Some(col) = table.column_mut(column) {
+            // The width counts the cell's padding, one space each side.
+            col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
+                width as u16 + 2,
+            )));
+        }
+    }
 }
 
 /// The line saying what was read and projected onto.
