@@ -134,3 +134,114 @@ fn row(c: &CandidateReport, colour: bool) -> Vec<Cell> {
         findings,
     ]
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::report::model::*;
+
+    fn candidate(spec: &str, findings: &[&str]) -> CandidateReport {
+        CandidateReport {
+            rank: 1,
+            score: 87.25,
+            components: BTreeMap::new(),
+            key: KeyInfo {
+                spec: spec.to_owned(),
+                kind: "synthetic".to_owned(),
+                definition: serde_json::json!({}),
+            },
+            cardinality: Cardinality {
+                estimate: 1234,
+                exact: false,
+            },
+            storage: StorageReport {
+                largest_logical_bytes: 2_500_000_000,
+                max_container_bytes: None,
+                physical_skew: 1.08,
+                physical_partitions: 32,
+            },
+            throughput: ThroughputReport {
+                physical_skew: 1.2,
+                usable_fraction: 0.5,
+                write_spread: 0.9,
+                busiest_share_by_window: vec![],
+            },
+            queries: QueryReport {
+                single: 0.7,
+                targeted: 0.25,
+                fan_out: 0.05,
+                avg_partitions: 1.8,
+                reads: 10,
+                writes: 0,
+                writes_from_sample: true,
+            },
+            values: ValueCounts {
+                documents: 10,
+                missing: 0,
+                invalid: 0,
+                unsafe_numbers: 0,
+                over_101_bytes: 0,
+                over_2048_bytes: 0,
+            },
+            largest_values: vec![],
+            findings: findings
+                .iter()
+                .map(|c| Finding {
+                    code: (*c).to_owned(),
+                    severity: Severity::Warning,
+                    message: String::new(),
+                })
+                .collect(),
+            origin: String::new(),
+        }
+    }
+
+    #[test]
+    fn renders_every_column_and_the_recommendation() {
+        let spec = "hash_suffix(/date,/vin,400)";
+        let report = Report {
+            schema_version: SCHEMA_VERSION.to_owned(),
+            tool: Tool::default(),
+            input: InputSummary {
+                documents: 10,
+                bytes: 2_000,
+                invalid: 1,
+                operations: 10,
+            },
+            target: TargetReport {
+                storage_bytes: 1_000_000_000_000,
+                throughput_ru: 20_000.0,
+                throughput_mode: "manual".to_owned(),
+                physical_partitions: 32,
+                defaults: vec!["storage".to_owned()],
+            },
+            candidates: vec![candidate(spec, &["CROSS_PARTITION_TRANSACTION"])],
+            recommendation: Some(Recommendation {
+                spec: spec.to_owned(),
+                reason: "Because.".to_owned(),
+            }),
+            check: None,
+        };
+        let mut out = Vec::new();
+        render(&report, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        for expected in [
+            "10 documents (2.0 kB), 10 logged operations, 1 invalid skipped.",
+            "1.0 TB at 20000 RU/s manual = 32 physical partitions (default storage;",
+            spec,
+            "CROSS_PARTITION_TRANSACTION",
+            "87.2",
+            "~1234",
+            "2.5 GB",
+            "unbounded",
+            "70/25/5%",
+            "Recommendation: hash_suffix(/date,/vin,400)\nBecause.",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing from\n{text}");
+        }
+        // Not a terminal here: no colour escapes.
+        assert!(!text.contains('\u{1b}'));
+    }
+}
