@@ -67,12 +67,13 @@ pub enum InputError {
         problem: Problem,
     },
     /// A file could not be opened.
-    #[error("cannot open {name}: {source}")]
+    #[error("cannot open {name}: {reason}")]
     Open {
         /// The source's name.
         name: String,
-        /// The operating system's reason.
-        source: std::io::Error,
+        /// The operating system's reason (in the message, not chained, so that it is
+        /// printed once).
+        reason: std::io::Error,
     },
     /// Reading or decompressing failed part-way.
     #[error("{name}: {message} (while reading line {line})")]

@@ -114,9 +114,9 @@ impl Source {
         match &self.kind {
             Kind::File(path) => File::open(path)
                 .map(drop)
-                .map_err(|source| InputError::Open {
+                .map_err(|reason| InputError::Open {
                     name: self.name.clone(),
-                    source,
+                    reason,
                 }),
             _ => Ok(()),
         }
@@ -128,9 +128,9 @@ impl Source {
         let (inner, by_name): (Box<dyn Read + Send>, Option<Codec>) = match &self.kind {
             Kind::Stdin => (Box::new(io::stdin()), None),
             Kind::File(path) => {
-                let file = File::open(path).map_err(|source| InputError::Open {
+                let file = File::open(path).map_err(|reason| InputError::Open {
                     name: self.name.clone(),
-                    source,
+                    reason,
                 })?;
                 (Box::new(file), codec_by_name(path))
             }
