@@ -155,7 +155,9 @@ impl Sink for MeasureSink {
         for (c, stats) in plan.candidates.iter().zip(stats.iter_mut()) {
             let mut inline = [Field::Missing; INLINE_INPUTS];
             let spilled: Vec<Field<'_>>;
-            let fields: &[Field<'_>] = if c.fields.len() <= INLINE_INPUTS {
+            let fields: &[Field<'_>] = if let [one] = c.fields[..] {
+                std::slice::from_ref(&doc.fields[one])
+            } else if c.fields.len() <= INLINE_INPUTS {
                 for (slot, &i) in inline.iter_mut().zip(&c.fields) {
                     *slot = doc.fields[i];
                 }

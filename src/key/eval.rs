@@ -67,6 +67,17 @@ impl KeySpec {
         seed: u64,
         scratch: &'x mut Scratch,
     ) -> KeyValue<'x> {
+        // The common case, one plain path: no slots, no scratch.
+        if let [KeyLevel::Path(_)] = self.levels() {
+            let mut values = [PkValueRef::Undefined; MAX_LEVELS];
+            return match fields[self.slots(0)[0]].component() {
+                Some(v) => {
+                    values[0] = v;
+                    KeyValue::Components(Components { values, len: 1 })
+                }
+                None => KeyValue::Invalid,
+            };
+        }
         self.evaluate_slots(|slot| fields[slot], Draw { ordinal, seed }, scratch)
     }
 
