@@ -135,11 +135,7 @@ fn gate(
     min_score: f64,
     deny: &[String],
 ) -> CheckResult {
-    let c = report
-        .candidates
-        .iter()
-        .find(|c| c.origin.starts_with(DECLARED))
-        .expect("the declared key is a candidate");
+    let c = declared(report);
     let mut reasons = Vec::new();
     for f in &c.findings {
         if f.severity == Severity::Violation {

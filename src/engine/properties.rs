@@ -71,6 +71,13 @@ struct Ledger {
     ru: f64,
 }
 
+/// The EPK of a key an operation touches, recorded in the ledger.
+fn touch(ledger: &mut Ledger, def: &PartitionKeyDefinition, tenant: u8, user: u8) -> Epk {
+    let e = key_epk(def, tenant, user);
+    ledger.keys.insert(e.clone(), (tenant, user));
+    e
+}
+
 fn apply(c: &mut Container, ledger: &mut Ledger, op: &Op) {
     let def = c.definition().clone();
     let n = c.partitions().len();
@@ -80,14 +87,12 @@ fn apply(c: &mut Container, ledger: &mut Ledger, op: &Op) {
             user,
             bytes,
         } => {
-            let e = key_epk(&def, tenant, user);
-            ledger.keys.insert(e.clone(), (tenant, user));
+            let e = touch(ledger, &def, tenant, user);
             ledger.bytes += bytes as u64;
             c.insert(e, bytes as u64, 1, 0.0);
         }
         Op::Charge { tenant, user, ru } => {
-            let e = key_epk(&def, tenant, user);
-            ledger.keys.insert(e.clone(), (tenant, user));
+            let e = touch(ledger, &def, tenant, user);
             ledger.ru += ru as f64;
             c.charge_key(e, ru as f64);
         }
@@ -107,8 +112,7 @@ fn apply(c: &mut Container, ledger: &mut Ledger, op: &Op) {
             user,
             bytes,
         } => {
-            let e = key_epk(&def, tenant, user);
-            ledger.keys.insert(e.clone(), (tenant, user));
+            let e = touch(ledger, &def, tenant, user);
             ledger.bytes += bytes as u64;
             c.insert_unsplit(e, bytes as u64, 1);
         }

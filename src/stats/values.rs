@@ -320,8 +320,7 @@ impl ValueStats {
     /// The `n` largest values by bytes, largest first (ties by label).
     pub fn top(&self, n: usize) -> Vec<TopValue> {
         let exact = self.is_exact();
-        let source = if exact { &self.sample } else { &self.heavy };
-        let mut all: Vec<&ValueEntry> = source.values().collect();
+        let mut all: Vec<&ValueEntry> = self.heavy_entries().collect();
         all.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(&b.label)));
         all.into_iter()
             .take(n)
