@@ -2,7 +2,8 @@
 //! (deterministic) to a temporary file, then times `input::read` with 20 paths on one
 //! thread and on two, best of three runs each.
 //!
-//! `cargo run --release --example read_bench -- 200`
+//! `cargo run --release --example read_bench -- 200`, or on a file of your own with the
+//! paths to extract: `cargo run --release --example read_bench -- FILE /a /b/c ...`
 
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
@@ -144,14 +145,27 @@ fn time(path: &std::path::Path, paths: &[KeyPath], threads: usize) -> (f64, u64)
     let sources = [Source::file(path)];
     let (sink, _) =
         input::read(&sources, paths, &opts, &Touch::default, &NoProgress).expect("valid input");
-    (start.elapsed().as_secs_f64(), sink.docs + (sink.check & 1))
+    std::hint::black_box(sink.check);
+    (start.elapsed().as_secs_f64(), sink.docs)
 }
 
 fn main() {
-    let megabytes: u64 = std::env::args()
-        .nth(1)
-        .and_then(|a| a.parse().ok())
-        .unwrap_or(200);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if let Some(file) = args.first().filter(|a| std::path::Path::new(a).is_file()) {
+        let paths: Vec<KeyPath> = args[1..]
+            .iter()
+            .map(|p| KeyPath::parse(p).expect("a document path"))
+            .collect();
+        let bytes = std::fs::metadata(file).expect("a readable file").len();
+        println!(
+            "{file}: {:.1} MB, {} paths",
+            bytes as f64 / 1e6,
+            paths.len()
+        );
+        report(std::path::Path::new(file), &paths, bytes, None);
+        return;
+    }
+    let megabytes: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(200);
     let path = std::env::temp_dir().join(format!(
         "pkadvisor-read-bench-{}.ndjson",
         std::process::id()
@@ -164,20 +178,25 @@ fn main() {
         PATHS.len()
     );
     let paths: Vec<KeyPath> = PATHS.iter().map(|p| KeyPath::parse(p).unwrap()).collect();
+    report(&path, &paths, bytes, Some(docs));
+    if std::env::var_os("KEEP").is_none() {
+        let _ = std::fs::remove_file(&path);
+    } else {
+        println!("kept {}", path.display());
+    }
+}
+
+/// Best of three runs on one thread and on two.
+fn report(path: &std::path::Path, paths: &[KeyPath], bytes: u64, docs: Option<u64>) {
     for threads in [1, 2] {
-        let best = (0..3)
-            .map(|_| time(&path, &paths, threads).0)
-            .fold(f64::INFINITY, f64::min);
+        let runs: Vec<(f64, u64)> = (0..3).map(|_| time(path, paths, threads)).collect();
+        let best = runs.iter().map(|r| r.0).fold(f64::INFINITY, f64::min);
+        let docs = docs.unwrap_or(runs[0].1);
         println!(
             "threads={threads}: {:.3} s, {:.0} MB/s, {:.2} M documents/s",
             best,
             bytes as f64 / 1e6 / best,
             docs as f64 / 1e6 / best
         );
-    }
-    if std::env::var_os("KEEP").is_none() {
-        let _ = std::fs::remove_file(&path);
-    } else {
-        println!("kept {}", path.display());
     }
 }

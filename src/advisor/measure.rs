@@ -8,7 +8,7 @@ use super::pipeline::Candidate;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
-use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::key::{KeyLevel, KeySpec, KeyValue, Scratch};
 use crate::stats::CandidateStats;
 use crate::time::epoch_seconds;
 
@@ -28,6 +28,8 @@ struct Planned {
     definition: PartitionKeyDefinition,
     /// For each of the spec's inputs, its index among the paths read.
     fields: Vec<usize>,
+    /// For a key of one plain path, that path's index: its value is the field's.
+    plain: Option<usize>,
 }
 
 impl Plan {
@@ -50,15 +52,23 @@ impl Plan {
             };
         let planned = candidates
             .iter()
-            .map(|c| Planned {
-                fields: c
+            .map(|c| {
+                let fields: Vec<usize> = c
                     .spec
                     .inputs()
                     .iter()
                     .map(|p| index_of(p, &mut paths))
-                    .collect(),
-                definition: c.definition(),
-                spec: c.spec.clone(),
+                    .collect();
+                let plain = match (c.spec.levels(), &fields[..]) {
+                    ([KeyLevel::Path(_)], &[i]) => Some(i),
+                    _ => None,
+                };
+                Planned {
+                    fields,
+                    plain,
+                    definition: c.definition(),
+                    spec: c.spec.clone(),
+                }
             })
             .collect::<Vec<_>>();
         let time_field = time_path.map(|p| index_of(p, &mut paths));
@@ -153,6 +163,17 @@ impl Sink for MeasureSink {
             ..
         } = self;
         for (c, stats) in plan.candidates.iter().zip(stats.iter_mut()) {
+            if let Some(i) = c.plain {
+                match doc.fields[i].component() {
+                    Some(v) => {
+                        let parts = [v];
+                        let epk = c.definition.epk_unchecked(&parts);
+                        stats.add(&parts, &epk, c.definition.is_v1(), doc.bytes, position);
+                    }
+                    None => stats.add_invalid(doc.bytes),
+                }
+                continue;
+            }
             let mut inline = [Field::Missing; INLINE_INPUTS];
             let spilled: Vec<Field<'_>>;
             let fields: &[Field<'_>] = if let [one] = c.fields[..] {

@@ -176,13 +176,13 @@ const EXPLAIN_VALUES: usize = 3;
 /// values and, as one entry with an empty EPK, the projected tail of small values.
 pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> ExplainReport {
     let mut entries: Vec<_> = e.stats.values.heavy_entries().collect();
-    entries.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(&b.label)));
+    entries.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(b.label)));
     let mut labels: BTreeMap<String, String> = entries
         .into_iter()
         .take(1 << 16)
         .map(|v| {
             let label = if redact_values {
-                redact(&v.label)
+                redact(v.label)
             } else {
                 v.label.to_string()
             };

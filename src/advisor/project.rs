@@ -68,7 +68,8 @@ pub fn project(
     stats: &CandidateStats,
     target: &Target,
 ) -> Projection {
-    let sample = stats.histogram.total_bytes.max(1) as f64;
+    let histogram = stats.histogram();
+    let sample = histogram.total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
     let unseen_share = if stats.documents == 0 {
         0.0
@@ -82,19 +83,14 @@ pub fn project(
     };
     let mut container = Container::new(definition.clone(), target.throughput);
     let v1 = definition.is_v1();
-    let mut tail: Vec<f64> = stats
-        .histogram
-        .slices
-        .iter()
-        .map(|s| s.bytes as f64)
-        .collect();
+    let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
     let mut largest: Option<(String, u64)> = None;
     let mut largest_sample = 0.0;
     for e in stats.values.heavy_entries() {
         let bytes = e.bytes as f64 * growth;
         let items = (e.docs as f64 * growth).round().max(1.0) as u64;
         container.insert_unsplit(e.epk.clone(), bytes.round() as u64, items);
-        tail[bucket_of(space_fraction(&e.epk, v1))] -= e.bytes as f64;
+        tail[bucket_of(space_fraction(e.epk, v1))] -= e.bytes as f64;
         let b = bytes.round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         if largest
@@ -116,7 +112,7 @@ pub fn project(
     let avg_doc = sample / stats.documents.max(1) as f64;
     for (i, t) in tail.iter().enumerate() {
         let share = if hierarchical {
-            stats.histogram.bytes(i) as f64 / sample
+            histogram.bytes(i) as f64 / sample
         } else {
             1.0 / BUCKETS as f64
         };

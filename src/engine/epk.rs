@@ -15,7 +15,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::murmur::{Murmur3x64, murmur3_x64_128, murmur3_x86_32};
+use super::murmur::{Murmur3x64, murmur3_x64_128, murmur3_x64_128_framed, murmur3_x86_32};
 use super::value::PkValueRef;
 
 /// Type markers written before each component.
@@ -216,41 +216,19 @@ fn digest_to_epk_bytes((h1, h2): (u64, u64)) -> [u8; 16] {
     out
 }
 
-/// The 16-byte Hash V2 EPK of one component (also one MultiHash level). Short components
-/// are laid out on the stack and hashed in one pass.
+/// The 16-byte Hash V2 EPK of one component (also one MultiHash level), hashed straight
+/// from the value.
 pub fn v2_component(v: PkValueRef<'_>) -> [u8; 16] {
-    let mut buf = [0u8; 64];
-    let len = match v {
-        PkValueRef::Str(s) if s.len() <= 62 => {
-            buf[0] = marker::STRING;
-            buf[1..=s.len()].copy_from_slice(s.as_bytes());
-            buf[s.len() + 1] = 0xFF;
-            s.len() + 2
-        }
+    let digest = match v {
+        PkValueRef::Str(s) => murmur3_x64_128_framed(marker::STRING, s.as_bytes(), Some(0xFF)),
         PkValueRef::Number(n) => {
-            buf[0] = marker::NUMBER;
-            buf[1..9].copy_from_slice(&n.to_bits().to_le_bytes());
-            9
+            murmur3_x64_128_framed(marker::NUMBER, &n.to_bits().to_le_bytes(), None)
         }
-        PkValueRef::Str(_) => {
-            let mut h = Murmur3x64::new();
-            feed_v2(&mut h, v);
-            return digest_to_epk_bytes(h.finish());
-        }
-        PkValueRef::Undefined => {
-            buf[0] = marker::UNDEFINED;
-            1
-        }
-        PkValueRef::Null => {
-            buf[0] = marker::NULL;
-            1
-        }
-        PkValueRef::Bool(b) => {
-            buf[0] = if b { marker::TRUE } else { marker::FALSE };
-            1
-        }
+        PkValueRef::Undefined => murmur3_x64_128(&[marker::UNDEFINED]),
+        PkValueRef::Null => murmur3_x64_128(&[marker::NULL]),
+        PkValueRef::Bool(b) => murmur3_x64_128(&[if b { marker::TRUE } else { marker::FALSE }]),
     };
-    digest_to_epk_bytes(murmur3_x64_128(&buf[..len]))
+    digest_to_epk_bytes(digest)
 }
 
 /// Hash V2 EPK of a key; several components are hashed in one pass (legacy multi-path

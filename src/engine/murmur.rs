@@ -46,6 +46,11 @@ impl Murmur3x64 {
     fn block(&mut self, block: &[u8; 16]) {
         let k1 = u64::from_le_bytes(block[..8].try_into().expect("8 bytes"));
         let k2 = u64::from_le_bytes(block[8..].try_into().expect("8 bytes"));
+        self.block_words(k1, k2);
+    }
+
+    #[inline]
+    fn block_words(&mut self, k1: u64, k2: u64) {
         self.h1 ^= mix_k1(k1);
         self.h1 = self
             .h1
@@ -93,21 +98,19 @@ impl Murmur3x64 {
     }
 
     /// Finishes the hash: `(h1, h2)`, the SDKs' `(low, high)` halves.
-    pub fn finish(mut self) -> (u64, u64) {
-        let tail = &self.buf[..self.buf_len];
-        let (mut k1, mut k2) = (0u64, 0u64);
-        for (i, &b) in tail.iter().enumerate() {
-            if i < 8 {
-                k1 |= (b as u64) << (8 * i);
-            } else {
-                k2 |= (b as u64) << (8 * (i - 8));
-            }
-        }
+    pub fn finish(self) -> (u64, u64) {
+        let (buf, len) = (self.buf, self.buf_len);
+        self.finish_with(&buf[..len])
+    }
+
+    /// Mixes in the last `tail` (under 16 bytes) and finalises.
+    #[inline]
+    fn finish_with(mut self, tail: &[u8]) -> (u64, u64) {
         if tail.len() > 8 {
-            self.h2 ^= mix_k2(k2);
+            self.h2 ^= mix_k2(load_le(&tail[8..]));
         }
         if !tail.is_empty() {
-            self.h1 ^= mix_k1(k1);
+            self.h1 ^= mix_k1(load_le(&tail[..tail.len().min(8)]));
         }
         let (mut h1, mut h2) = (self.h1 ^ self.total, self.h2 ^ self.total);
         h1 = h1.wrapping_add(h2);
@@ -120,19 +123,92 @@ impl Murmur3x64 {
     }
 }
 
+/// Up to 8 bytes as a little-endian integer, from at most two overlapping loads (the
+/// overlap holds the same bytes in both, so OR-ing them is exact): no byte loop.
+#[inline(always)]
+fn load_le(b: &[u8]) -> u64 {
+    let n = b.len();
+    match n {
+        8.. => u64::from_le_bytes(b[..8].try_into().expect("8 bytes")),
+        4..8 => {
+            let lo = u32::from_le_bytes(b[..4].try_into().expect("4 bytes")) as u64;
+            let hi = u32::from_le_bytes(b[n - 4..n].try_into().expect("4 bytes")) as u64;
+            lo | hi << (8 * (n - 4))
+        }
+        1..4 => {
+            let (a, m, z) = (b[0] as u64, b[n / 2] as u64, b[n - 1] as u64);
+            a | m << (8 * (n / 2)) | z << (8 * (n - 1))
+        }
+        0 => 0,
+    }
+}
+
 /// MurmurHash3 x64_128 of `data` with seed 0, as `(h1, h2)`: one pass over whole blocks,
 /// without the streaming hasher's buffering (the hot path of every short key).
+#[inline]
 pub fn murmur3_x64_128(data: &[u8]) -> (u64, u64) {
     let mut h = Murmur3x64::new();
     let mut chunks = data.chunks_exact(16);
     for chunk in &mut chunks {
         h.block(chunk.try_into().expect("16 bytes"));
     }
-    let rest = chunks.remainder();
-    h.buf[..rest.len()].copy_from_slice(rest);
-    h.buf_len = rest.len();
     h.total = data.len() as u64;
-    h.finish()
+    h.finish_with(chunks.remainder())
+}
+
+/// MurmurHash3 x64_128 with seed 0 of `prefix`, `payload` and `suffix` end to end, read
+/// straight from `payload`: a key component (marker byte, value, end byte) is hashed
+/// without first being copied, which would stall the loads that follow the copy.
+#[inline]
+pub fn murmur3_x64_128_framed(prefix: u8, payload: &[u8], suffix: Option<u8>) -> (u64, u64) {
+    let frame = Frame {
+        prefix,
+        payload,
+        suffix,
+    };
+    let len = payload.len() + 1 + usize::from(suffix.is_some());
+    let mut h = Murmur3x64::new();
+    let blocks = len / 16;
+    for b in 0..blocks {
+        h.block_words(frame.word(2 * b), frame.word(2 * b + 1));
+    }
+    h.total = len as u64;
+    let tail = len - 16 * blocks;
+    if tail > 8 {
+        h.h2 ^= mix_k2(frame.word(2 * blocks + 1));
+    }
+    if tail > 0 {
+        h.h1 ^= mix_k1(frame.word(2 * blocks));
+    }
+    h.finish_with(&[])
+}
+
+/// A byte, a payload and maybe a byte, end to end.
+struct Frame<'a> {
+    prefix: u8,
+    payload: &'a [u8],
+    suffix: Option<u8>,
+}
+
+impl Frame<'_> {
+    /// The little-endian word at byte `8 * w` (zeros past the end).
+    #[inline(always)]
+    fn word(&self, w: usize) -> u64 {
+        let (n, start) = (self.payload.len(), 8 * w);
+        let mut v = if start == 0 {
+            u64::from(self.prefix) | load_le(&self.payload[..n.min(7)]) << 8
+        } else if start <= n {
+            load_le(&self.payload[start - 1..n.min(start + 7)])
+        } else {
+            0
+        };
+        if let Some(x) = self.suffix
+            && (start..start + 8).contains(&(n + 1))
+        {
+            v |= u64::from(x) << (8 * (n + 1 - start));
+        }
+        v
+    }
 }
 
 /// MurmurHash3 x86_32 of `data` with seed 0.
@@ -178,6 +254,23 @@ mod tests {
         let (h1, h2) = murmur3_x64_128(&[0x01]);
         let hex = format!("{h2:016X}{h1:016X}");
         assert_eq!(hex, "778867E4430E67857ACE5C908374FE16");
+    }
+
+    #[test]
+    fn framed_equals_the_bytes_end_to_end() {
+        let data: Vec<u8> = (0..90u32).map(|i| (i * 37 + 11) as u8).collect();
+        for n in 0..data.len() {
+            for suffix in [None, Some(0xFF), Some(0x00)] {
+                let mut whole = vec![0x08];
+                whole.extend_from_slice(&data[..n]);
+                whole.extend(suffix);
+                assert_eq!(
+                    murmur3_x64_128_framed(0x08, &data[..n], suffix),
+                    murmur3_x64_128(&whole),
+                    "{n} {suffix:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -10,8 +10,14 @@ use serde::Serialize;
 
 /// At most this many windows are kept.
 pub const MAX_WINDOWS: usize = 64;
-/// Slices of the hash space per window.
-pub const SLICES: usize = 1024;
+/// Slices of the hash space per window: the histogram's.
+pub const SLICES: usize = super::histogram::BUCKETS;
+
+/// The slice of a position in the hash space (a fraction in `[0, 1)`).
+#[inline]
+pub fn slice_of(fraction: f64) -> usize {
+    super::histogram::bucket_of(fraction)
+}
 /// The first width for document positions.
 const FIRST_ORDINAL_WIDTH: i64 = 1024;
 
@@ -86,11 +92,11 @@ impl Arrival {
         &mut self.windows[idx].1
     }
 
-    /// Records a document of `bytes` at `position`, landing at `fraction` of the hash space.
+    /// Records a document of `bytes` at `position`, landing in `slice` of the hash space
+    /// (see [`slice_of`]).
     #[inline]
-    pub fn add(&mut self, position: i64, fraction: f64, bytes: u64) {
+    pub fn add(&mut self, position: i64, slice: usize, bytes: u64) {
         let key = position.div_euclid(self.width);
-        let slice = ((fraction * SLICES as f64) as usize).min(SLICES - 1);
         let w = self.window(key);
         w.docs[slice] = w.docs[slice].saturating_add(1);
         w.bytes[slice] += bytes;
@@ -136,7 +142,7 @@ mod tests {
     fn windows_stay_bounded_and_keep_every_document() {
         let mut a = Arrival::by_ordinal();
         for i in 0..1_000_000i64 {
-            a.add(i, (i % 997) as f64 / 997.0, 10);
+            a.add(i, slice_of((i % 997) as f64 / 997.0), 10);
         }
         assert!(a.windows.len() <= MAX_WINDOWS);
         let docs: u64 = a
@@ -155,7 +161,7 @@ mod tests {
             Arrival::by_ordinal(),
         );
         for i in 0..300_000i64 {
-            let f = ((i * 7919) % 1000) as f64 / 1000.0;
+            let f = slice_of(((i * 7919) % 1000) as f64 / 1000.0);
             whole.add(i, f, 3);
             if i < 100_000 { &mut first } else { &mut second }.add(i, f, 3);
         }

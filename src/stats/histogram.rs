@@ -44,15 +44,23 @@ pub fn bucket_of(fraction: f64) -> usize {
 }
 
 impl EpkHistogram {
-    /// Counts one document of `bytes` at `fraction` of the hash space; returns the bytes its
-    /// bucket now holds.
+    /// Counts one document of `bytes` in slice `slice`; returns the bytes the slice now
+    /// holds.
     #[inline]
-    pub fn add(&mut self, fraction: f64, bytes: u64) -> u64 {
-        let s = &mut self.slices[bucket_of(fraction)];
+    pub fn add(&mut self, slice: usize, bytes: u64) -> u64 {
+        let s = &mut self.slices[slice];
         s.docs += 1;
         s.bytes += bytes;
         self.total_bytes += bytes;
         s.bytes
+    }
+
+    /// Counts `docs` documents of `bytes` in all in slice `slice`.
+    pub fn add_to(&mut self, slice: usize, docs: u64, bytes: u64) {
+        let s = &mut self.slices[slice];
+        s.docs += docs;
+        s.bytes += bytes;
+        self.total_bytes += bytes;
     }
 
     /// Adds everything `other` counted.

@@ -8,13 +8,16 @@ pub mod distinct;
 pub mod histogram;
 pub mod values;
 
+use std::borrow::Cow;
+
 use crate::engine::epk::space_fraction;
 use crate::engine::{Epk, PkValueRef};
 
 pub use arrival::Arrival;
 pub use distinct::Distinct;
 pub use histogram::EpkHistogram;
-pub use values::{TopValue, ValueStats};
+use histogram::bucket_of;
+pub use values::{Promotion, TopValue, ValueRef, ValueStats};
 
 /// Key values longer than this need large partition keys (Hash V2).
 pub const V1_VALUE_LIMIT: usize = 101;
@@ -45,8 +48,9 @@ pub struct CandidateStats {
     pub distinct: Distinct,
     /// Documents and bytes per value.
     pub values: ValueStats,
-    /// Documents and bytes over the hash space.
-    pub histogram: EpkHistogram,
+    /// Documents and bytes over the hash space once values are sampled (while they are
+    /// counted exactly, the values hold it: see [`histogram`](Self::histogram)).
+    histogram: EpkHistogram,
     /// Arrivals per window over the hash space.
     pub arrival: Arrival,
 }
@@ -84,6 +88,7 @@ impl CandidateStats {
     /// Counts a document of `bytes` arriving at `position` (none: unknown) whose key has
     /// `components` and `epk`
     /// (`v1`: the definition hashes with version 1).
+    #[inline]
     pub fn add(
         &mut self,
         components: &[PkValueRef<'_>],
@@ -96,24 +101,73 @@ impl CandidateStats {
         self.bytes += bytes;
         self.check_components(components);
         let hash = value_hash(epk);
-        let fraction = space_fraction(epk, v1);
-        if !self.values.is_exact() {
-            self.distinct.add(hash);
-        }
-        let slice = histogram::bucket_of(fraction);
-        let slice_bytes = self.histogram.add(fraction, bytes);
+        let slice = if self.values.is_exact() {
+            self.add_exact(hash, components, epk, v1, bytes)
+        } else {
+            self.add_sampled(hash, components, epk, v1, bytes)
+        };
         if let Some(p) = position {
-            self.arrival.add(p, fraction, bytes);
+            self.arrival.add(p, slice, bytes);
         }
-        let mean = self.histogram.total_bytes / histogram::BUCKETS as u64;
+    }
+
+    /// While exact, a document touches its value's counts only: the distinct count and the
+    /// histogram are the values'. Returns the value's slice of the hash space.
+    #[inline]
+    fn add_exact(
+        &mut self,
+        hash: u64,
+        components: &[PkValueRef<'_>],
+        epk: &Epk,
+        v1: bool,
+        bytes: u64,
+    ) -> usize {
+        if let Some(slice) = self.values.count(hash, bytes) {
+            return slice as usize;
+        }
+        let slice = bucket_of(space_fraction(epk, v1));
+        let label = |out: &mut String| label_into(components, out);
         self.values
-            .add(hash, bytes, (slice as u32, slice_bytes, mean), || {
-                (label(components), epk.clone())
-            });
-        if let Some(all) = self.values.take_promoted() {
-            for h in all {
-                self.distinct.add(h);
-            }
+            .keep(hash, bytes, slice as u32, label, epk.clone());
+        if self.values.over_budget()
+            && let Some(p) = self.values.shrink()
+        {
+            self.promote(p);
+        }
+        slice
+    }
+
+    fn promote(&mut self, p: Promotion) {
+        for h in p.hashes {
+            self.distinct.add(h);
+        }
+        self.histogram = p.histogram;
+    }
+
+    fn add_sampled(
+        &mut self,
+        hash: u64,
+        components: &[PkValueRef<'_>],
+        epk: &Epk,
+        v1: bool,
+        bytes: u64,
+    ) -> usize {
+        let slice = bucket_of(space_fraction(epk, v1));
+        self.distinct.add(hash);
+        let slice_bytes = self.histogram.add(slice, bytes);
+        let mean = self.histogram.total_bytes / histogram::BUCKETS as u64;
+        let label = |out: &mut String| label_into(components, out);
+        let at = (slice as u32, slice_bytes, mean);
+        self.values.add_sampled(hash, bytes, at, label, epk);
+        slice
+    }
+
+    /// Documents and bytes over the hash space.
+    pub fn histogram(&self) -> Cow<'_, EpkHistogram> {
+        if self.values.is_exact() {
+            Cow::Owned(self.values.histogram())
+        } else {
+            Cow::Borrowed(&self.histogram)
         }
     }
 
@@ -169,22 +223,24 @@ impl CandidateStats {
         self.over_limit += other.over_limit;
         self.max_value_bytes = self.max_value_bytes.max(other.max_value_bytes);
         let both_exact = self.values.is_exact() && other.values.is_exact();
-        let mut distinct = if both_exact {
-            Distinct::default()
+        let (mut distinct, mut histogram) = if both_exact {
+            (Distinct::default(), EpkHistogram::default())
         } else {
+            let mut h = self.histogram().into_owned();
+            h.merge(&other.histogram());
             let mut d = self.full_distinct();
             d.merge(other.full_distinct());
-            d
+            (d, h)
         };
-        self.values.merge(other.values);
         // Two exact halves whose union outgrew the budget: the sketch starts from all of it.
-        if let Some(all) = self.values.take_promoted() {
-            for h in all {
+        if let Some(p) = self.values.merge(other.values) {
+            for h in p.hashes {
                 distinct.add(h);
             }
+            histogram = p.histogram;
         }
         self.distinct = distinct;
-        self.histogram.merge(&other.histogram);
+        self.histogram = histogram;
         self.arrival.merge(other.arrival);
     }
 }
@@ -207,23 +263,45 @@ pub fn value_hash(epk: &Epk) -> u64 {
 /// The report's text for a key value: JSON of the component, or a JSON array of them.
 /// Integral numbers print as integers (`42`, not `42.0`); `-0.0` keeps its sign.
 pub fn label(components: &[PkValueRef<'_>]) -> String {
+    let mut out = String::new();
+    label_into(components, &mut out);
+    out
+}
+
+/// Writes [`label`] at the end of `out`.
+pub fn label_into(components: &[PkValueRef<'_>], out: &mut String) {
     match components {
-        [one] => component_label(*one),
+        [one] => component_label(*one, out),
         many => {
-            let parts: Vec<String> = many.iter().map(|c| component_label(*c)).collect();
-            format!("[{}]", parts.join(","))
+            out.push('[');
+            for (i, c) in many.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                component_label(*c, out);
+            }
+            out.push(']');
         }
     }
 }
 
-fn component_label(c: PkValueRef<'_>) -> String {
+fn component_label(c: PkValueRef<'_>, out: &mut String) {
+    use std::fmt::Write as _;
     match c {
+        // Most strings need no escape: written directly, as serde_json would write them.
+        PkValueRef::Str(s) if !s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') => {
+            out.push('"');
+            out.push_str(s);
+            out.push('"');
+        }
         PkValueRef::Number(n)
             if n.fract() == 0.0 && n.abs() < 1e15 && !(n == 0.0 && n.is_sign_negative()) =>
         {
-            (n as i64).to_string()
+            let _ = write!(out, "{}", n as i64);
         }
-        other => other.to_string(),
+        other => {
+            let _ = write!(out, "{other}");
+        }
     }
 }
 
@@ -279,7 +357,7 @@ mod tests {
         assert_eq!((a.documents, a.bytes), (whole.documents, whole.bytes));
         assert_eq!(a.distinct_values(), whole.distinct_values());
         assert_eq!(a.values.top(50), whole.values.top(50));
-        assert_eq!(a.histogram, whole.histogram);
+        assert_eq!(a.histogram(), whole.histogram());
         assert_eq!(a.arrival, whole.arrival);
     }
 
@@ -318,9 +396,47 @@ mod tests {
         assert!((n as f64 / 30_000.0 - 1.0).abs() < 0.02, "{n}");
     }
 
+    /// Every document's slice, recorded one by one: what the histogram must equal whether
+    /// the values are counted exactly or sampled, whole or merged from halves.
+    #[test]
+    fn the_histogram_holds_every_document_exact_or_sampled() {
+        let mut reference = EpkHistogram::default();
+        let small = 64 * 1024;
+        let (mut whole, mut a, mut b) = (
+            CandidateStats::new(small, false),
+            CandidateStats::new(small, false),
+            CandidateStats::new(1 << 30, false),
+        );
+        for i in 0..60_000i64 {
+            let v = format!("v{}", (i * 7) % 45_000);
+            let c = [PkValueRef::Str(&v)];
+            let epk = hash_v2(&c);
+            let bytes = 100 + (i % 13) as u64;
+            reference.add(bucket_of(space_fraction(&epk, false)), bytes);
+            add(&mut whole, &v, bytes, i);
+            // One half sampled, the other still exact.
+            add(if i % 3 == 0 { &mut a } else { &mut b }, &v, bytes, i);
+        }
+        assert!(!whole.values.is_exact() && !a.values.is_exact() && b.values.is_exact());
+        assert_eq!(*whole.histogram(), reference);
+        a.merge(b);
+        assert_eq!(*a.histogram(), reference);
+    }
+
     #[test]
     fn labels_are_json() {
         assert_eq!(label(&[PkValueRef::Str("a\"b")]), "\"a\\\"b\"");
+        for s in [
+            "plain",
+            "caf\u{e9} \u{1F600}",
+            "tab\there",
+            "back\\slash",
+            "",
+            "\u{7f}",
+        ] {
+            let want = serde_json::to_string(s).unwrap();
+            assert_eq!(label(&[PkValueRef::Str(s)]), want);
+        }
         assert_eq!(
             label(&[
                 PkValueRef::Str("t"),

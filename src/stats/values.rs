@@ -14,13 +14,13 @@
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
-use super::histogram::BUCKETS;
+use super::histogram::{BUCKETS, EpkHistogram};
 use crate::engine::Epk;
 
 /// Heavy hitters kept.
 pub const HEAVY: usize = 64;
 
-/// What is known of one value.
+/// What is known of one heavy hitter.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueEntry {
     /// Documents with this value.
@@ -36,17 +36,59 @@ pub struct ValueEntry {
 }
 
 impl ValueEntry {
-    /// What one entry really costs at the worst moment: a hash table doubling holds the old
-    /// and the new table at once, up to four slots per entry; plus its label's allocation,
-    /// rounded up as the allocator does, with its header.
-    fn footprint(&self) -> usize {
-        4 * std::mem::size_of::<(u64, ValueEntry)>() + self.label.len().next_multiple_of(16) + 16
+    fn absorb(&mut self, docs: u64, bytes: u64) {
+        self.docs += docs;
+        self.bytes += bytes;
     }
 
-    fn absorb(&mut self, other: &ValueEntry) {
-        self.docs += other.docs;
-        self.bytes += other.bytes;
+    fn view(&self) -> ValueRef<'_> {
+        ValueRef {
+            docs: self.docs,
+            bytes: self.bytes,
+            label: &self.label,
+            epk: &self.epk,
+        }
     }
+}
+
+/// One value as the statistics hold it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueRef<'a> {
+    /// Documents with this value.
+    pub docs: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// The value as the report shows it (JSON text).
+    pub label: &'a str,
+    /// Its EPK under the candidate's definition.
+    pub epk: &'a Epk,
+}
+
+/// The hot half of a kept value, which every document with it updates: 32 bytes a slot
+/// with its hash, so that twenty candidates' tables stay in cache.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Tally {
+    docs: u64,
+    bytes: u64,
+    /// Its slice of the hash space.
+    slice: u32,
+    /// Its index among the details.
+    detail: u32,
+}
+
+/// The cold half of a kept value, written once.
+#[derive(Clone, Debug, PartialEq)]
+struct Detail {
+    /// Where its label lies in the labels' text.
+    label: std::ops::Range<usize>,
+    epk: Epk,
+}
+
+/// What one kept value really costs at the worst moment: a hash table doubling holds the
+/// old and the new table at once (up to four slots per value), the details' vector up to
+/// two, plus twice its label (the labels' text grows by doubling too).
+fn footprint(label: usize) -> usize {
+    4 * std::mem::size_of::<(u64, Tally)>() + 2 * std::mem::size_of::<Detail>() + 2 * label
 }
 
 /// One of the largest values, for reports.
@@ -67,17 +109,28 @@ pub struct TopValue {
 /// A value is considered heavy once its hash-space slice holds this many times the mean.
 pub const HOT_FACTOR: u64 = 4;
 
+/// What exact counting knew when it ended: every value hash, and the histogram of every
+/// document (while exact, the histogram is not kept apart: the values hold it).
+#[derive(Debug)]
+pub struct Promotion {
+    /// The hash of every value seen.
+    pub hashes: Vec<u64>,
+    /// Documents and bytes over the hash space.
+    pub histogram: EpkHistogram,
+}
+
 /// Per-value documents and bytes within a memory budget.
 #[derive(Clone, Debug)]
 pub struct ValueStats {
     budget: usize,
     level: u32,
     used: usize,
-    sample: FxHashMap<u64, ValueEntry>,
+    sample: FxHashMap<u64, Tally>,
+    details: Vec<Detail>,
+    /// The kept values' labels, end to end: one allocation, not one per value.
+    labels: String,
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
-    /// Every value hash, handed over once when exact counting ends.
-    promoted: Option<Vec<u64>>,
     /// Bytes of the heavy table's entries per histogram slice.
     tracked: Vec<u64>,
 }
@@ -90,8 +143,9 @@ impl ValueStats {
             level: 0,
             used: 0,
             sample: FxHashMap::default(),
+            details: Vec::new(),
+            labels: String::new(),
             heavy: FxHashMap::default(),
-            promoted: None,
             tracked: Vec::new(),
         }
     }
@@ -101,41 +155,72 @@ impl ValueStats {
         hash & ((1u64 << self.level) - 1) == 0
     }
 
-    /// Counts one document of `bytes` with the value of `hash`, whose hash-space slice
-    /// now holds `slice.1` bytes against a mean of `slice.2` (`slice.0` is its index);
-    /// `entry` builds the value's label and EPK, and is called only when the value is
-    /// first kept.
+    /// Counts one document of `bytes` with the value of `hash` if the value is already
+    /// kept, and returns the value's slice of the hash space; `None` if it is not kept
+    /// (while exact: a value never seen, to [`keep`](Self::keep)).
     #[inline]
-    pub fn add(
+    pub fn count(&mut self, hash: u64, bytes: u64) -> Option<u32> {
+        let t = self.sample.get_mut(&hash)?;
+        t.docs += 1;
+        t.bytes += bytes;
+        Some(t.slice)
+    }
+
+    /// Starts keeping the value of `hash` (not kept yet, and sampled) with its first
+    /// document of `bytes`; `label` writes the value's label. May end exact counting: see
+    /// [`shrink`](Self::shrink).
+    pub fn keep(
+        &mut self,
+        hash: u64,
+        bytes: u64,
+        slice: u32,
+        label: impl FnOnce(&mut String),
+        epk: Epk,
+    ) {
+        let start = self.labels.len();
+        label(&mut self.labels);
+        let label = start..self.labels.len();
+        self.used += footprint(label.len());
+        let detail = self.details.len() as u32;
+        self.details.push(Detail { label, epk });
+        let t = Tally {
+            docs: 1,
+            bytes,
+            slice,
+            detail,
+        };
+        self.sample.insert(hash, t);
+    }
+
+    fn label(&self, d: &Detail) -> &str {
+        &self.labels[d.label.clone()]
+    }
+
+    /// Whether [`keep`](Self::keep) went past the budget; then call
+    /// [`shrink`](Self::shrink).
+    pub fn over_budget(&self) -> bool {
+        self.used > self.budget
+    }
+
+    /// Counts one document of `bytes` with the value of `hash` once sampling has begun,
+    /// whose hash-space slice now holds `slice.1` bytes against a mean of `slice.2`
+    /// (`slice.0` is its index); `label` writes the value's label, and `epk` is its EPK.
+    #[inline]
+    pub fn add_sampled(
         &mut self,
         hash: u64,
         bytes: u64,
         slice: (u32, u64, u64),
-        entry: impl Fn() -> (String, Epk),
+        label: impl Fn(&mut String),
+        epk: &Epk,
     ) {
-        if self.level > 0 {
-            self.add_heavy(hash, bytes, slice, &entry);
-        }
-        if !self.sampled(hash) {
+        self.add_heavy(hash, bytes, slice, &label, epk);
+        if !self.sampled(hash) || self.count(hash, bytes).is_some() {
             return;
         }
-        if let Some(e) = self.sample.get_mut(&hash) {
-            e.docs += 1;
-            e.bytes += bytes;
-            return;
-        }
-        let (label, epk) = entry();
-        let e = ValueEntry {
-            docs: 1,
-            bytes,
-            label: label.into_boxed_str(),
-            epk,
-            slice: slice.0,
-        };
-        self.used += e.footprint();
-        self.sample.insert(hash, e);
-        if self.used > self.budget {
-            self.raise_level();
+        self.keep(hash, bytes, slice.0, label, epk.clone());
+        if self.over_budget() {
+            self.shrink();
         }
     }
 
@@ -148,18 +233,23 @@ impl ValueStats {
         hash: u64,
         bytes: u64,
         (slice, slice_bytes, mean_slice): (u32, u64, u64),
-        entry: &dyn Fn() -> (String, Epk),
+        label: &dyn Fn(&mut String),
+        epk: &Epk,
     ) {
         if self.tracked.is_empty() {
             self.tracked = vec![0; BUCKETS];
         }
-        if let Some(e) = self.heavy.get_mut(&hash) {
-            e.docs += 1;
-            e.bytes += bytes;
+        // A tracked value's slice holds its bytes: most documents, in slices without one,
+        // skip the table.
+        let tracked = self.tracked[slice as usize];
+        if tracked > 0
+            && let Some(e) = self.heavy.get_mut(&hash)
+        {
+            e.absorb(1, bytes);
             self.tracked[e.slice as usize] += bytes;
             return;
         }
-        let untracked = slice_bytes.saturating_sub(self.tracked[slice as usize]);
+        let untracked = slice_bytes.saturating_sub(tracked);
         if untracked <= HOT_FACTOR * mean_slice.max(1) {
             return;
         }
@@ -167,7 +257,6 @@ impl ValueStats {
         if self.heavy.len() >= HEAVY && untracked <= smallest.1 {
             return;
         }
-        let (label, epk) = entry();
         if self.heavy.len() >= HEAVY
             && let Some(old) = self.heavy.remove(&smallest.0)
         {
@@ -175,11 +264,13 @@ impl ValueStats {
             *t = t.saturating_sub(old.bytes);
         }
         self.tracked[slice as usize] += untracked;
+        let mut text = String::new();
+        label(&mut text);
         let entry = ValueEntry {
             docs: (untracked / bytes.max(1)).max(1),
             bytes: untracked,
-            label: label.into_boxed_str(),
-            epk,
+            label: text.into_boxed_str(),
+            epk: epk.clone(),
             slice,
         };
         self.heavy.insert(hash, entry);
@@ -201,34 +292,79 @@ impl ValueStats {
             .unwrap_or((0, 0))
     }
 
-    /// Halves the sample (and starts the heavy table when leaving exact counting).
-    fn raise_level(&mut self) {
-        if self.level == 0 {
+    /// Brings the sample back within the budget by halving it as often as needed. Ends
+    /// exact counting if it was on: the heavy table starts from the largest values, and
+    /// what exact counting knew waits in the returned promotion.
+    pub fn shrink(&mut self) -> Option<Promotion> {
+        let promotion = (self.level == 0).then(|| {
             self.start_heavy();
-            self.promoted = Some(self.sample.keys().copied().collect());
-        }
+            Promotion {
+                hashes: self.sample.keys().copied().collect(),
+                histogram: self.histogram(),
+            }
+        });
         while self.used > self.budget && self.level < 63 {
             self.level += 1;
             let mask = (1u64 << self.level) - 1;
             self.sample.retain(|h, _| h & mask == 0);
-            self.used = self.sample.values().map(ValueEntry::footprint).sum();
+            self.compact();
+        }
+        promotion
+    }
+
+    /// Drops the details and labels of values no longer kept and recounts the bytes used.
+    fn compact(&mut self) {
+        let old = std::mem::take(&mut self.details);
+        let text = std::mem::take(&mut self.labels);
+        self.used = 0;
+        for t in self.sample.values_mut() {
+            let d = &old[t.detail as usize];
+            let start = self.labels.len();
+            self.labels.push_str(&text[d.label.clone()]);
+            self.used += footprint(d.label.len());
+            t.detail = self.details.len() as u32;
+            self.details.push(Detail {
+                label: start..self.labels.len(),
+                epk: d.epk.clone(),
+            });
         }
     }
 
     /// The heavy table starts as the largest values counted exactly so far.
     fn start_heavy(&mut self) {
-        let mut all: Vec<(&u64, &ValueEntry)> = self.sample.iter().collect();
-        all.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(b.0)));
+        let mut all: Vec<(u64, &Tally)> = self.sample.iter().map(|(h, t)| (*h, t)).collect();
+        all.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0)));
         self.heavy = all
             .into_iter()
             .take(HEAVY)
-            .map(|(h, e)| (*h, e.clone()))
+            .map(|(h, t)| {
+                let d = &self.details[t.detail as usize];
+                let e = ValueEntry {
+                    docs: t.docs,
+                    bytes: t.bytes,
+                    label: self.label(d).into(),
+                    epk: d.epk.clone(),
+                    slice: t.slice,
+                };
+                (h, e)
+            })
             .collect();
         self.retrack();
     }
 
-    /// Adds everything `other` counted.
-    pub fn merge(&mut self, mut other: ValueStats) {
+    /// Documents and bytes of the kept values over the hash space: every document's while
+    /// exact.
+    pub fn histogram(&self) -> EpkHistogram {
+        let mut h = EpkHistogram::default();
+        for t in self.sample.values() {
+            h.add_to(t.slice as usize, t.docs, t.bytes);
+        }
+        h
+    }
+
+    /// Adds everything `other` counted; two exact halves whose union outgrows the budget
+    /// end exact counting, and the promotion is returned.
+    pub fn merge(&mut self, mut other: ValueStats) -> Option<Promotion> {
         if other.level > 0 && self.level == 0 {
             self.start_heavy();
         }
@@ -239,23 +375,40 @@ impl ValueStats {
         self.level = self.level.max(other.level);
         let mask = (1u64 << self.level) - 1;
         self.sample.retain(|h, _| h & mask == 0);
-        for (h, e) in other.sample {
-            if h & mask != 0 {
+        for (h, t) in other.sample {
+            if h & mask != 0 || self.count_many(h, t.docs, t.bytes) {
                 continue;
             }
-            match self.sample.get_mut(&h) {
-                Some(mine) => mine.absorb(&e),
-                None => {
-                    self.sample.insert(h, e);
-                }
-            }
+            let d = &other.details[t.detail as usize];
+            let label = &other.labels[d.label.clone()];
+            self.keep(
+                h,
+                t.bytes,
+                t.slice,
+                |out| out.push_str(label),
+                d.epk.clone(),
+            );
+            let mine = self.sample.get_mut(&h).expect("just kept");
+            mine.docs = t.docs;
         }
-        self.used = self.sample.values().map(ValueEntry::footprint).sum();
+        self.compact();
         if sampling {
             self.merge_heavy(other.heavy);
         }
-        if self.used > self.budget {
-            self.raise_level();
+        if self.over_budget() {
+            return self.shrink();
+        }
+        None
+    }
+
+    fn count_many(&mut self, hash: u64, docs: u64, bytes: u64) -> bool {
+        match self.sample.get_mut(&hash) {
+            Some(t) => {
+                t.docs += docs;
+                t.bytes += bytes;
+                true
+            }
+            None => false,
         }
     }
 
@@ -263,7 +416,7 @@ impl ValueStats {
     fn merge_heavy(&mut self, theirs: FxHashMap<u64, ValueEntry>) {
         for (h, e) in theirs {
             match self.heavy.get_mut(&h) {
-                Some(mine) => mine.absorb(&e),
+                Some(mine) => mine.absorb(e.docs, e.bytes),
                 None => {
                     self.heavy.insert(h, e);
                 }
@@ -274,12 +427,6 @@ impl ValueStats {
         ranked.truncate(HEAVY);
         self.heavy = ranked.into_iter().collect();
         self.retrack();
-    }
-
-    /// The hash of every value seen, once, when exact counting has just ended (for the
-    /// distinct-value sketch to take over).
-    pub fn take_promoted(&mut self) -> Option<Vec<u64>> {
-        self.promoted.take()
     }
 
     /// Hashes of the values held: every value while exact.
@@ -308,20 +455,28 @@ impl ValueStats {
     }
 
     /// The sampled values (all values when exact), in no particular order.
-    pub fn sample(&self) -> impl Iterator<Item = &ValueEntry> {
-        self.sample.values()
+    pub fn sample(&self) -> impl Iterator<Item = ValueRef<'_>> {
+        self.sample.values().map(|t| {
+            let d = &self.details[t.detail as usize];
+            ValueRef {
+                docs: t.docs,
+                bytes: t.bytes,
+                label: self.label(d),
+                epk: &d.epk,
+            }
+        })
     }
 
     /// Estimated number of values seen in exactly one document (exact when exact).
     pub fn singletons(&self) -> u64 {
-        self.sample.values().filter(|e| e.docs == 1).count() as u64 * self.scale()
+        self.sample.values().filter(|t| t.docs == 1).count() as u64 * self.scale()
     }
 
     /// The `n` largest values by bytes, largest first (ties by label).
     pub fn top(&self, n: usize) -> Vec<TopValue> {
         let exact = self.is_exact();
-        let mut all: Vec<&ValueEntry> = self.heavy_entries().collect();
-        all.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(&b.label)));
+        let mut all: Vec<ValueRef<'_>> = self.heavy_entries().collect();
+        all.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(b.label)));
         all.into_iter()
             .take(n)
             .map(|e| TopValue {
@@ -336,13 +491,12 @@ impl ValueStats {
 
     /// The entries to place one by one: every value when exact, else the heavy hitters.
     /// In no particular order.
-    pub fn heavy_entries(&self) -> impl Iterator<Item = &ValueEntry> {
-        let source = if self.is_exact() {
-            &self.sample
+    pub fn heavy_entries(&self) -> Box<dyn Iterator<Item = ValueRef<'_>> + '_> {
+        if self.is_exact() {
+            Box::new(self.sample())
         } else {
-            &self.heavy
-        };
-        source.values()
+            Box::new(self.heavy.values().map(ValueEntry::view))
+        }
     }
 }
 
@@ -354,8 +508,12 @@ mod tests {
         crate::key::splitmix64(i, 0)
     }
 
-    fn entry(i: u64) -> impl Fn() -> (String, Epk) {
-        move || (format!("\"v{i}\""), Epk::from_bytes(&mix(i).to_be_bytes()))
+    fn label(i: u64) -> impl Fn(&mut String) {
+        move |out| out.push_str(&format!("\"v{i}\""))
+    }
+
+    fn epk(i: u64) -> Epk {
+        Epk::from_bytes(&mix(i).to_be_bytes())
     }
 
     /// A hash-space histogram beside the statistics, as `CandidateStats` keeps one.
@@ -372,32 +530,45 @@ mod tests {
             }
         }
 
+        /// Adds as `CandidateStats` does: values alone while exact, the histogram and
+        /// the heavy table once sampling.
         fn add(&mut self, v: &mut ValueStats, k: u64, bytes: u64) {
             let h = mix(k);
             let slice = (h >> 54) as usize;
             self.slices[slice] += bytes;
             self.total += bytes;
-            v.add(
-                h,
-                bytes,
-                (slice as u32, self.slices[slice], self.total / 1024),
-                entry(k),
-            );
+            if !v.is_exact() {
+                let at = (slice as u32, self.slices[slice], self.total / 1024);
+                v.add_sampled(h, bytes, at, label(k), &epk(k));
+                return;
+            }
+            if v.count(h, bytes).is_none() {
+                v.keep(h, bytes, slice as u32, label(k), epk(k));
+                if v.over_budget() {
+                    let p = v.shrink().expect("exact counting ends");
+                    assert_eq!(p.histogram.total_bytes, self.total);
+                }
+            }
         }
     }
 
     #[test]
     fn exact_within_budget() {
         let mut v = ValueStats::new(1 << 20);
+        let mut f = Feeder::new();
         for i in 0..10_000u64 {
             let k = i % 100;
-            v.add(mix(k), 10 + k, (0, 0, 0), entry(k));
+            f.add(&mut v, k, 10 + k);
         }
         assert!(v.is_exact());
         let top = v.top(2);
         assert_eq!(top[0].value, "\"v99\"");
         assert_eq!((top[0].docs, top[0].bytes), (100, 100 * 109));
         assert_eq!(v.singletons(), 0);
+        let h = v.histogram();
+        assert_eq!(h.total_bytes, f.total);
+        let slices: Vec<u64> = h.slices.iter().map(|s| s.bytes).collect();
+        assert_eq!(slices, f.slices);
     }
 
     #[test]
