@@ -2,7 +2,8 @@
 //! per document, as the reader does) for twenty candidates of mixed cardinality, fed
 //! document by document as the reader does, and batched candidate by candidate.
 //!
-//! `cargo run --release --example stats_bench -- [DOCUMENTS]`
+//! `cargo run --release --example stats_bench -- [DOCUMENTS [CARDINALITY]]` (a cardinality
+//! gives every candidate that many distinct values; 0: every document its own).
 
 use std::time::Instant;
 
@@ -21,11 +22,15 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(1_000_000);
+    let cardinality: [u64; 20] = match std::env::args().nth(2).and_then(|a| a.parse().ok()) {
+        Some(k) => [k; 20],
+        None => CARDINALITY,
+    };
     // All values in one string, as a document's values sit in one read buffer.
     let mut text = String::new();
     let mut spans = Vec::with_capacity(n * CARDINALITY.len());
     for d in 0..n as u64 {
-        for (c, &card) in CARDINALITY.iter().enumerate() {
+        for (c, &card) in cardinality.iter().enumerate() {
             let v = match card {
                 0 => splitmix64(d, c as u64),
                 k => splitmix64(d, c as u64) % k,

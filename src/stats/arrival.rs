@@ -8,6 +8,8 @@
 
 use serde::Serialize;
 
+use super::histogram::Slice;
+
 /// At most this many windows are kept.
 pub const MAX_WINDOWS: usize = 64;
 /// Slices of the hash space per window: the histogram's.
@@ -21,31 +23,27 @@ pub fn slice_of(fraction: f64) -> usize {
 /// The first width for document positions.
 const FIRST_ORDINAL_WIDTH: i64 = 1024;
 
-/// One window's arrivals.
+/// One window's arrivals: documents and bytes per slice of the hash space, side by side
+/// (one cache line for both: this is touched for every document and candidate).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Window {
-    /// Documents per slice of the hash space.
-    pub docs: Vec<u32>,
-    /// Bytes per slice.
-    pub bytes: Vec<u64>,
+    /// Documents and bytes per slice.
+    pub slices: Vec<Slice>,
 }
 
 impl Default for Window {
     fn default() -> Self {
         Window {
-            docs: vec![0; SLICES],
-            bytes: vec![0; SLICES],
+            slices: vec![Slice::default(); SLICES],
         }
     }
 }
 
 impl Window {
     fn merge(&mut self, other: &Window) {
-        for (a, b) in self.docs.iter_mut().zip(&other.docs) {
-            *a = a.saturating_add(*b);
-        }
-        for (a, b) in self.bytes.iter_mut().zip(&other.bytes) {
-            *a += b;
+        for (a, b) in self.slices.iter_mut().zip(&other.slices) {
+            a.docs += b.docs;
+            a.bytes += b.bytes;
         }
     }
 }
@@ -97,9 +95,9 @@ impl Arrival {
     #[inline]
     pub fn add(&mut self, position: i64, slice: usize, bytes: u64) {
         let key = position.div_euclid(self.width);
-        let w = self.window(key);
-        w.docs[slice] = w.docs[slice].saturating_add(1);
-        w.bytes[slice] += bytes;
+        let s = &mut self.window(key).slices[slice];
+        s.docs += 1;
+        s.bytes += bytes;
         if self.windows.len() > MAX_WINDOWS {
             self.coarsen();
         }
@@ -148,7 +146,7 @@ mod tests {
         let docs: u64 = a
             .windows
             .iter()
-            .map(|(_, w)| w.docs.iter().map(|&d| d as u64).sum::<u64>())
+            .map(|(_, w)| w.slices.iter().map(|s| s.docs).sum::<u64>())
             .sum();
         assert_eq!(docs, 1_000_000);
     }

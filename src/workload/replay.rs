@@ -237,7 +237,7 @@ fn arrival_docs(arrival: &Arrival) -> u64 {
     arrival
         .windows
         .iter()
-        .map(|(_, w)| w.docs.iter().map(|&d| d as u64).sum::<u64>())
+        .map(|(_, w)| w.slices.iter().map(|s| s.docs).sum::<u64>())
         .sum()
 }
 
@@ -268,9 +268,9 @@ fn sample_by_window(arrival: &Arrival, windows: usize) -> Vec<Vec<Arrivals>> {
     let mut out = vec![Vec::new(); windows];
     let n = arrival.windows.len().max(1);
     for (i, (_, w)) in arrival.windows.iter().enumerate() {
-        let slices: Arrivals = (0..SLICES)
-            .filter(|&s| w.docs[s] > 0)
-            .map(|s| (s, w.docs[s] as u64, w.bytes[s]))
+        let slices: Arrivals = (w.slices.iter().enumerate())
+            .filter(|(_, s)| s.docs > 0)
+            .map(|(i, s)| (i, s.docs, s.bytes))
             .collect();
         out[(i * windows / n).min(windows - 1)].push(slices);
     }
