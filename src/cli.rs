@@ -25,6 +25,34 @@ pub enum Command {
     /// Print the effective partition key (EPK) of a key value, as Cosmos DB computes it.
     #[command(after_help = EPK_EXAMPLES)]
     Epk(EpkArgs),
+    /// Measure candidate keys over this share of the documents and write the statistics to
+    /// a profile file, which `analyze --profile` merges with others.
+    #[command(after_help = PROFILE_EXAMPLES)]
+    Profile(ProfileArgs),
+}
+
+const PROFILE_EXAMPLES: &str = "\
+Examples:
+  pkadvisor profile part-1.ndjson.gz --key /tenantId --key /tenantId,/userId -o part-1.profile
+  pkadvisor profile part-2.ndjson.gz --key /tenantId --key /tenantId,/userId -o part-2.profile
+  pkadvisor analyze --profile part-1.profile --profile part-2.profile --queries queries.ndjson
+
+Every profile to be merged must measure the same --key list with the same --time-path and
+--seed. Without --key, candidates are generated from this share's first documents, so give
+--key when the shares differ. A FILE ending in .gz or .zst is compressed.";
+
+/// `pkadvisor profile`.
+#[derive(Debug, clap::Args)]
+pub struct ProfileArgs {
+    /// Documents and how to read them.
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// The profile file to write (`-`: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: String,
+    /// Without --key: how many candidates to generate.
+    #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
+    pub auto: u16,
 }
 
 const CHECK_EXAMPLES: &str = "\
@@ -65,6 +93,7 @@ Examples:
   pkadvisor analyze export.ndjson --key /tenantId --key /tenantId,/userId
   zcat export.json.gz | pkadvisor analyze --key 'concat(/deviceId,/date)' --format json
   pkadvisor analyze a.ndjson.zst b.json --key /id --time-path /ts --skip-invalid
+  pkadvisor analyze --profile part-1.profile --profile part-2.profile --queries q.ndjson
 
 Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical),
 concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).";
@@ -80,46 +109,28 @@ pub enum FormatArg {
     Markdown,
 }
 
-/// Options shared by `analyze` and `check`.
+/// Options of every command that reads documents.
 #[derive(Debug, clap::Args)]
-pub struct CommonArgs {
+pub struct ReadArgs {
     /// Sample documents: NDJSON, a JSON array, or concatenated JSON; `.gz`/`.zst` are
-    /// decompressed. `-` or nothing reads standard input.
+    /// decompressed. `-` or nothing reads standard input (but `analyze --profile` with
+    /// nothing reads only the profiles).
     #[arg(value_name = "DOCS")]
     pub docs: Vec<String>,
-    /// The query log: NDJSON operations or plain SELECT lines (`-`: standard input, when
-    /// DOCS are files).
-    #[arg(long, value_name = "FILE")]
-    pub queries: Option<String>,
     /// A candidate key (repeatable). Specs: /path, /a/b, /"my-prop", /a,/b[,/c]
     /// (hierarchical), concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).
     #[arg(long = "key", value_name = "SPEC")]
     pub keys: Vec<String>,
-    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
-    #[arg(long, value_name = "SIZE")]
-    pub target_storage: Option<String>,
-    /// Provisioned manual throughput in RU/s to project onto [default: 20000].
-    #[arg(long, value_name = "RU", conflicts_with = "autoscale_max")]
-    pub throughput: Option<f64>,
-    /// Autoscale maximum RU/s to project onto, instead of --throughput.
-    #[arg(long, value_name = "RU")]
-    pub autoscale_max: Option<f64>,
     /// A document path holding the write time (RFC 3339 or epoch seconds/milliseconds);
     /// without it, documents arrive in input order.
     #[arg(long, value_name = "PATH")]
     pub time_path: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
-    pub format: FormatArg,
     /// Skip documents and log lines that do not parse, count them, and keep going.
     #[arg(long)]
     pub skip_invalid: bool,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Replace key values in the report by stable hashes.
-    #[arg(long)]
-    pub redact: bool,
     /// Memory for per-value statistics, shared by all candidates (e.g. 512MB, 2GiB). Past
     /// it, values are sampled by hash and the largest are kept by a sketch.
     #[arg(long, value_name = "SIZE", default_value = "512MB")]
@@ -137,6 +148,33 @@ pub struct CommonArgs {
     /// Seed for random suffixes (rand_suffix), so runs are reproducible.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+}
+
+/// Options shared by `analyze` and `check`.
+#[derive(Debug, clap::Args)]
+pub struct CommonArgs {
+    /// Documents and how to read them.
+    #[command(flatten)]
+    pub read: ReadArgs,
+    /// The query log: NDJSON operations or plain SELECT lines (`-`: standard input, when
+    /// DOCS are files).
+    #[arg(long, value_name = "FILE")]
+    pub queries: Option<String>,
+    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
+    #[arg(long, value_name = "SIZE")]
+    pub target_storage: Option<String>,
+    /// Provisioned manual throughput in RU/s to project onto [default: 20000].
+    #[arg(long, value_name = "RU", conflicts_with = "autoscale_max")]
+    pub throughput: Option<f64>,
+    /// Autoscale maximum RU/s to project onto, instead of --throughput.
+    #[arg(long, value_name = "RU")]
+    pub autoscale_max: Option<f64>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = FormatArg::Table)]
+    pub format: FormatArg,
+    /// Replace key values in the report by stable hashes.
+    #[arg(long)]
+    pub redact: bool,
     /// How many of each candidate's largest values to list.
     #[arg(long, value_name = "N", default_value_t = pkadvisor::advisor::DEFAULT_TOP_VALUES)]
     pub top: usize,
@@ -155,6 +193,10 @@ pub struct AnalyzeArgs {
     /// Without --key: how many candidates to generate from the documents and the log.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub auto: u16,
+    /// A profile written by `pkadvisor profile` (repeatable): its statistics are merged,
+    /// with those of any DOCS given, and its candidates and settings are used.
+    #[arg(long = "profile", value_name = "FILE", conflicts_with_all = ["keys", "time_path", "seed", "memory"])]
+    pub profiles: Vec<String>,
 }
 
 const EPK_EXAMPLES: &str = "\

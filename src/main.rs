@@ -13,6 +13,7 @@ fn main() -> ExitCode {
         cli::Command::Analyze(args) => cmd::analyze::run(args),
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Epk(args) => cmd::epk::run(args),
+        cli::Command::Profile(args) => cmd::profile::run(args),
     };
     match result {
         Ok(code) => code.into(),

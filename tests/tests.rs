@@ -23,3 +23,6 @@ mod query;
 
 // The document readers: formats, compression, errors and their positions, threads.
 mod input;
+
+// `pkadvisor profile` and `analyze --profile`: shares measured apart, merged.
+mod profile;

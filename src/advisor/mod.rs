@@ -8,6 +8,7 @@ pub mod evaluate;
 pub mod findings;
 pub mod measure;
 pub mod pipeline;
+pub mod profile;
 pub mod project;
 pub mod score;
 

@@ -9,6 +9,7 @@ use super::auto::Inputs;
 use super::discover::discover;
 use super::evaluate::{Context, Evaluation, evaluate};
 use super::measure::{MeasureSink, Plan};
+use super::profile::Profile;
 use super::project::Target;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::input::{self, Progress, ReadOptions, Source};
@@ -115,6 +116,9 @@ pub struct Request {
     pub auto: Option<usize>,
     /// Generate candidates even when some are given (`check` looks for alternatives).
     pub auto_extend: bool,
+    /// Statistics measured earlier (`analyze --profile`): its candidates and settings are
+    /// the analysis's, and documents read now are added to it.
+    pub profile: Option<Profile>,
 }
 
 /// Evaluated candidates and what was read.
@@ -138,9 +142,41 @@ const DISCOVERY_DOCS: usize = 10_000;
 /// given, generates them first from the log and the first documents.
 pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
     req.log = req.log.take().map(LogInput::into_replayable).transpose()?;
+    if let Some(p) = &req.profile {
+        req.candidates = p.candidates.clone();
+        req.time_path = p.time_path.clone();
+        req.seed = p.seed;
+        req.memory = p.memory;
+        return evaluate_all(req, progress);
+    }
+    choose_candidates(&mut req)?;
+    evaluate_all(req, progress)
+}
+
+/// Measures the documents for `pkadvisor profile`, generating candidates first when none
+/// are given.
+pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
+    choose_candidates(&mut req)?;
+    let plan = plan(&req);
+    let (stats, untimed, read) = read_documents(&req, &plan, progress)?;
+    Ok(Profile {
+        candidates: req.candidates,
+        time_path: req.time_path,
+        seed: req.seed,
+        memory: req.memory,
+        documents: read.documents,
+        bytes: read.bytes,
+        invalid: read.invalid,
+        untimed,
+        stats,
+    })
+}
+
+/// With none given (or `auto_extend`), adds generated candidates.
+fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
     if req.candidates.is_empty() || req.auto_extend {
         let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
-        for c in generate(&mut req, limit)? {
+        for c in generate(req, limit)? {
             if !req
                 .candidates
                 .iter()
@@ -155,7 +191,7 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
             );
         }
     }
-    evaluate_all(&req, progress)
+    Ok(())
 }
 
 /// Reads ahead into the first source (standard input keeps what was read, chained before
@@ -234,31 +270,72 @@ fn timing(phase: &str, started: std::time::Instant) {
     }
 }
 
-fn evaluate_all(req: &Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
-    let plan = Arc::new(Plan::new(
+/// What a profile read, as reading reports it.
+fn profile_summary(p: &Profile) -> input::ReadSummary {
+    input::ReadSummary {
+        documents: p.documents,
+        bytes: p.bytes,
+        invalid: p.invalid,
+        first_invalid: None,
+    }
+}
+
+fn plan(req: &Request) -> Arc<Plan> {
+    Arc::new(Plan::new(
         &req.candidates,
         req.time_path.as_ref(),
         req.memory,
         req.seed,
-    ));
+    ))
+}
+
+/// Reads the documents into statistics: `(stats, untimed, what was read)`.
+fn read_documents(
+    req: &Request,
+    plan: &Arc<Plan>,
+    progress: &dyn Progress,
+) -> anyhow::Result<(Vec<CandidateStats>, u64, input::ReadSummary)> {
+    let make = || MeasureSink::new(Arc::clone(plan), req.read.threads);
+    let started = std::time::Instant::now();
+    let (sink, summary) = input::read(&req.sources, plan.paths(), &req.read, &make, progress)?;
+    timing("read and measure", started);
+    Ok((sink.stats, sink.untimed, summary))
+}
+
+fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
+    let plan = plan(&req);
     let log: Option<Log> = req
         .log
         .as_ref()
         .map(|l| read_log(&l.source(), plan.paths(), req.read.skip_invalid))
         .transpose()?;
     let threads = req.read.threads;
-    let make = || MeasureSink::new(Arc::clone(&plan), threads);
-    let started = std::time::Instant::now();
-    let (sink, summary) = input::read(&req.sources, plan.paths(), &req.read, &make, progress)?;
-    timing("read and measure", started);
+    let (stats, untimed, summary) = match req.profile.take() {
+        // Profiles alone: nothing more to read.
+        Some(p) if req.sources.is_empty() => {
+            let summary = profile_summary(&p);
+            (p.stats, p.untimed, summary)
+        }
+        Some(mut p) => {
+            let (stats, untimed, read) = read_documents(&req, &plan, progress)?;
+            for (mine, theirs) in p.stats.iter_mut().zip(stats) {
+                mine.merge(theirs);
+            }
+            let mut summary = profile_summary(&p);
+            summary.documents += read.documents;
+            summary.bytes += read.bytes;
+            summary.invalid += read.invalid;
+            (p.stats, p.untimed + untimed, summary)
+        }
+        None => read_documents(&req, &plan, progress)?,
+    };
     let started = std::time::Instant::now();
     let ctx = Context {
         target: &req.target,
         log: log.as_ref(),
         seed: req.seed,
     };
-    let untimed = sink.untimed;
-    let jobs: Vec<(usize, CandidateStats)> = sink.stats.into_iter().enumerate().collect();
+    let jobs: Vec<(usize, CandidateStats)> = stats.into_iter().enumerate().collect();
     let evaluations = evaluate_parallel(jobs, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
     });

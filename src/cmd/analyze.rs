@@ -2,9 +2,9 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, anyhow};
 
-use pkadvisor::advisor::{self, ReportOptions, build_report};
+use pkadvisor::advisor::{self, ReportOptions, build_report, profile};
 use pkadvisor::report::{self, explain};
 
 use super::{Exit, common};
@@ -13,7 +13,7 @@ use crate::cli::AnalyzeArgs;
 /// Reads the inputs and prints the ranking (or one candidate's partition map).
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
-    let mut specs = common::parse_specs(&c.keys)?;
+    let mut specs = common::parse_specs(&c.read.keys)?;
     let explain_spec = args
         .explain
         .as_deref()
@@ -26,16 +26,23 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     }
     let (target, defaults) = common::target(c)?;
     let format = common::format(c.format);
-    let mut request = common::request(c, common::given(specs), target)?;
+    let profiles = !args.profiles.is_empty();
+    let mut request = if profiles {
+        let mut r = common::request_with_profiles(c, target)?;
+        r.profile = Some(profile::load(&args.profiles)?);
+        r
+    } else {
+        common::request(c, common::given(specs), target)?
+    };
     request.auto = Some(args.auto as usize);
-    let mut outcome = common::run(request, c.quiet)?;
+    let mut outcome = common::run(request, c.read.quiet)?;
     let mut out = std::io::stdout().lock();
     if let Some(spec) = explain_spec {
         let e = outcome
             .evaluations
             .iter_mut()
             .find(|e| e.spec == spec)
-            .expect("explained spec is a candidate");
+            .ok_or_else(|| anyhow!("--explain {spec}: the profiles did not measure this key"))?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
         explain::render(&map, format, &mut out).context("writing the map")?;
     } else {

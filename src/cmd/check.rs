@@ -39,7 +39,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let mut request = common::request(c, vec![declared], target)?;
     request.auto = Some(args.auto as usize);
     request.auto_extend = true;
-    let outcome = common::run(request, c.quiet)?;
+    let outcome = common::run(request, c.read.quiet)?;
     let opts = ReportOptions {
         target,
         defaults,
@@ -58,7 +58,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
 
 /// The key to check, from `--container` or `--key`, and the container's name.
 fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
-    match (&args.container, args.common.keys.as_slice()) {
+    match (&args.container, args.common.read.keys.as_slice()) {
         (Some(_), [_, ..]) => bail!("give either --container FILE or --key SPEC, not both"),
         (None, []) => bail!(
             "check needs the key to gate: --container FILE (ARM, Bicep JSON, Terraform JSON) or --key SPEC"

@@ -12,7 +12,7 @@ use pkadvisor::key::KeySpec;
 use pkadvisor::report::Format;
 use pkadvisor::units::parse_size;
 
-use crate::cli::{CommonArgs, FormatArg};
+use crate::cli::{CommonArgs, FormatArg, ReadArgs};
 
 /// Reading threads unless `--threads` says otherwise.
 pub const DEFAULT_THREADS: usize = 2;
@@ -82,18 +82,46 @@ fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {
 
 /// The request for the library, from the shared flags and the candidates chosen.
 pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) -> Result<Request> {
+    let mut req = read_request(&args.read, candidates, target, false)?;
+    let log = args.queries.as_deref().map(log_input);
+    if log.as_ref().is_some_and(LogInput::is_stdin)
+        && (req.sources.is_empty() || req.sources.iter().any(Source::is_stdin))
+    {
+        bail!("--queries - reads standard input, so the documents must be given as files");
+    }
+    req.log = log;
+    Ok(req)
+}
+
+/// The request of `analyze --profile`: candidates and reading settings come from the
+/// profiles; DOCS, if any, add to them.
+pub fn request_with_profiles(args: &CommonArgs, target: Target) -> Result<Request> {
+    let mut req = read_request(&args.read, Vec::new(), target, true)?;
+    if args.read.docs.is_empty() {
+        req.sources.clear();
+    }
+    req.log = args.queries.as_deref().map(log_input);
+    if req.log.as_ref().is_some_and(LogInput::is_stdin) && req.sources.iter().any(Source::is_stdin)
+    {
+        bail!("--queries - reads standard input, so the documents must be given as files");
+    }
+    Ok(req)
+}
+
+/// The request for reading documents; `profiles` says statistics come from profiles too,
+/// so that no DOCS reads nothing rather than standard input.
+pub fn read_request(
+    args: &ReadArgs,
+    candidates: Vec<Candidate>,
+    target: Target,
+    profiles: bool,
+) -> Result<Request> {
     let sources = Source::from_args(&args.docs)?;
-    let reads_stdin = sources.is_empty() || sources.iter().any(Source::is_stdin);
+    let reads_stdin = (args.docs.is_empty() && !profiles) || args.docs.iter().any(|d| d == "-");
     if reads_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         bail!(
             "no documents: give files, or pipe them in (`zcat export.json.gz | pkadvisor analyze`)"
         );
-    }
-    let log = args.queries.as_deref().map(log_input);
-    if log.as_ref().is_some_and(LogInput::is_stdin)
-        && (sources.is_empty() || sources.iter().any(Source::is_stdin))
-    {
-        bail!("--queries - reads standard input, so the documents must be given as files");
     }
     let time_path = args
         .time_path
@@ -114,7 +142,7 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
     read.threads = args.threads.map_or(DEFAULT_THREADS, usize::from);
     Ok(Request {
         sources,
-        log,
+        log: None,
         candidates,
         time_path,
         read,
@@ -123,6 +151,7 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
         target,
         auto: None,
         auto_extend: false,
+        profile: None,
     })
 }
 

@@ -4,6 +4,7 @@ pub mod analyze;
 pub mod check;
 pub mod common;
 pub mod epk;
+pub mod profile;
 
 use std::process::ExitCode;
 

@@ -163,6 +163,14 @@ impl serde::Serialize for Epk {
     }
 }
 
+impl<'de> serde::Deserialize<'de> for Epk {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Epk, D::Error> {
+        let hex = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        Epk::from_hex(&hex)
+            .ok_or_else(|| serde::de::Error::custom(format!("not an EPK in hex: {hex:?}")))
+    }
+}
+
 /// A half-open range of EPKs, `[min, max)`.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct EpkRange {

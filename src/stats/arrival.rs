@@ -6,7 +6,7 @@
 //! neighbours) whenever there would be more than [`MAX_WINDOWS`], so two halves of an input
 //! merge exactly into the statistics of the whole.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::histogram::Slice;
 
@@ -25,10 +25,42 @@ const FIRST_ORDINAL_WIDTH: i64 = 1024;
 
 /// One window's arrivals: documents and bytes per slice of the hash space, side by side
 /// (one cache line for both: this is touched for every document and candidate).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Window {
     /// Documents and bytes per slice.
+    #[serde(with = "sparse")]
     pub slices: Vec<Slice>,
+}
+
+/// Windows written as `[slice, documents, bytes]` triples of their non-empty slices: most
+/// slices of most windows are empty.
+mod sparse {
+    use serde::de::Error;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::{SLICES, Slice};
+
+    pub fn serialize<S: Serializer>(slices: &[Slice], s: S) -> Result<S::Ok, S::Error> {
+        let used: Vec<(usize, u64, u64)> = slices
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.docs > 0 || x.bytes > 0)
+            .map(|(i, x)| (i, x.docs, x.bytes))
+            .collect();
+        used.serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Slice>, D::Error> {
+        let used = Vec::<(usize, u64, u64)>::deserialize(d)?;
+        let mut slices = vec![Slice::default(); SLICES];
+        for (i, docs, bytes) in used {
+            *slices
+                .get_mut(i)
+                .ok_or_else(|| D::Error::custom(format!("slice {i} of {SLICES}")))? =
+                Slice { docs, bytes };
+        }
+        Ok(slices)
+    }
 }
 
 impl Default for Window {
@@ -49,7 +81,7 @@ impl Window {
 }
 
 /// Windows of arrivals keyed by `position.div_euclid(width)`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Arrival {
     /// Positions (document ordinals or seconds) per window.
     pub width: i64,
@@ -113,6 +145,15 @@ impl Arrival {
                 _ => self.windows.push((k.div_euclid(2), w)),
             }
         }
+    }
+
+    /// Whether windows are positive-width, in key order, at most [`MAX_WINDOWS`], each of
+    /// [`SLICES`] slices (a profile file could claim otherwise).
+    pub fn is_well_formed(&self) -> bool {
+        self.width >= 1
+            && self.windows.len() <= MAX_WINDOWS
+            && self.windows.windows(2).all(|w| w[0].0 < w[1].0)
+            && self.windows.iter().all(|(_, w)| w.slices.len() == SLICES)
     }
 
     /// Adds everything `other` recorded.

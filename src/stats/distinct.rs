@@ -10,6 +10,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use hyperloglogplus::{HyperLogLog, HyperLogLogPlus};
 use rustc_hash::FxHashSet;
+use serde::{Deserialize, Serialize};
 
 /// Distinct values counted exactly before switching to the sketch.
 pub const EXACT_LIMIT: usize = 1 << 14;
@@ -37,7 +38,7 @@ impl Hasher for IdentityHasher {
 }
 
 /// Builds [`IdentityHasher`]s.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, Serialize, Deserialize)]
 pub struct IdentityBuild;
 
 impl BuildHasher for IdentityBuild {
@@ -50,7 +51,7 @@ impl BuildHasher for IdentityBuild {
 type Sketch = HyperLogLogPlus<u64, IdentityBuild>;
 
 /// A distinct-value counter over 64-bit value hashes.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Distinct {
     /// Every hash seen, while there are few.
     Exact(FxHashSet<u64>),
@@ -106,6 +107,15 @@ impl Distinct {
                     mine.merge(&theirs).expect("same precision");
                 }
             }
+        }
+    }
+
+    /// Whether a sketch has the precision this crate merges with (a profile file could
+    /// claim another).
+    pub fn is_well_formed(&self) -> bool {
+        match self {
+            Distinct::Exact(_) => true,
+            Distinct::Sketch(s) => new_sketch().merge(s).is_ok(),
         }
     }
 

@@ -5,13 +5,13 @@
 //! are few enough slices for twenty candidates' histograms to stay in cache: this is
 //! touched for every document and candidate.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Slices of the hash space.
 pub const BUCKETS: usize = 1024;
 
 /// One slice: documents and bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Slice {
     /// Documents.
     pub docs: u64,
@@ -20,7 +20,7 @@ pub struct Slice {
 }
 
 /// Documents and bytes per slice of the hash space.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EpkHistogram {
     /// The slices, in hash-space order.
     pub slices: Vec<Slice>,
@@ -70,6 +70,11 @@ impl EpkHistogram {
             a.bytes += b.bytes;
         }
         self.total_bytes += other.total_bytes;
+    }
+
+    /// Whether it has its [`BUCKETS`] slices (a profile file could claim otherwise).
+    pub fn is_well_formed(&self) -> bool {
+        self.slices.len() == BUCKETS
     }
 
     /// Bytes of bucket `i`.

@@ -10,6 +10,8 @@ pub mod values;
 
 use std::borrow::Cow;
 
+use serde::{Deserialize, Serialize};
+
 use crate::engine::epk::space_fraction;
 use crate::engine::{Epk, PkValueRef};
 
@@ -25,7 +27,7 @@ pub const V1_VALUE_LIMIT: usize = 101;
 pub const VALUE_LIMIT: usize = 2048;
 
 /// Everything measured about one candidate key.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CandidateStats {
     /// Documents seen.
     pub documents: u64,
@@ -210,6 +212,17 @@ impl CandidateStats {
         self.over_v1_limit += (longest > V1_VALUE_LIMIT) as u64;
         self.over_limit += (longest > VALUE_LIMIT) as u64;
         self.max_value_bytes = self.max_value_bytes.max(longest as u64);
+    }
+
+    /// Checks statistics read from a profile file before they are used.
+    pub fn validate(&self) -> Result<(), String> {
+        if !self.histogram.is_well_formed() || !self.arrival.is_well_formed() {
+            return Err("a histogram of the wrong shape".into());
+        }
+        if !self.distinct.is_well_formed() {
+            return Err("a distinct-value sketch of another precision".into());
+        }
+        self.values.validate()
     }
 
     /// Adds everything `other` counted.

@@ -12,7 +12,7 @@
 //! counted exactly. High-cardinality keys, whose slices stay even, never touch the table.
 
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::histogram::{BUCKETS, EpkHistogram};
 use crate::engine::Epk;
@@ -21,7 +21,7 @@ use crate::engine::Epk;
 pub const HEAVY: usize = 64;
 
 /// What is known of one heavy hitter.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueEntry {
     /// Documents with this value.
     pub docs: u64,
@@ -66,7 +66,7 @@ pub struct ValueRef<'a> {
 
 /// The hot half of a kept value, which every document with it updates: 32 bytes a slot
 /// with its hash, so that twenty candidates' tables stay in cache.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 struct Tally {
     docs: u64,
     bytes: u64,
@@ -77,7 +77,7 @@ struct Tally {
 }
 
 /// The cold half of a kept value, written once.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Detail {
     /// Where its label lies in the labels' text.
     label: std::ops::Range<usize>,
@@ -120,7 +120,7 @@ pub struct Promotion {
 }
 
 /// Per-value documents and bytes within a memory budget.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ValueStats {
     budget: usize,
     level: u32,
@@ -427,6 +427,28 @@ impl ValueStats {
         ranked.truncate(HEAVY);
         self.heavy = ranked.into_iter().collect();
         self.retrack();
+    }
+
+    /// Checks what a profile file claims: every index and range within bounds.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.level > 63 || self.budget == 0 {
+            return Err(format!("sampling level {} of 63", self.level));
+        }
+        for t in self.sample.values() {
+            let d = self
+                .details
+                .get(t.detail as usize)
+                .ok_or("a value without its details")?;
+            if t.slice as usize >= BUCKETS || self.labels.get(d.label.clone()).is_none() {
+                return Err("a value outside the hash space or its labels".into());
+            }
+        }
+        if self.heavy.values().any(|e| e.slice as usize >= BUCKETS)
+            || !(self.tracked.is_empty() || self.tracked.len() == BUCKETS)
+        {
+            return Err("a heavy value outside the hash space".into());
+        }
+        Ok(())
     }
 
     /// Hashes of the values held: every value while exact.

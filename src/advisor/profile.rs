@@ -1,0 +1,373 @@
+//! Profiles: the statistics of one share of the input, written by `pkadvisor profile` and
+//! merged by `analyze --profile`, so that an export too large for one machine (or spread
+//! over several) is measured where it lies and judged in one place.
+//!
+//! A profile is one JSON document: the candidates measured (canonical specs, in order),
+//! the settings their statistics depend on (`--time-path`, `--seed`, `--memory`), what was
+//! read, and every candidate's statistics with a checksum of their text, so that a damaged
+//! file is refused rather than believed. Profiles merge as reading threads do: every
+//! accumulator has `merge`.
+
+use std::io::{Read, Write};
+
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use super::pipeline::Candidate;
+use crate::engine::KeyPath;
+use crate::engine::murmur::murmur3_x64_128;
+use crate::input::Source;
+use crate::key::KeySpec;
+use crate::stats::CandidateStats;
+
+/// The `format` field of every profile.
+pub const FORMAT: &str = "pkadvisor-profile";
+/// The layout version written, and the only one read.
+pub const VERSION: u32 = 1;
+
+/// The statistics of one share of the input.
+#[derive(Debug)]
+pub struct Profile {
+    /// The candidates measured, in order.
+    pub candidates: Vec<Candidate>,
+    /// `--time-path`, if arrivals are by time.
+    pub time_path: Option<KeyPath>,
+    /// `--seed` (random suffixes depend on it).
+    pub seed: u64,
+    /// `--memory` in bytes.
+    pub memory: usize,
+    /// Documents read.
+    pub documents: u64,
+    /// Their bytes.
+    pub bytes: u64,
+    /// Documents skipped as invalid.
+    pub invalid: u64,
+    /// Documents without a timestamp at `--time-path`.
+    pub untimed: u64,
+    /// Per candidate, in order.
+    pub stats: Vec<CandidateStats>,
+}
+
+/// The file's layout.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: String,
+    version: u32,
+    candidates: Vec<FileCandidate>,
+    time_path: Option<String>,
+    seed: u64,
+    memory: u64,
+    documents: u64,
+    bytes: u64,
+    invalid: u64,
+    untimed: u64,
+    /// MurmurHash3 of the text of `stats`, in hex.
+    checksum: String,
+    stats: Box<RawValue>,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileCandidate {
+    spec: String,
+    origin: String,
+}
+
+/// Why a profile was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum ProfileError {
+    /// Not readable as a profile (with the position when the JSON is at fault).
+    #[error("{0}")]
+    Invalid(String),
+    /// Profiles that cannot be merged.
+    #[error("{0}")]
+    Incompatible(String),
+}
+
+/// The file position of `(line, column)` (1-based) of a text that starts at byte `start`.
+fn position(text: &[u8], start: usize, line: usize, column: usize) -> (usize, usize) {
+    let before = &text[..start.min(text.len())];
+    let lines_before = before.iter().filter(|&&b| b == b'\n').count();
+    if line > 1 {
+        return (lines_before + line, column);
+    }
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    (lines_before + 1, start - line_start + column)
+}
+
+/// serde_json's message without its trailing " at line L column C".
+fn strip_position(message: &str) -> &str {
+    message.rsplit_once(" at line ").map_or(message, |(m, _)| m)
+}
+
+fn checksum(text: &str) -> String {
+    let (h1, h2) = murmur3_x64_128(text.as_bytes());
+    format!("{h2:016x}{h1:016x}")
+}
+
+impl Profile {
+    /// Writes the profile as one JSON document.
+    pub fn write(&self, mut out: impl Write) -> std::io::Result<()> {
+        let stats = serde_json::to_string(&self.stats)?;
+        let file = File {
+            format: FORMAT.to_owned(),
+            version: VERSION,
+            candidates: self
+                .candidates
+                .iter()
+                .map(|c| FileCandidate {
+                    spec: c.spec.to_string(),
+                    origin: c.origin.clone(),
+                })
+                .collect(),
+            time_path: self.time_path.as_ref().map(KeyPath::to_string),
+            seed: self.seed,
+            memory: self.memory as u64,
+            documents: self.documents,
+            bytes: self.bytes,
+            invalid: self.invalid,
+            untimed: self.untimed,
+            checksum: checksum(&stats),
+            stats: RawValue::from_string(stats)?,
+        };
+        serde_json::to_writer(&mut out, &file)?;
+        out.write_all(b"\n")
+    }
+
+    /// Reads a profile written by [`write`](Self::write); `name` names it in errors.
+    pub fn read(name: &str, mut input: impl Read) -> Result<Profile, ProfileError> {
+        let bad = |what: String| ProfileError::Invalid(format!("{name}: {what}"));
+        let mut text = Vec::new();
+        input
+            .read_to_end(&mut text)
+            .map_err(|e| bad(format!("cannot be read ({e})")))?;
+        let file: File = serde_json::from_slice(&text).map_err(|e| {
+            bad(format!(
+                "line {} column {}: not a pkadvisor profile ({e})",
+                e.line(),
+                e.column()
+            ))
+        })?;
+        if file.format != FORMAT || file.version != VERSION {
+            return Err(bad(format!(
+                "format {:?} version {}; expected {FORMAT:?} version {VERSION}",
+                file.format, file.version
+            )));
+        }
+        if checksum(file.stats.get()) != file.checksum {
+            return Err(bad(
+                "its statistics do not match their checksum (the file was changed or damaged)"
+                    .into(),
+            ));
+        }
+        let stats: Vec<CandidateStats> = serde_json::from_str(file.stats.get()).map_err(|e| {
+            // Where the statistics start in the file, so that the position is the file's.
+            let raw = file.stats.get().as_bytes();
+            let start = memchr::memmem::find(&text, raw).unwrap_or(0);
+            let (line, column) = position(&text, start, e.line(), e.column());
+            bad(format!(
+                "line {line} column {column}: statistics unreadable ({})",
+                strip_position(&e.to_string())
+            ))
+        })?;
+        let candidates = file
+            .candidates
+            .into_iter()
+            .map(|c| {
+                KeySpec::parse(&c.spec)
+                    .map(|spec| Candidate::new(spec, c.origin))
+                    .map_err(|e| bad(format!("candidate {:?}: {}", c.spec, e.render(&c.spec))))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if stats.len() != candidates.len() {
+            return Err(bad(format!(
+                "{} candidates but statistics for {}",
+                candidates.len(),
+                stats.len()
+            )));
+        }
+        for (c, s) in candidates.iter().zip(&stats) {
+            s.validate()
+                .map_err(|e| bad(format!("statistics of {}: {e}", c.spec)))?;
+        }
+        let time_path = file
+            .time_path
+            .map(|p| KeyPath::parse(&p).map_err(|e| bad(format!("time path {p:?}: {e}"))))
+            .transpose()?;
+        Ok(Profile {
+            candidates,
+            time_path,
+            seed: file.seed,
+            memory: usize::try_from(file.memory).unwrap_or(usize::MAX),
+            documents: file.documents,
+            bytes: file.bytes,
+            invalid: file.invalid,
+            untimed: file.untimed,
+            stats,
+        })
+    }
+
+    /// Adds everything `other` measured; `name` names `other` in errors. Profiles merge
+    /// only when they measured the same candidates with the same settings.
+    pub fn merge(&mut self, other: Profile, name: &str) -> Result<(), ProfileError> {
+        let specs = |p: &Profile| -> Vec<String> {
+            p.candidates.iter().map(|c| c.spec.to_string()).collect()
+        };
+        if specs(self) != specs(&other) {
+            return Err(ProfileError::Incompatible(format!(
+                "{name} measured other candidates ({}) than the first profile ({}); give every profile the same --key list",
+                specs(&other).join(" "),
+                specs(self).join(" ")
+            )));
+        }
+        if self.time_path != other.time_path || self.seed != other.seed {
+            return Err(ProfileError::Incompatible(format!(
+                "{name} was measured with another --time-path or --seed than the first profile"
+            )));
+        }
+        for (mine, theirs) in self.stats.iter_mut().zip(other.stats) {
+            mine.merge(theirs);
+        }
+        self.documents += other.documents;
+        self.bytes += other.bytes;
+        self.invalid += other.invalid;
+        self.untimed += other.untimed;
+        Ok(())
+    }
+}
+
+/// Reads the profiles at `paths` (`-`: standard input; `.gz` and `.zst` decompressed) and
+/// merges them in order.
+pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
+    let mut merged: Option<Profile> = None;
+    for path in paths {
+        let source = if path == "-" {
+            Source::stdin()
+        } else {
+            Source::file(path)
+        };
+        let opened = source.open()?;
+        let profile = Profile::read(source.name(), opened.reader)?;
+        match &mut merged {
+            None => merged = Some(profile),
+            Some(m) => m.merge(profile, source.name())?,
+        }
+    }
+    merged.ok_or_else(|| anyhow::anyhow!("no profile given"))
+}
+
+/// Writes `profile` to `path` (`-`: standard output), compressed when the name ends in
+/// `.gz` or `.zst`. A file appears whole or not at all: it is written beside its final
+/// name, then renamed.
+pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
+    use anyhow::Context as _;
+    if path == "-" {
+        let mut out = std::io::stdout().lock();
+        profile.write(&mut out)?;
+        return Ok(out.flush()?);
+    }
+    let partial = format!("{path}.partial");
+    let write = || -> std::io::Result<()> {
+        let file = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+        if path.ends_with(".gz") {
+            let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+            profile.write(&mut gz)?;
+            gz.finish()?.flush()
+        } else if path.ends_with(".zst") {
+            let mut zst = zstd::Encoder::new(file, 3)?;
+            profile.write(&mut zst)?;
+            zst.finish()?.flush()
+        } else {
+            let mut file = file;
+            profile.write(&mut file)?;
+            file.flush()
+        }
+    };
+    if let Err(e) = write() {
+        let _ = std::fs::remove_file(&partial);
+        return Err(e).with_context(|| format!("writing {path}"));
+    }
+    std::fs::rename(&partial, path).with_context(|| format!("writing {path}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::PkValueRef;
+    use crate::engine::epk::hash_v2;
+
+    fn sample() -> Profile {
+        let mut stats = CandidateStats::new(1 << 20, false);
+        for i in 0..500i64 {
+            let v = format!("tenant-{}", i % 37);
+            let c = [PkValueRef::Str(&v)];
+            stats.add(&c, &hash_v2(&c), false, 100 + i as u64 % 7, Some(i * 100));
+        }
+        Profile {
+            candidates: vec![Candidate::new(KeySpec::parse("/t").unwrap(), "given")],
+            time_path: None,
+            seed: 3,
+            memory: 1 << 20,
+            documents: 500,
+            bytes: 51_500,
+            invalid: 0,
+            untimed: 0,
+            stats: vec![stats],
+        }
+    }
+
+    /// The file with its statistics changed by `edit` and the checksum made to match.
+    fn forged(p: &Profile, edit: impl Fn(&mut serde_json::Value)) -> Vec<u8> {
+        let mut out = Vec::new();
+        p.write(&mut out).unwrap();
+        let mut file: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        edit(&mut file["stats"]);
+        let stats = serde_json::to_string(&file["stats"]).unwrap();
+        file["checksum"] = checksum(&stats).into();
+        serde_json::to_vec(&file).unwrap()
+    }
+
+    #[test]
+    fn a_written_profile_reads_back_whole() {
+        let p = sample();
+        let mut out = Vec::new();
+        p.write(&mut out).unwrap();
+        let mut back = Profile::read("p", &out[..]).unwrap();
+        assert_eq!(back.candidates, p.candidates);
+        assert_eq!((back.seed, back.documents, back.bytes), (3, 500, 51_500));
+        let (mut a, mut b) = (back.stats.remove(0), p.stats[0].clone());
+        assert_eq!(a.values.top(40), b.values.top(40));
+        assert_eq!(a.distinct_values(), b.distinct_values());
+        assert_eq!(a.histogram(), b.histogram());
+        assert_eq!(a.arrival, b.arrival);
+    }
+
+    #[test]
+    fn forged_statistics_are_refused_not_trusted() {
+        let p = sample();
+        type Edit = fn(&mut serde_json::Value);
+        let cases: [(&str, Edit); 3] = [
+            ("without its details", |s| {
+                let sample = s[0]["values"]["sample"].as_object_mut().unwrap();
+                let first = sample.values_mut().next().unwrap();
+                first["detail"] = 9_999.into();
+            }),
+            ("outside the hash space", |s| {
+                let sample = s[0]["values"]["sample"].as_object_mut().unwrap();
+                sample.values_mut().next().unwrap()["slice"] = 5_000.into();
+            }),
+            ("slice 2000 of 1024", |s| {
+                s[0]["arrival"]["windows"][0][1]["slices"] = serde_json::json!([[2000, 1, 1]]);
+            }),
+        ];
+        for (want, edit) in cases {
+            let text = forged(&p, edit);
+            let err = Profile::read("forged.profile", &text[..]).unwrap_err();
+            assert!(err.to_string().contains(want), "{want}: {err}");
+        }
+    }
+}

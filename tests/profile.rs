@@ -1,0 +1,168 @@
+//! `pkadvisor profile` and `analyze --profile`: shares of the input measured apart and
+//! merged give the report of the whole; profiles that do not belong together, or that were
+//! changed, are refused.
+
+use predicates::str::contains;
+
+use crate::util::{json, pkadvisor, scratch};
+
+const DOCS: &str = "fixtures/multitenant/docs.ndjson";
+const QUERIES: &str = "fixtures/multitenant/queries.ndjson";
+// rand_suffix draws by input position, which restarts in every share: not compared here.
+const KEYS: [&str; 6] = [
+    "--key",
+    "/tenantId",
+    "--key",
+    "/tenantId,/userId",
+    "--key",
+    "hash_suffix(/tenantId,/userId,4)",
+];
+
+/// The fixture cut in two files at `at` lines; returns their paths.
+fn halves(dir: &std::path::Path, at: usize) -> (String, String) {
+    let text = std::fs::read_to_string(DOCS).expect("fixture");
+    let lines: Vec<&str> = text.lines().collect();
+    let write = |name: &str, part: &[&str]| {
+        let p = dir.join(name);
+        std::fs::write(&p, part.join("\n") + "\n").expect("write half");
+        p.to_string_lossy().into_owned()
+    };
+    (
+        write("a.ndjson", &lines[..at]),
+        write("b.ndjson", &lines[at..]),
+    )
+}
+
+fn profile(docs: &str, out: &str, extra: &[&str]) {
+    pkadvisor()
+        .args(["profile", docs, "-o", out, "-q", "--seed", "7"])
+        .args(extra)
+        .assert()
+        .success();
+}
+
+#[test]
+fn merged_halves_report_what_the_whole_does() {
+    let dir = scratch("profile-halves");
+    let (a, b) = halves(&dir, 1_700);
+    let pa = dir.join("a.profile").to_string_lossy().into_owned();
+    let pb = dir.join("b.profile.zst").to_string_lossy().into_owned();
+    let timed = [&KEYS[..], &["--time-path", "/ts"]].concat();
+    profile(&a, &pa, &timed);
+    profile(&b, &pb, &timed);
+    let merged = json(&[
+        "analyze",
+        "--profile",
+        &pa,
+        "--profile",
+        &pb,
+        "--queries",
+        QUERIES,
+        "--format",
+        "json",
+    ]);
+    let whole = json(
+        &[
+            &[
+                "analyze",
+                DOCS,
+                "--queries",
+                QUERIES,
+                "--format",
+                "json",
+                "--seed",
+                "7",
+            ][..],
+            &timed,
+        ]
+        .concat(),
+    );
+    assert_eq!(merged, whole);
+    assert_eq!(merged["input"]["documents"], 3_600);
+    // A profile and the other half read as documents: the same again.
+    let mixed = json(&[
+        "analyze",
+        &b,
+        "--profile",
+        &pa,
+        "--queries",
+        QUERIES,
+        "--format",
+        "json",
+    ]);
+    assert_eq!(mixed, whole);
+}
+
+#[test]
+fn generated_candidates_travel_with_the_profile() {
+    let dir = scratch("profile-auto");
+    let out = dir.join("all.profile.gz").to_string_lossy().into_owned();
+    profile(DOCS, &out, &["--auto", "5"]);
+    let report = json(&["analyze", "--profile", &out, "--format", "json"]);
+    let direct = json(&[
+        "analyze", DOCS, "--auto", "5", "--seed", "7", "--format", "json",
+    ]);
+    assert_eq!(report, direct);
+    assert!(
+        !report["candidates"]
+            .as_array()
+            .expect("candidates")
+            .is_empty()
+    );
+}
+
+#[test]
+fn profiles_that_do_not_belong_together_or_were_changed_are_refused() {
+    let dir = scratch("profile-refused");
+    let (a, b) = halves(&dir, 1_000);
+    let pa = dir.join("a.profile").to_string_lossy().into_owned();
+    let pb = dir.join("b.profile").to_string_lossy().into_owned();
+    profile(&a, &pa, &KEYS);
+    profile(&b, &pb, &["--key", "/tenantId"]);
+    pkadvisor()
+        .args(["analyze", "--profile", &pa, "--profile", &pb])
+        .assert()
+        .code(2)
+        .stderr(contains("b.profile measured other candidates"));
+    // Another seed changes rand_suffix values: refused too.
+    let pc = dir.join("c.profile").to_string_lossy().into_owned();
+    pkadvisor()
+        .args(["profile", &b, "-o", &pc, "-q", "--seed", "8"])
+        .args(KEYS)
+        .assert()
+        .success();
+    pkadvisor()
+        .args(["analyze", "--profile", &pa, "--profile", &pc])
+        .assert()
+        .code(2)
+        .stderr(contains("another --time-path or --seed"));
+    // A changed count fails the checksum.
+    let text = std::fs::read_to_string(&pa).expect("profile");
+    let changed = text.replacen("\"documents\":", "\"documents\":1", 2);
+    let pd = crate::util::write(&dir, "d.profile", &changed);
+    pkadvisor()
+        .args(["analyze", "--profile", &pd])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "d.profile: its statistics do not match their checksum",
+        ));
+    // Documents are not a profile: the position says where.
+    pkadvisor()
+        .args(["analyze", "--profile", &a])
+        .assert()
+        .code(2)
+        .stderr(contains("a.ndjson: line 1 column"))
+        .stderr(contains("not a pkadvisor profile"));
+    // The profile fixes the candidates and settings.
+    pkadvisor()
+        .args(["analyze", "--profile", &pa, "--key", "/id"])
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be used with"));
+    pkadvisor()
+        .args(["analyze", "--profile", &pa, "--explain", "/id"])
+        .assert()
+        .code(2)
+        .stderr(contains("the profiles did not measure this key"));
+}
