@@ -512,3 +512,52 @@ fn read_only_batches_keep_the_sample_as_writes_and_random_suffixes_never_look_up
     assert!(!codes(candidate(&r, "rand_suffix(/tenantId,10)")).contains(&"KEY_UPDATED".to_owned()));
     assert!(!codes(candidate(&r, "/tenantId")).contains(&"KEY_UPDATED".to_owned()));
 }
+
+#[test]
+fn a_long_log_is_sampled_within_memory_and_still_estimates_its_fractions() {
+    let dir = scratch("analyze_log_sampled");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs(2000, 20));
+    let mut log = String::new();
+    for i in 0..60_000 {
+        let line = match i % 20 {
+            0..12 => format!(
+                r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.tenantId = 't{}' AND c.userId = 'u{}'"}}"#,
+                i % 20,
+                i % 7
+            ),
+            12..17 => format!("SELECT * FROM c WHERE c.tenantId = 't{}'", i % 20),
+            _ => "SELECT * FROM c WHERE c.day = '2026-11-03'".to_owned(),
+        };
+        log.push_str(&line);
+        log.push('\n');
+    }
+    // One heavy line: always kept, with its own count.
+    log.push_str(
+        r#"{"op":"query","sql":"SELECT * FROM c WHERE c.day = '2026-11-04'","count":60000}"#,
+    );
+    log.push('\n');
+    let log = write(&dir, "q.ndjson", &log);
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--queries",
+            &log,
+            "--key",
+            "/tenantId,/userId",
+        ])
+        .args(["--memory", "16MB", "--format", "json", "-q"])
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("sampled down to"), "{stderr}");
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(r["input"]["operations"], 120_000);
+    let q = &candidate(&r, "/tenantId,/userId")["queries"];
+    // Exact: 36,000 / 15,000 / 69,000 of 120,000.
+    for (field, exact) in [("single", 0.3), ("targeted", 0.125), ("fan_out", 0.575)] {
+        let got = q[field].as_f64().expect(field);
+        assert!((got - exact).abs() < 0.02, "{field}: {got} vs {exact}");
+    }
+}

@@ -16,6 +16,7 @@ use crate::input::{self, Progress, ReadOptions, Source};
 use crate::key::KeySpec;
 use crate::report::model::InputSummary;
 use crate::stats::CandidateStats;
+use crate::workload::log::operations_within;
 use crate::workload::{Log, read_log};
 
 /// A candidate and why it is considered.
@@ -216,7 +217,12 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
     req.sources.insert(0, first);
     let discovery = discover(&prefix, DISCOVERY_DOCS);
     let log = match &req.log {
-        Some(l) => Some(read_log(&l.source(), &[], true)?),
+        Some(l) => Some(read_log(
+            &l.source(),
+            &[],
+            true,
+            operations_within(req.memory),
+        )?),
         None => None,
     };
     let t = &req.target;
@@ -307,7 +313,10 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let log: Option<Log> = req
         .log
         .as_ref()
-        .map(|l| read_log(&l.source(), plan.paths(), req.read.skip_invalid))
+        .map(|l| {
+            let max_ops = operations_within(req.memory);
+            read_log(&l.source(), plan.paths(), req.read.skip_invalid, max_ops)
+        })
         .transpose()?;
     let threads = req.read.threads;
     let (stats, untimed, summary) = match req.profile.take() {

@@ -35,11 +35,37 @@ pub struct LogError {
     pub message: String,
 }
 
+/// Bytes an operation is assumed to take in memory, to turn `--memory` into a count.
+pub const OPERATION_FOOTPRINT: usize = 1024;
+
+/// Operations kept whatever the memory given.
+pub const MIN_KEPT_OPERATIONS: usize = 10_000;
+
+/// Operations a log may keep in `memory` bytes: a quarter of it (the documents' statistics
+/// have the rest), at [`OPERATION_FOOTPRINT`] each.
+pub fn operations_within(memory: usize) -> usize {
+    (memory / 4 / OPERATION_FOOTPRINT).max(MIN_KEPT_OPERATIONS)
+}
+
 /// The operations of a log, and what reading it found.
+///
+/// Memory stays bounded: past the operations allowed, the log is sampled. An operation
+/// whose `count` reaches `2^level` is always kept as it is; a lighter one is kept when the
+/// hash of its line has its low `level` bits zero, and then stands for `2^level` times its
+/// count, so weighted fractions stay unbiased. The level rises whenever the kept
+/// operations outgrow the allowance.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
-    /// Operations in log order.
+    /// Operations kept, in log order (counts already scaled when sampled).
     pub ops: Vec<Operation>,
+    /// Every operation read, weighted by `count` (exact, sampled or not).
+    pub total: u64,
+    /// Operations read (lines that held one).
+    pub read: u64,
+    /// Whether any operation read writes.
+    pub writes: bool,
+    /// The sampling level (0: every operation kept).
+    pub level: u32,
     /// Invalid lines skipped (`--skip-invalid`).
     pub invalid: u64,
     /// The first skipped line's error.
@@ -51,20 +77,66 @@ pub struct Log {
 impl Log {
     /// Operations, weighted by `count`.
     pub fn weighted(&self) -> u64 {
-        self.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count))
+        self.total
     }
 
     /// Whether the log holds any write.
     pub fn has_writes(&self) -> bool {
-        self.ops.iter().any(|o| o.kind.is_write())
+        self.writes
+    }
+
+    /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept.
+    fn keep(&mut self, op: Operation, max_ops: usize) {
+        self.total = self.total.saturating_add(op.count);
+        self.read += 1;
+        self.writes |= op.kind.is_write();
+        if !self.takes(&op) {
+            return;
+        }
+        self.ops.push(op);
+        while self.ops.len() > max_ops.max(1) && self.level < 63 {
+            self.level += 1;
+            let level = self.level;
+            self.ops.retain(|o| takes_at(o, level));
+        }
+    }
+
+    fn takes(&self, op: &Operation) -> bool {
+        takes_at(op, self.level)
+    }
+
+    /// Scales the counts of sampled operations, and says so.
+    fn finish(&mut self) {
+        if self.level == 0 {
+            return;
+        }
+        let scale = 1u64 << self.level;
+        for op in &mut self.ops {
+            if op.count < scale {
+                op.count = op.count.saturating_mul(scale).min(MAX_COUNT);
+            }
+        }
+        self.warnings.push(format!(
+            "the query log's {} operations were sampled down to {} to stay within --memory (each light operation kept stands for {scale}); its fractions are estimates",
+            self.read,
+            self.ops.len()
+        ));
     }
 }
 
-/// Reads `source`, extracting written documents' fields at `paths`.
+/// Whether the sample at `level` takes `op`: heavy enough, or its line's hash is.
+fn takes_at(op: &Operation, level: u32) -> bool {
+    let mask = (1u64 << level) - 1;
+    op.count > mask || crate::key::splitmix64(op.line, 0x006c_6f67) & mask == 0
+}
+
+/// Reads `source`, extracting written documents' fields at `paths`; at most `max_ops`
+/// operations are kept (see [`Log`]).
 pub fn read_log(
     source: &Source,
     paths: &[KeyPath],
     skip_invalid: bool,
+    max_ops: usize,
 ) -> Result<Log, anyhow::Error> {
     let name = source.name().to_owned();
     let opened = source.open()?;
@@ -93,7 +165,7 @@ pub fn read_log(
             parser.parse_line(&buf, line, &mut log.warnings)
         };
         match result {
-            Ok(Some(op)) => log.ops.push(op),
+            Ok(Some(op)) => log.keep(op, max_ops),
             Ok(None) => {}
             Err((column, message)) => {
                 let e = LogError {
@@ -110,6 +182,7 @@ pub fn read_log(
             }
         }
     }
+    log.finish();
     Ok(log)
 }
 
@@ -138,6 +211,9 @@ fn read_line(r: &mut impl BufRead, buf: &mut Vec<u8>) -> std::io::Result<(usize,
         }
     }
 }
+
+/// Parsed query texts remembered.
+const QUERY_CACHE: usize = 4096;
 
 type LineResult = Result<Option<Operation>, (u64, String)>;
 
@@ -248,6 +324,10 @@ impl LineParser<'_> {
     ) -> Result<OpKind, (u64, String)> {
         let params = Parameters::from_json(params)
             .map_err(|e| err(1, format!("invalid \"parameters\": {e}")))?;
+        // Distinct query texts are many in a hostile log: the cache stays small.
+        if self.cache.len() >= QUERY_CACHE && !self.cache.contains_key(sql) {
+            self.cache.clear();
+        }
         let parsed = self
             .cache
             .entry(sql.to_owned())

@@ -218,7 +218,9 @@ fn window_ops(log: &Log, windows: usize) -> Vec<Vec<&Operation>> {
             }
         }
         None => {
-            let total = log.weighted().max(1) as f64;
+            // The operations kept (a sampled log's counts are scaled).
+            let kept = log.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count));
+            let total = kept.max(1) as f64;
             let mut seen = 0u64;
             for op in &log.ops {
                 let w = ((seen as f64 / total) * windows as f64) as usize;
