@@ -195,7 +195,7 @@ pub struct AnalyzeArgs {
     pub auto: u16,
     /// A profile written by `pkadvisor profile` (repeatable): its statistics are merged,
     /// with those of any DOCS given, and its candidates and settings are used.
-    #[arg(long = "profile", value_name = "FILE", conflicts_with_all = ["keys", "time_path", "seed", "memory"])]
+    #[arg(long = "profile", value_name = "FILE", conflicts_with_all = ["keys", "time_path", "seed", "memory", "auto"])]
     pub profiles: Vec<String>,
 }
 

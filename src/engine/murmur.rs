@@ -191,12 +191,22 @@ struct Frame<'a> {
 }
 
 impl Frame<'_> {
-    /// The little-endian word at byte `8 * w` (zeros past the end).
+    /// The little-endian word at byte `8 * w` (zeros past the end). Words inside the
+    /// payload are one load; only the first and the last two need assembling.
     #[inline(always)]
     fn word(&self, w: usize) -> u64 {
         let (n, start) = (self.payload.len(), 8 * w);
+        if start > 0 && start + 7 <= n {
+            let at = start - 1;
+            return u64::from_le_bytes(self.payload[at..at + 8].try_into().expect("8 bytes"));
+        }
         let mut v = if start == 0 {
-            u64::from(self.prefix) | load_le(&self.payload[..n.min(7)]) << 8
+            let body = if n >= 8 {
+                u64::from_le_bytes(self.payload[..8].try_into().expect("8 bytes"))
+            } else {
+                load_le(self.payload)
+            };
+            u64::from(self.prefix) | body << 8
         } else if start <= n {
             load_le(&self.payload[start - 1..n.min(start + 7)])
         } else {
