@@ -145,7 +145,27 @@ fn profiles_that_do_not_belong_together_or_were_changed_are_refused() {
         .assert()
         .code(2)
         .stderr(contains(
-            "d.profile: its statistics do not match their checksum",
+            "d.profile: its contents do not match their checksum",
+        ));
+    // So does a changed key: statistics never pass for another key's.
+    let swapped = text.replacen("\"spec\":\"/tenantId\"", "\"spec\":\"/userId\"", 1);
+    assert_ne!(swapped, text);
+    let pe = crate::util::write(&dir, "e.profile", &swapped);
+    pkadvisor()
+        .args(["analyze", "--profile", &pe])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "e.profile: its contents do not match their checksum",
+        ));
+    // Standard input feeds one reader only.
+    pkadvisor()
+        .args(["analyze", "--profile", "-", "--queries", "-"])
+        .write_stdin(text.clone())
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "can feed only one of --profile, DOCS and --queries",
         ));
     // Documents are not a profile: the position says where.
     pkadvisor()

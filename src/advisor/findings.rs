@@ -74,8 +74,8 @@ fn values(e: &Evaluation, out: &mut Vec<Finding>) {
             s.invalid, pct(s.invalid, s.documents))));
     }
     if is_id(e) {
-        let dups: u64 =
-            e.stats.values.sample().filter(|v| v.docs > 1).count() as u64 * e.stats.values.scale();
+        let dups: u64 = (e.stats.values.sample().filter(|v| v.docs > 1).count() as u64)
+            .saturating_mul(e.stats.values.scale());
         if dups > 0 {
             out.push(finding("INVALID_KEY_VALUE", Severity::Violation, format!(
                 "{dups} id values occur in more than one document; with /id as the key every id must be unique")));

@@ -62,7 +62,7 @@ struct File {
     bytes: u64,
     invalid: u64,
     untimed: u64,
-    /// MurmurHash3 of the text of `stats`, in hex.
+    /// [`checksum`] of every other field: see [`File::signed_text`].
     checksum: String,
     stats: Box<RawValue>,
 }
@@ -72,6 +72,25 @@ struct File {
 struct FileCandidate {
     spec: String,
     origin: String,
+}
+
+impl File {
+    /// What the checksum covers: every field but itself, the statistics as written.
+    fn signed_text(&self) -> String {
+        let header = serde_json::json!([
+            self.format,
+            self.version,
+            self.candidates,
+            self.time_path,
+            self.seed,
+            self.memory,
+            self.documents,
+            self.bytes,
+            self.invalid,
+            self.untimed,
+        ]);
+        format!("{header}\n{}", self.stats.get())
+    }
 }
 
 /// Why a profile was refused.
@@ -104,7 +123,8 @@ fn strip_position(message: &str) -> &str {
     message.rsplit_once(" at line ").map_or(message, |(m, _)| m)
 }
 
-fn checksum(text: &str) -> String {
+/// The checksum a profile carries of its contents: MurmurHash3 x64_128 of `text`, in hex.
+pub fn checksum(text: &str) -> String {
     let (h1, h2) = murmur3_x64_128(text.as_bytes());
     format!("{h2:016x}{h1:016x}")
 }
@@ -113,7 +133,7 @@ impl Profile {
     /// Writes the profile as one JSON document.
     pub fn write(&self, mut out: impl Write) -> std::io::Result<()> {
         let stats = serde_json::to_string(&self.stats)?;
-        let file = File {
+        let mut file = File {
             format: FORMAT.to_owned(),
             version: VERSION,
             candidates: self
@@ -131,9 +151,10 @@ impl Profile {
             bytes: self.bytes,
             invalid: self.invalid,
             untimed: self.untimed,
-            checksum: checksum(&stats),
+            checksum: String::new(),
             stats: RawValue::from_string(stats)?,
         };
+        file.checksum = checksum(&file.signed_text());
         serde_json::to_writer(&mut out, &file)?;
         out.write_all(b"\n")
     }
@@ -158,11 +179,13 @@ impl Profile {
                 file.format, file.version
             )));
         }
-        if checksum(file.stats.get()) != file.checksum {
+        if checksum(&file.signed_text()) != file.checksum {
             return Err(bad(
-                "its statistics do not match their checksum (the file was changed or damaged)"
-                    .into(),
+                "its contents do not match their checksum (the file was changed or damaged)".into(),
             ));
+        }
+        if file.candidates.is_empty() {
+            return Err(bad("it measured no candidates".into()));
         }
         let stats: Vec<CandidateStats> = serde_json::from_str(file.stats.get()).map_err(|e| {
             // Where the statistics start in the file, so that the position is the file's.
@@ -213,9 +236,11 @@ impl Profile {
 
     /// Adds everything `other` measured; `name` names `other` in errors. Profiles merge
     /// only when they measured the same candidates with the same settings.
-    pub fn merge(&mut self, other: Profile, name: &str) -> Result<(), ProfileError> {
+    pub fn merge(&mut self, mut other: Profile, name: &str) -> Result<(), ProfileError> {
         let specs = |p: &Profile| -> Vec<String> {
-            p.candidates.iter().map(|c| c.spec.to_string()).collect()
+            let mut v: Vec<String> = p.candidates.iter().map(|c| c.spec.to_string()).collect();
+            v.sort();
+            v
         };
         if specs(self) != specs(&other) {
             return Err(ProfileError::Incompatible(format!(
@@ -229,15 +254,33 @@ impl Profile {
                 "{name} was measured with another --time-path or --seed than the first profile"
             )));
         }
-        for (mine, theirs) in self.stats.iter_mut().zip(other.stats) {
-            mine.merge(theirs);
+        // The same candidates, perhaps in another order: match them by key.
+        let mut theirs: Vec<Option<CandidateStats>> = other.stats.drain(..).map(Some).collect();
+        for (mine, c) in self.stats.iter_mut().zip(&self.candidates) {
+            let i = other
+                .candidates
+                .iter()
+                .position(|o| o.spec == c.spec)
+                .expect("the same set of keys");
+            if let Some(s) = theirs[i].take() {
+                mine.merge(s);
+            }
         }
-        self.documents += other.documents;
-        self.bytes += other.bytes;
-        self.invalid += other.invalid;
-        self.untimed += other.untimed;
+        self.documents = self.documents.saturating_add(other.documents);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.invalid = self.invalid.saturating_add(other.invalid);
+        self.untimed = self.untimed.saturating_add(other.untimed);
         Ok(())
     }
+}
+
+/// The profile file `text` with its checksum made to match its contents: for tests and
+/// fuzzing, which change files on purpose. `None` if it is not a profile file.
+#[doc(hidden)]
+pub fn with_matching_checksum(text: &[u8]) -> Option<Vec<u8>> {
+    let mut file: File = serde_json::from_slice(text).ok()?;
+    file.checksum = checksum(&file.signed_text());
+    serde_json::to_vec(&file).ok()
 }
 
 /// Reads the profiles at `paths` (`-`: standard input; `.gz` and `.zst` decompressed) and
@@ -326,9 +369,7 @@ mod tests {
         p.write(&mut out).unwrap();
         let mut file: serde_json::Value = serde_json::from_slice(&out).unwrap();
         edit(&mut file["stats"]);
-        let stats = serde_json::to_string(&file["stats"]).unwrap();
-        file["checksum"] = checksum(&stats).into();
-        serde_json::to_vec(&file).unwrap()
+        with_matching_checksum(&serde_json::to_vec(&file).unwrap()).unwrap()
     }
 
     #[test]
@@ -347,10 +388,45 @@ mod tests {
     }
 
     #[test]
+    fn a_sampled_profile_with_its_sketch_reads_back() {
+        let mut stats = CandidateStats::new(64 * 1024, false);
+        for i in 0..60_000i64 {
+            let v = format!("id-{i}");
+            let c = [PkValueRef::Str(&v)];
+            stats.add(&c, &hash_v2(&c), false, 100, Some(i * 100));
+        }
+        assert!(!stats.values.is_exact() && !stats.distinct.is_exact());
+        let mut p = sample();
+        p.stats = vec![stats];
+        let mut out = Vec::new();
+        p.write(&mut out).unwrap();
+        let mut back = Profile::read("p", &out[..]).unwrap();
+        assert_eq!(
+            back.stats[0].distinct_values(),
+            p.stats[0].distinct_values()
+        );
+        // A sketch in its sparse form, or with a short table, is not one made here.
+        for sparse in [true, false] {
+            let forged = forged(&p, |s| {
+                let sketch = &mut s[0]["distinct"]["Sketch"];
+                if sparse {
+                    sketch["sparse"] =
+                        serde_json::json!({"count": 5, "last": 0, "buf": [255, 255, 255]});
+                    sketch["registers"] = serde_json::Value::Null;
+                } else {
+                    sketch["registers"]["buf"].as_array_mut().unwrap().pop();
+                }
+            });
+            let err = Profile::read("forged", &forged[..]).unwrap_err();
+            assert!(err.to_string().contains("not made here"), "{err}");
+        }
+    }
+
+    #[test]
     fn forged_statistics_are_refused_not_trusted() {
         let p = sample();
         type Edit = fn(&mut serde_json::Value);
-        let cases: [(&str, Edit); 3] = [
+        let cases: [(&str, Edit); 5] = [
             ("without its details", |s| {
                 let sample = s[0]["values"]["sample"].as_object_mut().unwrap();
                 let first = sample.values_mut().next().unwrap();
@@ -363,6 +439,11 @@ mod tests {
             ("slice 2000 of 1024", |s| {
                 s[0]["arrival"]["windows"][0][1]["slices"] = serde_json::json!([[2000, 1, 1]]);
             }),
+            ("more than the documents", |s| {
+                let sample = s[0]["values"]["sample"].as_object_mut().unwrap();
+                sample.values_mut().next().unwrap()["bytes"] = u64::MAX.into();
+            }),
+            ("documents of", |s| s[0]["documents"] = u64::MAX.into()),
         ];
         for (want, edit) in cases {
             let text = forged(&p, edit);

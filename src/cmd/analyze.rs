@@ -28,7 +28,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let format = common::format(c.format);
     let profiles = !args.profiles.is_empty();
     let mut request = if profiles {
-        let mut r = common::request_with_profiles(c, target)?;
+        let mut r = common::request_with_profiles(c, &args.profiles, target)?;
         r.profile = Some(profile::load(&args.profiles)?);
         r
     } else {

@@ -95,16 +95,20 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
 
 /// The request of `analyze --profile`: candidates and reading settings come from the
 /// profiles; DOCS, if any, add to them.
-pub fn request_with_profiles(args: &CommonArgs, target: Target) -> Result<Request> {
+pub fn request_with_profiles(
+    args: &CommonArgs,
+    profiles: &[String],
+    target: Target,
+) -> Result<Request> {
+    let readers = profiles.iter().chain(&args.read.docs).chain(&args.queries);
+    if readers.filter(|a| *a == "-").count() > 1 {
+        bail!("standard input (`-`) can feed only one of --profile, DOCS and --queries");
+    }
     let mut req = read_request(&args.read, Vec::new(), target, true)?;
     if args.read.docs.is_empty() {
         req.sources.clear();
     }
     req.log = args.queries.as_deref().map(log_input);
-    if req.log.as_ref().is_some_and(LogInput::is_stdin) && req.sources.iter().any(Source::is_stdin)
-    {
-        bail!("--queries - reads standard input, so the documents must be given as files");
-    }
     Ok(req)
 }
 

@@ -74,8 +74,8 @@ impl Default for Window {
 impl Window {
     fn merge(&mut self, other: &Window) {
         for (a, b) in self.slices.iter_mut().zip(&other.slices) {
-            a.docs += b.docs;
-            a.bytes += b.bytes;
+            a.docs = a.docs.saturating_add(b.docs);
+            a.bytes = a.bytes.saturating_add(b.bytes);
         }
     }
 }
@@ -150,7 +150,9 @@ impl Arrival {
     /// Whether windows are positive-width, in key order, at most [`MAX_WINDOWS`], each of
     /// [`SLICES`] slices (a profile file could claim otherwise).
     pub fn is_well_formed(&self) -> bool {
-        self.width >= 1
+        // Widths start at a power of two and double: any two meet by doubling.
+        self.width > 0
+            && (self.width as u64).is_power_of_two()
             && self.windows.len() <= MAX_WINDOWS
             && self.windows.windows(2).all(|w| w[0].0 < w[1].0)
             && self.windows.iter().all(|(_, w)| w.slices.len() == SLICES)

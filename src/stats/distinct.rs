@@ -110,12 +110,13 @@ impl Distinct {
         }
     }
 
-    /// Whether a sketch has the precision this crate merges with (a profile file could
-    /// claim another).
+    /// Whether a sketch is what this module makes (a profile file could claim anything):
+    /// dense, of the precision used here, with the register table of that precision. The
+    /// sketch's crate indexes its tables unchecked, so nothing else may reach it.
     pub fn is_well_formed(&self) -> bool {
         match self {
             Distinct::Exact(_) => true,
-            Distinct::Sketch(s) => new_sketch().merge(s).is_ok(),
+            Distinct::Sketch(s) => shape(s).is_some_and(|x| x == *reference_shape()),
         }
     }
 
@@ -131,6 +132,50 @@ impl Distinct {
     pub fn is_exact(&self) -> bool {
         matches!(self, Distinct::Exact(_))
     }
+}
+
+/// What is checked of a sketch read from a file: its precision, table sizes, an empty
+/// sparse form, and the size of its dense registers (with their count of zeros in range).
+#[derive(Debug, PartialEq)]
+struct Shape {
+    precision: serde_json::Value,
+    counts: serde_json::Value,
+    tmpset: serde_json::Value,
+    sparse: serde_json::Value,
+    registers: usize,
+    register_count: serde_json::Value,
+}
+
+fn shape(s: &Sketch) -> Option<Shape> {
+    let v = serde_json::to_value(s).ok()?;
+    let registers = &v["registers"];
+    let count = registers["count"].as_u64()?;
+    if registers["zeros"].as_u64()? > count {
+        return None;
+    }
+    Some(Shape {
+        precision: v["precision"].clone(),
+        counts: v["counts"].clone(),
+        tmpset: v["tmpset"].clone(),
+        sparse: v["sparse"].clone(),
+        registers: registers["buf"].as_array()?.len(),
+        register_count: registers["count"].clone(),
+    })
+}
+
+/// The shape of a sketch made here: promoted past [`EXACT_LIMIT`], hence dense.
+fn reference_shape() -> &'static Shape {
+    static SHAPE: std::sync::OnceLock<Shape> = std::sync::OnceLock::new();
+    SHAPE.get_or_init(|| {
+        let mut d = Distinct::default();
+        for i in 0..2 * EXACT_LIMIT as u64 {
+            d.add(crate::key::splitmix64(i, 0x5eed));
+        }
+        match &d {
+            Distinct::Sketch(s) => shape(s).expect("a sketch made here has its shape"),
+            Distinct::Exact(_) => unreachable!("promoted past the exact limit"),
+        }
+    })
 }
 
 #[cfg(test)]

@@ -58,18 +58,18 @@ impl EpkHistogram {
     /// Counts `docs` documents of `bytes` in all in slice `slice`.
     pub fn add_to(&mut self, slice: usize, docs: u64, bytes: u64) {
         let s = &mut self.slices[slice];
-        s.docs += docs;
-        s.bytes += bytes;
-        self.total_bytes += bytes;
+        s.docs = s.docs.saturating_add(docs);
+        s.bytes = s.bytes.saturating_add(bytes);
+        self.total_bytes = self.total_bytes.saturating_add(bytes);
     }
 
     /// Adds everything `other` counted.
     pub fn merge(&mut self, other: &EpkHistogram) {
         for (a, b) in self.slices.iter_mut().zip(&other.slices) {
-            a.docs += b.docs;
-            a.bytes += b.bytes;
+            a.docs = a.docs.saturating_add(b.docs);
+            a.bytes = a.bytes.saturating_add(b.bytes);
         }
-        self.total_bytes += other.total_bytes;
+        self.total_bytes = self.total_bytes.saturating_add(other.total_bytes);
     }
 
     /// Whether it has its [`BUCKETS`] slices (a profile file could claim otherwise).

@@ -21,6 +21,11 @@ pub use histogram::EpkHistogram;
 use histogram::bucket_of;
 pub use values::{Promotion, TopValue, ValueRef, ValueStats};
 
+/// The most documents statistics read from a profile may claim (2^53).
+pub const PROFILE_MAX_DOCUMENTS: u64 = 1 << 53;
+/// The most bytes statistics read from a profile may claim (2^60, an exabyte).
+pub const PROFILE_MAX_BYTES: u64 = 1 << 60;
+
 /// Key values longer than this need large partition keys (Hash V2).
 pub const V1_VALUE_LIMIT: usize = 101;
 /// Key values longer than this are rejected by the service.
@@ -220,20 +225,42 @@ impl CandidateStats {
             return Err("a histogram of the wrong shape".into());
         }
         if !self.distinct.is_well_formed() {
-            return Err("a distinct-value sketch of another precision".into());
+            return Err("a distinct-value sketch not made here".into());
         }
-        self.values.validate()
+        // Parts never exceed the whole, and the whole stays far from overflowing when
+        // profiles are added up.
+        let (docs, bytes) = (self.documents, self.bytes);
+        if docs > PROFILE_MAX_DOCUMENTS || bytes > PROFILE_MAX_BYTES {
+            return Err(format!("{docs} documents of {bytes} bytes"));
+        }
+        let sum = |parts: &mut dyn Iterator<Item = (u64, u64)>| {
+            parts.fold((0u64, 0u64), |(d, b), (x, y)| {
+                (d.saturating_add(x), b.saturating_add(y))
+            })
+        };
+        let histogram = sum(&mut self.histogram.slices.iter().map(|s| (s.docs, s.bytes)));
+        let arrival = sum(&mut self
+            .arrival
+            .windows
+            .iter()
+            .flat_map(|(_, w)| w.slices.iter().map(|s| (s.docs, s.bytes))));
+        let within = |(d, b): (u64, u64)| d <= docs && b <= bytes;
+        if !within(histogram) || self.histogram.total_bytes > bytes || !within(arrival) {
+            return Err("histograms that hold more than the documents".into());
+        }
+        self.values.validate(docs, bytes)
     }
 
     /// Adds everything `other` counted.
     pub fn merge(&mut self, mut other: CandidateStats) {
-        self.documents += other.documents;
-        self.bytes += other.bytes;
-        self.missing += other.missing;
-        self.invalid += other.invalid;
-        self.unsafe_numbers += other.unsafe_numbers;
-        self.over_v1_limit += other.over_v1_limit;
-        self.over_limit += other.over_limit;
+        // Saturating: statistics read from a profile file may claim anything.
+        self.documents = self.documents.saturating_add(other.documents);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+        self.missing = self.missing.saturating_add(other.missing);
+        self.invalid = self.invalid.saturating_add(other.invalid);
+        self.unsafe_numbers = self.unsafe_numbers.saturating_add(other.unsafe_numbers);
+        self.over_v1_limit = self.over_v1_limit.saturating_add(other.over_v1_limit);
+        self.over_limit = self.over_limit.saturating_add(other.over_limit);
         self.max_value_bytes = self.max_value_bytes.max(other.max_value_bytes);
         let both_exact = self.values.is_exact() && other.values.is_exact();
         let (mut distinct, mut histogram) = if both_exact {

@@ -37,8 +37,8 @@ pub struct ValueEntry {
 
 impl ValueEntry {
     fn absorb(&mut self, docs: u64, bytes: u64) {
-        self.docs += docs;
-        self.bytes += bytes;
+        self.docs = self.docs.saturating_add(docs);
+        self.bytes = self.bytes.saturating_add(bytes);
     }
 
     fn view(&self) -> ValueRef<'_> {
@@ -279,7 +279,8 @@ impl ValueStats {
     fn retrack(&mut self) {
         self.tracked = vec![0; BUCKETS];
         for e in self.heavy.values() {
-            self.tracked[e.slice as usize] += e.bytes;
+            let t = &mut self.tracked[e.slice as usize];
+            *t = t.saturating_add(e.bytes);
         }
     }
 
@@ -404,8 +405,8 @@ impl ValueStats {
     fn count_many(&mut self, hash: u64, docs: u64, bytes: u64) -> bool {
         match self.sample.get_mut(&hash) {
             Some(t) => {
-                t.docs += docs;
-                t.bytes += bytes;
+                t.docs = t.docs.saturating_add(docs);
+                t.bytes = t.bytes.saturating_add(bytes);
                 true
             }
             None => false,
@@ -429,8 +430,23 @@ impl ValueStats {
         self.retrack();
     }
 
-    /// Checks what a profile file claims: every index and range within bounds.
-    pub fn validate(&self) -> Result<(), String> {
+    /// Checks what a profile file claims: every index and range within bounds, and no
+    /// value with more than the `docs` documents and `bytes` bytes of the whole.
+    pub fn validate(&self, docs: u64, bytes: u64) -> Result<(), String> {
+        let (mut d, mut b) = (0u64, 0u64);
+        for t in self.sample.values() {
+            d = d.saturating_add(t.docs);
+            b = b.saturating_add(t.bytes);
+        }
+        // A heavy value's documents are an estimate (its bytes over one document's): only
+        // its bytes are bounded by the whole.
+        let heavy_ok = self
+            .heavy
+            .values()
+            .all(|e| e.bytes <= bytes && e.docs <= super::PROFILE_MAX_DOCUMENTS);
+        if d > docs || b > bytes || !heavy_ok || self.tracked.iter().any(|&t| t > bytes) {
+            return Err("values that hold more than the documents".into());
+        }
         if self.level > 63 || self.budget == 0 {
             return Err(format!("sampling level {} of 63", self.level));
         }
@@ -491,7 +507,7 @@ impl ValueStats {
 
     /// Estimated number of values seen in exactly one document (exact when exact).
     pub fn singletons(&self) -> u64 {
-        self.sample.values().filter(|t| t.docs == 1).count() as u64 * self.scale()
+        (self.sample.values().filter(|t| t.docs == 1).count() as u64).saturating_mul(self.scale())
     }
 
     /// The `n` largest values by bytes, largest first (ties by label).

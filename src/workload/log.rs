@@ -49,11 +49,12 @@ pub fn operations_within(memory: usize) -> usize {
 
 /// The operations of a log, and what reading it found.
 ///
-/// Memory stays bounded: past the operations allowed, the log is sampled. An operation
-/// whose `count` reaches `2^level` is always kept as it is; a lighter one is kept when the
-/// hash of its line has its low `level` bits zero, and then stands for `2^level` times its
-/// count, so weighted fractions stay unbiased. The level rises whenever the kept
-/// operations outgrow the allowance.
+/// Memory stays bounded: past the operations allowed, the log is sampled by threshold.
+/// With threshold `τ = 2^level`, an operation whose `count` reaches τ is kept as it is; a
+/// lighter one is kept with probability `count / τ` (decided by a hash of its line) and
+/// then stands for τ, so weighted fractions stay unbiased. The level rises one step at a
+/// time whenever the kept operations outgrow the allowance: each step keeps at least about
+/// half of what it re-examines, whatever the counts.
 #[derive(Clone, Debug, Default)]
 pub struct Log {
     /// Operations kept, in log order (counts already scaled when sampled).
@@ -105,29 +106,28 @@ impl Log {
         takes_at(op, self.level)
     }
 
-    /// Scales the counts of sampled operations, and says so.
+    /// Gives sampled operations their weight, and says the log was sampled.
     fn finish(&mut self) {
         if self.level == 0 {
             return;
         }
-        let scale = 1u64 << self.level;
+        let threshold = 1u64 << self.level;
         for op in &mut self.ops {
-            if op.count < scale {
-                op.count = op.count.saturating_mul(scale).min(MAX_COUNT);
-            }
+            op.count = op.count.max(threshold).min(MAX_COUNT);
         }
         self.warnings.push(format!(
-            "the query log's {} operations were sampled down to {} to stay within --memory (each light operation kept stands for {scale}); its fractions are estimates",
+            "the query log's {} operations were sampled down to {} to stay within --memory (each operation counted fewer than {threshold} times now stands for {threshold}); its fractions are estimates",
             self.read,
             self.ops.len()
         ));
     }
 }
 
-/// Whether the sample at `level` takes `op`: heavy enough, or its line's hash is.
+/// Whether the sample with threshold `2^level` takes `op`: with probability
+/// `count / 2^level`, decided by a uniform draw from its line's hash (always when heavy).
 fn takes_at(op: &Operation, level: u32) -> bool {
-    let mask = (1u64 << level) - 1;
-    op.count > mask || crate::key::splitmix64(op.line, 0x006c_6f67) & mask == 0
+    let draw = (crate::key::splitmix64(op.line, 0x006c_6f67) >> 11) as f64 / (1u64 << 53) as f64;
+    draw * ((1u64 << level) as f64) < op.count as f64
 }
 
 /// Reads `source`, extracting written documents' fields at `paths`; at most `max_ops`
@@ -416,5 +416,70 @@ fn ru(v: &Value) -> Result<Option<f64>, (u64, String)> {
             .filter(|x| *x >= 0.0)
             .map(Some)
             .ok_or_else(|| err(1, "\"ru\" must be a non-negative number")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: String, max_ops: usize) -> Log {
+        let source = Source::reader("q.ndjson", std::io::Cursor::new(text.into_bytes()));
+        read_log(&source, &[], false, max_ops).expect("a valid log")
+    }
+
+    fn weighted_share(log: &Log, day: &str) -> f64 {
+        let kept: u64 = log.ops.iter().map(|o| o.count).sum();
+        let day_ops: u64 = log
+            .ops
+            .iter()
+            .filter(|o| matches!(&o.kind, OpKind::Query(q) if format!("{q:?}").contains(day)))
+            .map(|o| o.count)
+            .sum();
+        day_ops as f64 / kept as f64
+    }
+
+    #[test]
+    fn within_its_allowance_a_log_is_kept_whole() {
+        let text = "SELECT * FROM c WHERE c.a = 1\n".repeat(500);
+        let log = read(text, 1_000);
+        assert_eq!((log.ops.len(), log.level, log.total), (500, 0, 500));
+        assert!(log.warnings.is_empty());
+    }
+
+    #[test]
+    fn heavy_counts_thin_out_gradually_and_stay_unbiased() {
+        // 30,000 operations, every one counted 1,000 times, a third on another day.
+        let mut text = String::new();
+        for i in 0..30_000 {
+            let day = if i % 3 == 0 { "d2" } else { "d1" };
+            text.push_str(&format!(
+                "{{\"op\":\"query\",\"sql\":\"SELECT * FROM c WHERE c.day = '{day}'\",\"count\":1000}}\n"
+            ));
+        }
+        let log = read(text, 10_000);
+        assert_eq!((log.total, log.read), (30_000_000, 30_000));
+        // One step past the counts keeps about half of what it examines, never all or none.
+        assert!(
+            log.ops.len() > 3_000 && log.ops.len() <= 10_000,
+            "{}",
+            log.ops.len()
+        );
+        let kept: u64 = log.ops.iter().map(|o| o.count).sum();
+        assert!((kept as f64 / 3e7 - 1.0).abs() < 0.05, "{kept}");
+        let share = weighted_share(&log, "d2");
+        assert!((share - 1.0 / 3.0).abs() < 0.03, "{share}");
+        assert!(log.warnings.iter().any(|w| w.contains("sampled down to")));
+    }
+
+    #[test]
+    fn the_heaviest_counts_survive_an_allowance_smaller_than_the_log() {
+        let line = "{\"op\":\"query\",\"sql\":\"SELECT * FROM c\",\"count\":9007199254740992}\n";
+        let log = read(line.repeat(10_001), 10_000);
+        assert!(
+            log.ops.len() > 3_000 && log.ops.len() <= 10_000,
+            "{}",
+            log.ops.len()
+        );
     }
 }

@@ -239,8 +239,8 @@ fn arrival_docs(arrival: &Arrival) -> u64 {
     arrival
         .windows
         .iter()
-        .map(|(_, w)| w.slices.iter().map(|s| s.docs).sum::<u64>())
-        .sum()
+        .map(|(_, w)| w.slices.iter().fold(0u64, |a, s| a.saturating_add(s.docs)))
+        .fold(0u64, u64::saturating_add)
 }
 
 /// For each slice of the hash space, the partitions holding its projected data and their
