@@ -144,6 +144,7 @@ impl CandidateStats {
         slice
     }
 
+    /// Exact counting has ended: the sketch and the histogram start from what it knew.
     fn promote(&mut self, p: Promotion) {
         for h in p.hashes {
             self.distinct.add(h);
@@ -263,7 +264,7 @@ impl CandidateStats {
         self.over_limit = self.over_limit.saturating_add(other.over_limit);
         self.max_value_bytes = self.max_value_bytes.max(other.max_value_bytes);
         let both_exact = self.values.is_exact() && other.values.is_exact();
-        let (mut distinct, mut histogram) = if both_exact {
+        let (distinct, histogram) = if both_exact {
             (Distinct::default(), EpkHistogram::default())
         } else {
             let mut h = self.histogram().into_owned();
@@ -272,15 +273,12 @@ impl CandidateStats {
             d.merge(other.full_distinct());
             (d, h)
         };
-        // Two exact halves whose union outgrew the budget: the sketch starts from all of it.
-        if let Some(p) = self.values.merge(other.values) {
-            for h in p.hashes {
-                distinct.add(h);
-            }
-            histogram = p.histogram;
-        }
         self.distinct = distinct;
         self.histogram = histogram;
+        // Two exact halves whose union outgrew the budget: the sketch starts from all of it.
+        if let Some(p) = self.values.merge(other.values) {
+            self.promote(p);
+        }
         self.arrival.merge(other.arrival);
     }
 }
