@@ -20,10 +20,10 @@
 //! of the future mix, that existing values grow in proportion to their current size, and
 //! that new values are like the sample's singletons.
 
-use crate::engine::epk::{boundary_at, space_fraction};
+use crate::engine::epk::boundary_at;
 use crate::engine::{Container, GB, PartitionKeyDefinition, Throughput};
 use crate::stats::CandidateStats;
-use crate::stats::histogram::{BUCKETS, bucket_of};
+use crate::stats::histogram::{BUCKETS, slice_of_epk};
 
 /// The container size and throughput to project onto.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -90,7 +90,7 @@ pub fn project(
         let bytes = e.bytes as f64 * growth;
         let items = (e.docs as f64 * growth).round().max(1.0) as u64;
         container.insert_unsplit(e.epk.clone(), bytes.round() as u64, items);
-        tail[bucket_of(space_fraction(e.epk, v1))] -= e.bytes as f64;
+        tail[slice_of_epk(e.epk, v1)] -= e.bytes as f64;
         let b = bytes.round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         if largest

@@ -14,12 +14,6 @@ use super::histogram::Slice;
 pub const MAX_WINDOWS: usize = 64;
 /// Slices of the hash space per window: the histogram's.
 pub const SLICES: usize = super::histogram::BUCKETS;
-
-/// The slice of a position in the hash space (a fraction in `[0, 1)`).
-#[inline]
-pub fn slice_of(fraction: f64) -> usize {
-    super::histogram::bucket_of(fraction)
-}
 /// The first width for document positions.
 const FIRST_ORDINAL_WIDTH: i64 = 1024;
 
@@ -123,7 +117,7 @@ impl Arrival {
     }
 
     /// Records a document of `bytes` at `position`, landing in `slice` of the hash space
-    /// (see [`slice_of`]).
+    /// (see [`slice_of_epk`](super::histogram::slice_of_epk)).
     #[inline]
     pub fn add(&mut self, position: i64, slice: usize, bytes: u64) {
         let key = position.div_euclid(self.width);
@@ -177,13 +171,14 @@ impl Arrival {
 
 #[cfg(test)]
 mod tests {
+    use super::super::histogram::bucket_of;
     use super::*;
 
     #[test]
     fn windows_stay_bounded_and_keep_every_document() {
         let mut a = Arrival::by_ordinal();
         for i in 0..1_000_000i64 {
-            a.add(i, slice_of((i % 997) as f64 / 997.0), 10);
+            a.add(i, bucket_of((i % 997) as f64 / 997.0), 10);
         }
         assert!(a.windows.len() <= MAX_WINDOWS);
         let docs: u64 = a
@@ -202,7 +197,7 @@ mod tests {
             Arrival::by_ordinal(),
         );
         for i in 0..300_000i64 {
-            let f = slice_of(((i * 7919) % 1000) as f64 / 1000.0);
+            let f = bucket_of(((i * 7919) % 1000) as f64 / 1000.0);
             whole.add(i, f, 3);
             if i < 100_000 { &mut first } else { &mut second }.add(i, f, 3);
         }

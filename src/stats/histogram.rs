@@ -7,6 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::Epk;
+use crate::engine::epk::space_fraction;
+
 /// Slices of the hash space.
 pub const BUCKETS: usize = 1024;
 
@@ -41,6 +44,13 @@ impl Default for EpkHistogram {
 #[inline]
 pub fn bucket_of(fraction: f64) -> usize {
     ((fraction * BUCKETS as f64) as usize).min(BUCKETS - 1)
+}
+
+/// The bucket of an EPK: where its position in the hash space (as the SDKs' midpoint
+/// helpers read it) falls. Statistics, projections and replays all place values with this.
+#[inline]
+pub fn slice_of_epk(epk: &Epk, v1: bool) -> usize {
+    bucket_of(space_fraction(epk, v1))
 }
 
 impl EpkHistogram {

@@ -12,13 +12,12 @@ use std::borrow::Cow;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::epk::space_fraction;
 use crate::engine::{Epk, PkValueRef};
 
 pub use arrival::Arrival;
 pub use distinct::Distinct;
 pub use histogram::EpkHistogram;
-use histogram::bucket_of;
+use histogram::slice_of_epk;
 pub use values::{Promotion, TopValue, ValueRef, ValueStats};
 
 /// The most documents statistics read from a profile may claim (2^53).
@@ -132,7 +131,7 @@ impl CandidateStats {
         if let Some(slice) = self.values.count(hash, bytes) {
             return slice as usize;
         }
-        let slice = bucket_of(space_fraction(epk, v1));
+        let slice = slice_of_epk(epk, v1);
         let label = |out: &mut String| label_into(components, out);
         self.values
             .keep(hash, bytes, slice as u32, label, epk.clone());
@@ -160,7 +159,7 @@ impl CandidateStats {
         v1: bool,
         bytes: u64,
     ) -> usize {
-        let slice = bucket_of(space_fraction(epk, v1));
+        let slice = slice_of_epk(epk, v1);
         self.distinct.add(hash);
         let slice_bytes = self.histogram.add(slice, bytes);
         let mean = self.histogram.total_bytes / histogram::BUCKETS as u64;
@@ -450,7 +449,7 @@ mod tests {
             let c = [PkValueRef::Str(&v)];
             let epk = hash_v2(&c);
             let bytes = 100 + (i % 13) as u64;
-            reference.add(bucket_of(space_fraction(&epk, false)), bytes);
+            reference.add(slice_of_epk(&epk, false), bytes);
             add(&mut whole, &v, bytes, i);
             // One half sampled, the other still exact.
             add(if i % 3 == 0 { &mut a } else { &mut b }, &v, bytes, i);

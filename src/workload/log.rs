@@ -91,7 +91,7 @@ impl Log {
         self.total = self.total.saturating_add(op.count);
         self.read += 1;
         self.writes |= op.kind.is_write();
-        if !self.takes(&op) {
+        if !takes_at(&op, self.level) {
             return;
         }
         self.ops.push(op);
@@ -100,10 +100,6 @@ impl Log {
             let level = self.level;
             self.ops.retain(|o| takes_at(o, level));
         }
-    }
-
-    fn takes(&self, op: &Operation) -> bool {
-        takes_at(op, self.level)
     }
 
     /// Gives sampled operations their weight, and says the log was sampled.

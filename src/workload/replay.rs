@@ -9,11 +9,12 @@ use super::cost;
 use super::log::Log;
 use super::op::{OpKind, Operation, PointOp, WriteOp};
 use super::route::{self, Reach, RouteClass};
-use crate::engine::epk::{boundary_at, space_fraction};
+use crate::engine::epk::boundary_at;
 use crate::engine::{Container, Epk, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::key::{KeySpec, KeyValue, Scratch};
 use crate::stats::arrival::{Arrival, SLICES};
+use crate::stats::histogram::slice_of_epk;
 use crate::stats::value_hash;
 
 /// At most this many windows.
@@ -250,7 +251,7 @@ fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
     let mut bytes: Vec<Vec<(usize, f64)>> = vec![Vec::new(); SLICES];
     for idx in 0..c.partitions().len() {
         for lp in c.logical_partitions(idx) {
-            let s = ((space_fraction(&lp.epk, v1) * SLICES as f64) as usize).min(SLICES - 1);
+            let s = slice_of_epk(&lp.epk, v1);
             match bytes[s].last_mut() {
                 Some((p, b)) if *p == idx => *b += lp.bytes as f64,
                 _ => bytes[s].push((idx, lp.bytes as f64)),
