@@ -135,8 +135,13 @@ impl KeySpec {
             .map(|level| {
                 let all = level.inputs().into_iter().all(&known);
                 match level {
+                    KeyLevel::RandSuffix { n, .. } if all => LevelKnowledge::AnyOf(*n),
+                    // The base known, the suffix's source not: any of the n suffixes, as
+                    // for a random suffix.
+                    KeyLevel::HashSuffix { path, n, .. } if !all && known(path) => {
+                        LevelKnowledge::AnyOf(*n)
+                    }
                     _ if !all => LevelKnowledge::Unknown,
-                    KeyLevel::RandSuffix { n, .. } => LevelKnowledge::AnyOf(*n),
                     _ => LevelKnowledge::Known,
                 }
             })
@@ -152,8 +157,9 @@ pub enum LevelKnowledge {
     Known,
     /// Some input is unknown.
     Unknown,
-    /// A `rand_suffix` whose input is known: the value is one of `n` (the suffix was drawn
-    /// at write time, so reads must visit every suffix value).
+    /// A `rand_suffix` whose input is known, or a `hash_suffix` whose base is known but
+    /// not the property its suffix is hashed from: the value is one of `n`, so reads must
+    /// visit every suffix value.
     AnyOf(u32),
 }
 
@@ -591,6 +597,11 @@ mod tests {
         );
         assert_eq!(k.levels(), [Known, Unknown, Known]);
         assert_eq!(k.value_count(), None);
+        // The base of a hash suffix known, its source not: one of the 9 suffixes.
+        let k = knows("/t,hash_suffix(/d,/v,9)", &["/t", "/d"]);
+        assert_eq!(k.levels(), [Known, AnyOf(9)]);
+        assert_eq!(k.value_count(), Some(9));
+        assert_eq!(knows("hash_suffix(/d,/v,9)", &["/v"]).levels(), [Unknown]);
         let k = knows("hash_suffix(/d,/v,9)", &["/d", "/v"]);
         assert!(k.is_full());
         assert_eq!(k.value_count(), Some(1));

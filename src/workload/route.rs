@@ -78,7 +78,8 @@ pub fn reaches<'v>(
     out
 }
 
-/// `base` with each `rand_suffix` level set to the suffix value `combo` selects.
+/// `base` with each `rand_suffix` level (and each `hash_suffix` level whose source is not
+/// known) set to the suffix value `combo` selects.
 fn with_suffixes<'v>(
     spec: &KeySpec,
     base: &[PkValue],
@@ -87,7 +88,13 @@ fn with_suffixes<'v>(
 ) -> Vec<PkValue> {
     let mut values = base.to_vec();
     for (level, value) in spec.levels().iter().zip(values.iter_mut()) {
-        if let KeyLevel::RandSuffix { path, n } = level {
+        let (path, n) = match level {
+            KeyLevel::RandSuffix { path, n } => (path, n),
+            // A hash suffix whose source is known was computed already.
+            KeyLevel::HashSuffix { path, by, n } if lookup(by).is_none() => (path, n),
+            _ => continue,
+        };
+        {
             let suffix = combo % *n as u64 + 1;
             combo /= *n as u64;
             let mut text = String::new();
@@ -205,6 +212,16 @@ mod tests {
             (RouteClass::Targeted, 40)
         );
         let by_date = "SELECT * FROM c WHERE c.date = '2026-11-30'";
+        // Knowing the base but not the hashed property, a reader queries every suffix,
+        // exactly as for a random suffix.
+        assert_eq!(
+            route_of("hash_suffix(/date,/deviceId,40)", by_date),
+            (RouteClass::Targeted, 40)
+        );
+        assert_eq!(
+            route_of("hash_suffix(/date,/deviceId,40)", by_date),
+            route_of("rand_suffix(/date,40)", by_date)
+        );
         assert_eq!(
             route_of("concat(/deviceId,/date)", by_date).0,
             RouteClass::FanOut
