@@ -43,6 +43,8 @@ pub struct Context<'a> {
     pub log: Option<&'a Log>,
     /// Seed for random suffixes.
     pub seed: u64,
+    /// Whether documents arrived by `--time-path` timestamps (not file order).
+    pub timed: bool,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -55,7 +57,7 @@ pub fn evaluate(
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
-    let mut projection = project(&definition, &stats, ctx.target);
+    let mut projection = project(&definition, &stats, ctx.target, ctx.timed);
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {
         spec: &spec,

@@ -343,6 +343,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         target: &req.target,
         log: log.as_ref(),
         seed: req.seed,
+        timed: req.time_path.is_some(),
     };
     let jobs: Vec<(usize, CandidateStats)> = stats.into_iter().enumerate().collect();
     let evaluations = evaluate_parallel(jobs, threads, &|i, stats| {

@@ -23,7 +23,7 @@ use crate::stats::CandidateStats;
 /// The `format` field of every profile.
 pub const FORMAT: &str = "pkadvisor-profile";
 /// The layout version written, and the only one read.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The statistics of one share of the input.
 #[derive(Debug)]

@@ -2,28 +2,43 @@
 //! size.
 //!
 //! The model. Let `B` be the sample's bytes, `S` the target storage and `k = S / B` the
-//! growth factor. Good–Turing estimates the share of *new* data that will carry values
-//! never seen before as `p0 = N1 / N`, the share of sample documents whose value occurs
-//! exactly once. Growth splits accordingly:
+//! growth factor; the container receives `N = (k - 1) B` bytes beyond the sample's.
 //!
-//! * each value seen in the sample grows by `g = 1 + (k - 1)(1 - p0)` (a tenant keeps
-//!   receiving data; an id never does);
-//! * the remaining `(k - 1) · p0 · B` bytes go to new values, spread evenly over the hash
-//!   space for a single-level key (new values hash uniformly) and in proportion to the
-//!   existing data for a hierarchical key (new values mostly extend existing prefixes: a
-//!   new user of an existing tenant).
+//! * **Closed values stop growing.** With `--time-path`, a value whose documents stopped
+//!   arriving well before the sample's end (its last arrival is more than four of its own
+//!   mean gaps and 5% of the sample's span before the end: a past day, a finished session)
+//!   keeps its size: it holds what its period received, and the key's limit for it is an
+//!   ingest rate, not a container size. Without `--time-path` arrival is file order, which
+//!   an export may group by key, so every value is taken to stay open.
+//! * **New values** take a share `p` of the new data: with timestamps, the share of the
+//!   sample's second half that went to values first seen in that half (new days, new
+//!   sessions, new ids); without, Good–Turing's `N1 / N`, the share of documents whose
+//!   value occurs once.
+//! * **Open values** share the rest in proportion to their size: each grows by
+//!   `g = 1 + N (1 - p) / B_open`.
 //!
-//! When the target is smaller than the sample (`k < 1`) everything shrinks by `k`. Values
-//! tracked one by one are placed at their exact EPK; the untracked tail and the new values
-//! are placed per slice of the hash space in chunks of at most 1 GB, so the engine can
-//! still split between them. Limits of the model: it assumes the sample is representative
-//! of the future mix, that existing values grow in proportion to their current size, and
-//! that new values are like the sample's singletons.
+//! Placement follows the EPK layout. Every value known one by one (all of them while
+//! counted exactly; the heavy hitters and the hash-sampled values, scaled, once sampled) is
+//! placed at its own EPK. New values of a single-level key hash anywhere, so they spread
+//! evenly over the hash space. New values of a hierarchical key extend the prefix of the
+//! value they are drawn from (a new session of a user, a new user of a tenant): they are
+//! placed inside that prefix's EPK range, spread over the range by their last level's
+//! hash, so a prefix that outgrows a partition splits over several exactly where the
+//! service would split it, and queries on that prefix reach those partitions. What the
+//! values known one by one leave of each 1/1024 slice of the hash space is spread over the
+//! slice. New data is placed in chunks of at most 1 GB, so the engine can split between
+//! them. Limits: the sample is taken to be representative of the future mix and, with
+//! `--time-path`, to hold every document of its time span (a closed value's size is its
+//! sample size).
+
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashSet;
 
 use crate::engine::epk::boundary_at;
-use crate::engine::{Container, GB, PartitionKeyDefinition, Throughput};
-use crate::stats::CandidateStats;
+use crate::engine::{Container, Epk, GB, PartitionKeyDefinition, PartitionKind, Throughput};
 use crate::stats::histogram::{BUCKETS, slice_of_epk};
+use crate::stats::{CandidateStats, Span, value_hash};
 
 /// The container size and throughput to project onto.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -41,6 +56,18 @@ impl Target {
     pub const DEFAULT_THROUGHPUT: Throughput = Throughput::Manual(20_000.0);
 }
 
+/// A value whose documents stopped arriving before the sample's end.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClosedValue {
+    /// Its label.
+    pub label: String,
+    /// Its projected bytes (its sample bytes: it does not grow).
+    pub bytes: u64,
+    /// Seconds (or document positions without `--time-path`) from its first arrival to
+    /// its last.
+    pub period: i64,
+}
+
 /// A candidate's container at the target, and the figures of the projection.
 #[derive(Clone, Debug)]
 pub struct Projection {
@@ -48,12 +75,16 @@ pub struct Projection {
     pub container: Container,
     /// `k`: target bytes over sample bytes.
     pub scale: f64,
-    /// `p0`: the Good–Turing share of new data that goes to unseen values.
+    /// `p`: the share of new data that goes to unseen values.
     pub unseen_share: f64,
-    /// `g`: how much each value seen in the sample grows.
+    /// `g`: how much each open value seen in the sample grows.
     pub growth: f64,
+    /// The share of the sample's bytes in closed values.
+    pub closed_share: f64,
     /// The largest value (its label) and its projected bytes.
     pub largest: Option<(String, u64)>,
+    /// The largest value, when it is closed: its limit is an ingest rate.
+    pub largest_closed: Option<ClosedValue>,
     /// The container size at which the largest value reaches the logical-partition
     /// limit; `None` when values do not grow with the container (no limit from it).
     pub max_container_bytes: Option<u64>,
@@ -61,108 +92,338 @@ pub struct Projection {
 
 /// The largest logical partition never exceeds this many bytes in one placed chunk.
 const CHUNK: f64 = GB as f64;
+/// Past this container size, a limit is reported as unbounded.
+const UNBOUNDED: f64 = 1e18;
 
-/// Projects `stats` of a key with `definition` onto `target`.
+/// A value placed one by one.
+struct Carrier<'a> {
+    epk: &'a Epk,
+    /// Sample bytes and documents it stands for (scaled when hash-sampled).
+    bytes: f64,
+    docs: f64,
+    span: Span,
+    /// Its label, for values reported one by one (exact or heavy).
+    label: Option<&'a str>,
+}
+
+/// The values placed one by one, and what they leave of each slice of the hash space.
+fn carriers(stats: &CandidateStats, v1: bool) -> (Vec<Carrier<'_>>, Vec<f64>) {
+    let histogram = stats.histogram();
+    let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
+    let mut out = Vec::new();
+    let mut heavy = FxHashSet::default();
+    for v in stats.values.heavy_entries() {
+        heavy.insert(value_hash(v.epk));
+        out.push(Carrier {
+            epk: v.epk,
+            bytes: v.bytes as f64,
+            docs: v.docs as f64,
+            span: v.span,
+            label: Some(v.label),
+        });
+    }
+    if !stats.values.is_exact() {
+        let scale = stats.values.scale() as f64;
+        for v in stats.values.sample() {
+            if !heavy.contains(&value_hash(v.epk)) {
+                out.push(Carrier {
+                    epk: v.epk,
+                    bytes: v.bytes as f64 * scale,
+                    docs: v.docs as f64 * scale,
+                    span: v.span,
+                    label: None,
+                });
+            }
+        }
+    }
+    for c in &out {
+        tail[slice_of_epk(c.epk, v1)] -= c.bytes;
+    }
+    tail.iter_mut().for_each(|t| *t = t.max(0.0));
+    (out, tail)
+}
+
+/// The sample's arrival span and whether each value is closed.
+struct Arrivals {
+    start: i64,
+    end: i64,
+    /// Whether closed values are recognised at all (`--time-path`).
+    timed: bool,
+}
+
+impl Arrivals {
+    fn of(carriers: &[Carrier<'_>], timed: bool) -> Arrivals {
+        let known = carriers.iter().map(|c| c.span).filter(Span::is_known);
+        let span = known.fold(Span::at(None), Span::union);
+        Arrivals {
+            start: span.first,
+            end: span.last,
+            timed: timed && span.is_known() && span.last > span.first,
+        }
+    }
+
+    /// A value of several documents whose last arrival is more than four of its mean gaps
+    /// and 5% of the sample's span before the sample's end.
+    fn is_closed(&self, c: &Carrier<'_>) -> bool {
+        if !self.timed || !c.span.is_known() || c.docs < 2.0 {
+            return false;
+        }
+        let gap = (c.span.last - c.span.first) as f64 / (c.docs - 1.0);
+        let quiet = (self.end - c.span.last) as f64;
+        quiet > 4.0 * gap + 0.05 * (self.end - self.start) as f64
+    }
+}
+
+/// How the new data divides.
+struct Growth {
+    /// `g` of open values (`k` when the target is smaller than the sample).
+    open: f64,
+    /// Of closed values.
+    closed: f64,
+    /// `p`.
+    unseen_share: f64,
+    /// New values' bytes per sample byte.
+    unseen_per_byte: f64,
+    /// Sample bytes of closed values.
+    closed_bytes: f64,
+}
+
+fn growth(
+    stats: &CandidateStats,
+    carriers: &[Carrier<'_>],
+    (tail, scale): (f64, f64),
+    a: &Arrivals,
+) -> Growth {
+    let sample: f64 = carriers.iter().map(|c| c.bytes).sum::<f64>() + tail;
+    let closed_bytes: f64 = carriers
+        .iter()
+        .filter(|c| a.is_closed(c))
+        .map(|c| c.bytes)
+        .sum();
+    if scale < 1.0 || sample <= 0.0 {
+        let k = scale.min(1.0);
+        return Growth {
+            open: k,
+            closed: k,
+            unseen_share: 0.0,
+            unseen_per_byte: 0.0,
+            closed_bytes,
+        };
+    }
+    let p = match a.timed.then(|| temporal_new_share(stats, a)).flatten() {
+        Some(p) => p,
+        None => good_turing(stats),
+    };
+    let new = (scale - 1.0) * sample;
+    let open_bytes = sample - closed_bytes;
+    // With every value closed, all new data goes to new values.
+    let p = if open_bytes <= 0.0 { 1.0 } else { p };
+    let open = if open_bytes > 0.0 {
+        1.0 + new * (1.0 - p) / open_bytes
+    } else {
+        1.0
+    };
+    Growth {
+        open,
+        closed: 1.0,
+        unseen_share: p,
+        unseen_per_byte: new * p / sample,
+        closed_bytes,
+    }
+}
+
+/// Good–Turing: the share of documents whose value occurs once (all but those in values
+/// seen more than once).
+fn good_turing(stats: &CandidateStats) -> f64 {
+    let docs = stats.documents.saturating_sub(stats.invalid);
+    if docs == 0 {
+        return 0.0;
+    }
+    (1.0 - stats.values.repeated_docs() as f64 / docs as f64).clamp(0.0, 1.0)
+}
+
+/// The share of the bytes that arrived in the sample's second half held by values first
+/// seen in that half (from the values counted exactly, or the hash sample scaled up).
+fn temporal_new_share(stats: &CandidateStats, a: &Arrivals) -> Option<f64> {
+    let mid = a.start + (a.end - a.start) / 2;
+    let scale = stats.values.scale() as f64;
+    let fresh: f64 = stats
+        .values
+        .sample()
+        .filter(|v| v.span.is_known() && v.span.first > mid)
+        .map(|v| v.bytes as f64 * scale)
+        .sum();
+    let arrival = &stats.arrival;
+    let width = arrival.width as f64;
+    let recent: f64 = arrival
+        .windows
+        .iter()
+        .map(|(k, w)| {
+            let lo = *k as f64 * width;
+            let inside = ((lo + width - mid as f64 - 1.0) / width).clamp(0.0, 1.0);
+            inside * w.slices.iter().map(|s| s.bytes as f64).sum::<f64>()
+        })
+        .sum();
+    (recent > 0.0).then(|| (fresh / recent).clamp(0.0, 1.0))
+}
+
+/// Projects `stats` of a key with `definition` onto `target`; `timed` says arrivals are
+/// timestamps (`--time-path`), so closed values can be told apart.
 pub fn project(
     definition: &PartitionKeyDefinition,
     stats: &CandidateStats,
     target: &Target,
+    timed: bool,
 ) -> Projection {
-    let histogram = stats.histogram();
-    let sample = histogram.total_bytes.max(1) as f64;
-    let scale = target.storage_bytes as f64 / sample;
-    let unseen_share = if stats.documents == 0 {
-        0.0
-    } else {
-        (stats.values.singletons() as f64 / stats.documents as f64).clamp(0.0, 1.0)
-    };
-    let growth = if scale >= 1.0 {
-        1.0 + (scale - 1.0) * (1.0 - unseen_share)
-    } else {
-        scale
-    };
-    let mut container = Container::new(definition.clone(), target.throughput);
     let v1 = definition.is_v1();
-    let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
-    let mut largest: Option<(String, u64)> = None;
-    let mut largest_sample = 0.0;
-    for e in stats.values.heavy_entries() {
-        let bytes = e.bytes as f64 * growth;
-        let items = (e.docs as f64 * growth).round().max(1.0) as u64;
-        container.insert_unsplit(e.epk.clone(), bytes.round() as u64, items);
-        tail[slice_of_epk(e.epk, v1)] -= e.bytes as f64;
-        let b = bytes.round() as u64;
-        // Ties go to the smallest label, so the choice does not depend on map order.
-        if largest
-            .as_ref()
-            .is_none_or(|l| b > l.1 || (b == l.1 && *e.label < *l.0))
-        {
-            largest = Some((e.label.to_string(), b));
-            largest_sample = e.bytes as f64;
+    let sample = stats.histogram().total_bytes.max(1) as f64;
+    let scale = target.storage_bytes as f64 / sample;
+    let (carriers, tail) = carriers(stats, v1);
+    let arrivals = Arrivals::of(&carriers, timed);
+    let g = growth(stats, &carriers, (tail.iter().sum(), scale), &arrivals);
+    let mut container = Container::new(definition.clone(), target.throughput);
+    let avg_doc = sample / stats.documents.max(1) as f64;
+    let hierarchical = definition.kind() == PartitionKind::MultiHash;
+    // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
+    let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
+    let mut anywhere = 0.0;
+    let mut slice_new = vec![0.0; BUCKETS];
+    for c in &carriers {
+        let grow = if arrivals.is_closed(c) {
+            g.closed
+        } else {
+            g.open
+        };
+        let items = (c.docs * grow).round().max(1.0) as u64;
+        container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
+        let new = c.bytes * g.unseen_per_byte;
+        let b = c.epk.as_bytes();
+        match hierarchical && b.len() > 16 {
+            true => *parents.entry(&b[..b.len() - 16]).or_default() += new,
+            false => anywhere += new,
         }
     }
-    let unseen = if scale > 1.0 {
-        (scale - 1.0) * unseen_share * sample
-    } else {
-        0.0
-    };
-    // New values of a single-level key hash anywhere; new values of a hierarchical key
-    // mostly extend existing prefixes (a new user of a tenant), so they follow the data.
-    let hierarchical = definition.kind() == crate::engine::PartitionKind::MultiHash;
-    let avg_doc = sample / stats.documents.max(1) as f64;
     for (i, t) in tail.iter().enumerate() {
-        let share = if hierarchical {
-            histogram.bytes(i) as f64 / sample
-        } else {
-            1.0 / BUCKETS as f64
-        };
-        let mass = t.max(0.0) * growth + unseen * share;
+        let new = t * g.unseen_per_byte;
+        match hierarchical {
+            true => slice_new[i] += new,
+            false => anywhere += new,
+        }
+    }
+    for (i, t) in tail.iter().enumerate() {
+        let mass = t * g.open + slice_new[i] + anywhere / BUCKETS as f64;
         place_chunks(&mut container, i, mass, avg_doc, v1);
     }
+    for (prefix, mass) in parents {
+        place_in_prefix(&mut container, prefix, mass, avg_doc);
+    }
     container.settle();
-    let max_container_bytes = largest
-        .as_ref()
-        .and_then(|_| limit_size(largest_sample, sample, unseen_share, definition));
+    let (largest, largest_closed) = largest(&carriers, &arrivals, &g);
+    let max_container_bytes = limit_size(&carriers, &arrivals, &g, sample);
     Projection {
         container,
         scale,
-        unseen_share,
-        growth,
+        unseen_share: g.unseen_share,
+        growth: g.open,
+        closed_share: g.closed_bytes / sample,
         largest,
+        largest_closed,
         max_container_bytes,
     }
 }
 
+/// The largest value reported one by one, projected; and it again when it is closed.
+fn largest(
+    carriers: &[Carrier<'_>],
+    a: &Arrivals,
+    g: &Growth,
+) -> (Option<(String, u64)>, Option<ClosedValue>) {
+    let mut best: Option<(&Carrier<'_>, u64)> = None;
+    for c in carriers {
+        let Some(label) = c.label else { continue };
+        let grow = if a.is_closed(c) { g.closed } else { g.open };
+        let b = (c.bytes * grow).round() as u64;
+        // Ties go to the smallest label, so the choice does not depend on map order.
+        let better = best.is_none_or(|(l, lb)| b > lb || (b == lb && Some(label) < l.label));
+        if better {
+            best = Some((c, b));
+        }
+    }
+    let Some((c, b)) = best else {
+        return (None, None);
+    };
+    let label = c.label.unwrap_or_default().to_owned();
+    let closed = a.is_closed(c).then(|| ClosedValue {
+        label: label.clone(),
+        bytes: b,
+        period: c.span.last - c.span.first,
+    });
+    (Some((label, b)), closed)
+}
+
 /// Spreads `mass` bytes over slice `bucket` of the hash space in chunks of at most 1 GB.
 fn place_chunks(c: &mut Container, bucket: usize, mass: f64, avg_doc: f64, v1: bool) {
-    if mass < 1.0 {
-        return;
-    }
-    let pieces = (mass / CHUNK).ceil().clamp(1.0, 256.0) as usize;
-    let each = mass / pieces as f64;
+    let pieces = pieces(mass);
     for j in 0..pieces {
         let f = (bucket as f64 + (j as f64 + 0.5) / pieces as f64) / BUCKETS as f64;
-        let items = (each / avg_doc).round().max(1.0) as u64;
-        c.insert_unsplit(boundary_at(f, v1), each.round() as u64, items);
+        insert_piece(c, boundary_at(f, v1), mass / pieces as f64, avg_doc);
     }
 }
 
-/// The container size at which a value of `bytes` in the sample reaches the logical limit:
-/// solve `bytes · (1 + (k - 1)(1 - p0)) = limit` for `k`, times the sample size.
-fn limit_size(
-    bytes: f64,
-    sample: f64,
-    unseen_share: f64,
-    definition: &PartitionKeyDefinition,
-) -> Option<u64> {
-    let _ = definition;
+/// Spreads `mass` bytes of new values under a hierarchical `prefix` over its EPK range, by
+/// their last level's hash, in chunks of at most 1 GB.
+fn place_in_prefix(c: &mut Container, prefix: &[u8], mass: f64, avg_doc: f64) {
+    let pieces = pieces(mass);
+    let mut epk = Vec::with_capacity(prefix.len() + 16);
+    for j in 0..pieces {
+        let f = (j as f64 + 0.5) / pieces as f64;
+        epk.clear();
+        epk.extend_from_slice(prefix);
+        epk.extend_from_slice(boundary_at(f, false).as_bytes());
+        insert_piece(c, Epk::from_bytes(&epk), mass / pieces as f64, avg_doc);
+    }
+}
+
+/// Chunks of at most 1 GB for `mass` bytes (none below a byte; at most 256).
+fn pieces(mass: f64) -> usize {
+    if mass < 1.0 {
+        return 0;
+    }
+    (mass / CHUNK).ceil().clamp(1.0, 256.0) as usize
+}
+
+fn insert_piece(c: &mut Container, epk: Epk, bytes: f64, avg_doc: f64) {
+    let items = (bytes / avg_doc).round().max(1.0) as u64;
+    c.insert_unsplit(epk, bytes.round() as u64, items);
+}
+
+/// The container size at which the largest open value reported one by one reaches the
+/// logical limit: solve `bytes · (1 + (k - 1) B (1 - p) / B_open) = limit` for `k`, times
+/// the sample size `B`. A closed value already past the limit breaks the key at any size;
+/// `None` when open values do not grow (or not before an exabyte).
+fn limit_size(carriers: &[Carrier<'_>], a: &Arrivals, g: &Growth, sample: f64) -> Option<u64> {
     let limit = crate::engine::Limits::default().logical_bytes as f64;
-    if bytes <= 0.0 || unseen_share >= 1.0 {
+    let named = carriers.iter().filter(|c| c.label.is_some());
+    let closed_max = named
+        .clone()
+        .filter(|c| a.is_closed(c))
+        .map(|c| c.bytes)
+        .fold(0.0, f64::max);
+    if closed_max >= limit {
+        return Some(sample as u64);
+    }
+    let open_max = named
+        .filter(|c| !a.is_closed(c))
+        .map(|c| c.bytes)
+        .fold(0.0, f64::max);
+    let open_bytes = sample - g.closed_bytes;
+    let per_k = sample * (1.0 - g.unseen_share) / open_bytes.max(1.0);
+    if open_max <= 0.0 || per_k <= 1e-12 {
         return None;
     }
-    let k = 1.0 + (limit / bytes - 1.0) / (1.0 - unseen_share);
+    let k = 1.0 + (limit / open_max - 1.0) / per_k;
     let size = (k * sample).max(0.0);
-    (size < u64::MAX as f64).then_some(size as u64)
+    (size < UNBOUNDED).then_some(size as u64)
 }
 
 #[cfg(test)]
@@ -192,7 +453,7 @@ mod tests {
             storage_bytes: 1_000 * GB,
             throughput: Throughput::Manual(20_000.0),
         };
-        let p = project(&def(), &s, &target);
+        let p = project(&def(), &s, &target, false);
         assert!((p.scale - 100_000.0).abs() < 1e-6);
         assert_eq!(p.unseen_share, 0.0);
         let (_, largest) = p.largest.clone().unwrap();
@@ -210,7 +471,7 @@ mod tests {
             storage_bytes: 1_000 * GB,
             throughput: Throughput::Manual(20_000.0),
         };
-        let p = project(&def(), &s, &target);
+        let p = project(&def(), &s, &target, false);
         assert_eq!(p.unseen_share, 1.0);
         assert_eq!(p.growth, 1.0);
         assert_eq!(p.largest.unwrap().1, 1_000);

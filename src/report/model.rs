@@ -219,8 +219,11 @@ pub struct LargestValue {
     pub bytes: u64,
     /// Their share of the sample's bytes (0–1).
     pub share: f64,
-    /// Whether the figures are exact (otherwise sketch estimates).
+    /// Whether the figures are exact; otherwise `documents`, `bytes` and `share` are
+    /// upper bounds and `min_bytes` the lower bound.
     pub exact: bool,
+    /// The fewest bytes the value may hold in the sample (equal to `bytes` when exact).
+    pub min_bytes: u64,
 }
 
 /// Severity of a finding.

@@ -18,7 +18,7 @@ pub use arrival::Arrival;
 pub use distinct::Distinct;
 pub use histogram::EpkHistogram;
 use histogram::slice_of_epk;
-pub use values::{Promotion, TopValue, ValueRef, ValueStats};
+pub use values::{NO_POSITION, Promotion, Span, TopValue, ValueRef, ValueStats};
 
 /// The most documents statistics read from a profile may claim (2^53).
 pub const PROFILE_MAX_DOCUMENTS: u64 = 1 << 53;
@@ -108,9 +108,9 @@ impl CandidateStats {
         self.check_components(components);
         let hash = value_hash(epk);
         let slice = if self.values.is_exact() {
-            self.add_exact(hash, components, epk, v1, bytes)
+            self.add_exact(hash, components, epk, (v1, bytes), position)
         } else {
-            self.add_sampled(hash, components, epk, v1, bytes)
+            self.add_sampled(hash, components, epk, (v1, bytes), position)
         };
         if let Some(p) = position {
             self.arrival.add(p, slice, bytes);
@@ -125,16 +125,16 @@ impl CandidateStats {
         hash: u64,
         components: &[PkValueRef<'_>],
         epk: &Epk,
-        v1: bool,
-        bytes: u64,
+        (v1, bytes): (bool, u64),
+        position: Option<i64>,
     ) -> usize {
-        if let Some(slice) = self.values.count(hash, bytes) {
+        if let Some(slice) = self.values.count(hash, bytes, position) {
             return slice as usize;
         }
         let slice = slice_of_epk(epk, v1);
         let label = |out: &mut String| label_into(components, out);
-        self.values
-            .keep(hash, bytes, slice as u32, label, epk.clone());
+        let at = (bytes, slice as u32, values::Span::at(position));
+        self.values.keep(hash, at, label, epk.clone());
         if self.values.over_budget()
             && let Some(p) = self.values.shrink()
         {
@@ -156,16 +156,15 @@ impl CandidateStats {
         hash: u64,
         components: &[PkValueRef<'_>],
         epk: &Epk,
-        v1: bool,
-        bytes: u64,
+        (v1, bytes): (bool, u64),
+        position: Option<i64>,
     ) -> usize {
         let slice = slice_of_epk(epk, v1);
         self.distinct.add(hash);
-        let slice_bytes = self.histogram.add(slice, bytes);
-        let mean = self.histogram.total_bytes / histogram::BUCKETS as u64;
+        self.histogram.add(slice, bytes);
         let label = |out: &mut String| label_into(components, out);
-        let at = (slice as u32, slice_bytes, mean);
-        self.values.add_sampled(hash, bytes, at, label, epk);
+        let at = (bytes, slice as u32, position);
+        self.values.add_sampled(hash, at, label, epk);
         slice
     }
 
@@ -178,12 +177,13 @@ impl CandidateStats {
         }
     }
 
-    /// Distinct values: `(count, exact)`.
+    /// Distinct values: `(count, exact)`; an estimate is never above the documents.
     pub fn distinct_values(&mut self) -> (u64, bool) {
         if self.values.is_exact() {
             (self.values.len() as u64, true)
         } else {
-            (self.distinct.estimate(), self.distinct.is_exact())
+            let estimate = self.distinct.estimate().min(self.documents);
+            (estimate, self.distinct.is_exact())
         }
     }
 
@@ -458,6 +458,73 @@ mod tests {
         assert_eq!(*whole.histogram(), reference);
         a.merge(b);
         assert_eq!(*a.histogram(), reference);
+    }
+
+    /// `(tenant, user, n)` rows: tenant `big` holds a quarter of the documents, spread over
+    /// 400 users; 2,000 other tenants share the rest; user `big-u0` has 2,000 documents.
+    fn hierarchical_rows() -> impl Iterator<Item = (String, String, u64)> {
+        (0..120_000u64).map(|i| {
+            let r = crate::key::splitmix64(i, 9);
+            if i % 60 == 0 {
+                ("big".to_owned(), "big-u0".to_owned(), i)
+            } else if i % 4 == 0 {
+                ("big".to_owned(), format!("big-u{}", 1 + r % 400), i)
+            } else {
+                let t = r % 2_000;
+                (format!("t{t}"), format!("t{t}-u{}", (r >> 20) % 5), i)
+            }
+        })
+    }
+
+    fn add_rows(s: &mut CandidateStats, levels: usize) {
+        for (t, u, n) in hierarchical_rows() {
+            let id = format!("id{n}");
+            let c = [
+                PkValueRef::Str(&t),
+                PkValueRef::Str(&u),
+                PkValueRef::Str(&id),
+            ];
+            let c = &c[..levels];
+            let epk = crate::engine::epk::multi_hash(c);
+            s.add(c, &epk, false, 100 + n % 7, Some(n as i64));
+        }
+    }
+
+    #[test]
+    fn a_sampled_hierarchical_key_invents_no_heavy_value() {
+        // Every (tenant, user, id) occurs once: no value may pass for a heavy one because
+        // its tenant (the first level, hence its place in the hash space) is.
+        let mut s = CandidateStats::new(256 * 1024, false);
+        add_rows(&mut s, 3);
+        assert!(!s.values.is_exact());
+        for v in s.values.top(10) {
+            assert!(v.docs <= 2 && v.bytes <= 2 * 110, "{v:?}");
+        }
+    }
+
+    #[test]
+    fn sampled_largest_values_bound_the_exact_ones() {
+        let mut exact = CandidateStats::new(1 << 30, false);
+        let mut sampled = CandidateStats::new(64 * 1024, false);
+        add_rows(&mut exact, 2);
+        add_rows(&mut sampled, 2);
+        assert!(exact.values.is_exact() && !sampled.values.is_exact());
+        let truth: std::collections::BTreeMap<String, u64> = exact
+            .values
+            .top(usize::MAX)
+            .into_iter()
+            .map(|v| (v.value, v.bytes))
+            .collect();
+        let top = sampled.values.top(5);
+        assert_eq!(top[0].value, "[\"big\",\"big-u0\"]");
+        for v in &top {
+            let real = truth[&v.value];
+            assert!(v.min_bytes <= real && real <= v.bytes, "{v:?} holds {real}");
+            // The bound is tight for the heaviest: within a cell's mean share.
+            if v.value == top[0].value {
+                assert!(v.bytes - v.min_bytes < real / 10, "{v:?} holds {real}");
+            }
+        }
     }
 
     #[test]

@@ -6,10 +6,12 @@
 //! outgrows the budget. A sampled value is either counted from its first document or never,
 //! so the sample's frequencies are exact and its statistics (distinct values, values seen
 //! once) scale up without bias. The largest values are kept apart from the sample in a
-//! small table of heavy hitters, admitted through the hash-space histogram: a value is
-//! considered only when its slice of the hash space holds [`HOT_FACTOR`] times the mean
-//! slice's bytes, and enters with that slice's bytes as an upper bound of its own, then is
-//! counted exactly. High-cardinality keys, whose slices stay even, never touch the table.
+//! small table of heavy hitters, admitted through a row of [`CELLS`] byte counters indexed
+//! by the hash of the whole key value (never by its place in the hash space: every value
+//! of one tenant of a hierarchical key shares that place). A value is considered only when
+//! its cell holds [`HOT_FACTOR`] times the mean cell's bytes, and enters with that cell's
+//! bytes as an upper bound of its own; from then on it is counted exactly, which is its
+//! lower bound. High-cardinality keys, whose cells stay even, never touch the table.
 
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
@@ -19,34 +21,89 @@ use crate::engine::Epk;
 
 /// Heavy hitters kept.
 pub const HEAVY: usize = 64;
+/// Byte counters of the heavy hitters' admission row.
+pub const CELLS: usize = BUCKETS;
+
+/// The admission cell of a value hash: its top bits.
+#[inline]
+fn cell_of(hash: u64) -> usize {
+    (hash >> (64 - CELLS.trailing_zeros())) as usize
+}
 
 /// What is known of one heavy hitter.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ValueEntry {
-    /// Documents with this value.
+    /// Documents with this value (an upper-bound estimate).
     pub docs: u64,
-    /// Their bytes.
+    /// Their bytes: an upper bound.
     pub bytes: u64,
+    /// Bytes counted one by one since the value was admitted: a lower bound.
+    pub counted: u64,
     /// The value as the report shows it (JSON text).
     pub label: Box<str>,
     /// Its EPK under the candidate's definition.
     pub epk: Epk,
-    /// Its slice of the hash-space histogram.
-    pub slice: u32,
+    /// Its admission cell.
+    pub cell: u32,
+    /// Its first and last arrival seen ([`NO_POSITION`] when unknown).
+    pub span: Span,
+}
+
+/// The arrival position (document ordinal or timestamp) of no document: a value whose
+/// documents had none has `first == NO_POSITION.0` and `last == NO_POSITION.1`.
+pub const NO_POSITION: (i64, i64) = (i64::MAX, i64::MIN);
+
+/// A value's first and last arrival.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Span {
+    /// The first arrival seen.
+    pub first: i64,
+    /// The last arrival seen.
+    pub last: i64,
+}
+
+impl Span {
+    /// The span of one document at `position` (none: unknown).
+    pub fn at(position: Option<i64>) -> Span {
+        match position {
+            Some(p) => Span { first: p, last: p },
+            None => Span {
+                first: NO_POSITION.0,
+                last: NO_POSITION.1,
+            },
+        }
+    }
+
+    /// The span of both.
+    pub fn union(self, other: Span) -> Span {
+        Span {
+            first: self.first.min(other.first),
+            last: self.last.max(other.last),
+        }
+    }
+
+    /// Whether any arrival is known.
+    pub fn is_known(&self) -> bool {
+        self.first <= self.last
+    }
 }
 
 impl ValueEntry {
-    fn absorb(&mut self, docs: u64, bytes: u64) {
+    fn absorb(&mut self, docs: u64, bytes: u64, counted: u64, span: Span) {
         self.docs = self.docs.saturating_add(docs);
         self.bytes = self.bytes.saturating_add(bytes);
+        self.counted = self.counted.saturating_add(counted);
+        self.span = self.span.union(span);
     }
 
     fn view(&self) -> ValueRef<'_> {
         ValueRef {
             docs: self.docs,
             bytes: self.bytes,
+            min_bytes: self.counted,
             label: &self.label,
             epk: &self.epk,
+            span: self.span,
         }
     }
 }
@@ -56,12 +113,16 @@ impl ValueEntry {
 pub struct ValueRef<'a> {
     /// Documents with this value.
     pub docs: u64,
-    /// Their bytes.
+    /// Their bytes (an upper bound when `min_bytes` differs).
     pub bytes: u64,
+    /// The fewest bytes it may hold (`bytes` when counted exactly).
+    pub min_bytes: u64,
     /// The value as the report shows it (JSON text).
     pub label: &'a str,
     /// Its EPK under the candidate's definition.
     pub epk: &'a Epk,
+    /// Its first and last arrival (for a heavy hitter, since it was admitted).
+    pub span: Span,
 }
 
 /// The hot half of a kept value, which every document with it updates: 32 bytes a slot
@@ -74,6 +135,8 @@ struct Tally {
     slice: u32,
     /// Its index among the details.
     detail: u32,
+    /// Its last arrival.
+    last: i64,
 }
 
 /// The cold half of a kept value, written once.
@@ -82,6 +145,8 @@ struct Detail {
     /// Where its label lies in the labels' text.
     label: std::ops::Range<usize>,
     epk: Epk,
+    /// Its first arrival (as seen: the first of its documents read).
+    first: i64,
 }
 
 /// What one kept value really costs at the worst moment: a hash table doubling holds the
@@ -100,14 +165,19 @@ pub struct TopValue {
     pub docs: u64,
     /// Their bytes.
     pub bytes: u64,
-    /// Whether the figures are exact (otherwise upper-bound estimates).
+    /// The fewest bytes it may hold (`bytes` when exact).
+    pub min_bytes: u64,
+    /// Whether the figures are exact (otherwise `bytes` is an upper bound).
     pub exact: bool,
     /// Its EPK (hex).
     pub epk: String,
 }
 
-/// A value is considered heavy once its hash-space slice holds this many times the mean.
+/// A value is considered heavy once its admission cell holds this many times the mean.
 pub const HOT_FACTOR: u64 = 4;
+/// Documents per cell, on average, before any value is admitted: with fewer, chance alone
+/// makes some cell hold four times the mean.
+const SETTLED_DOCS_PER_CELL: u64 = 8;
 
 /// What exact counting knew when it ended: every value hash, and the histogram of every
 /// document (while exact, the histogram is not kept apart: the values hold it).
@@ -131,7 +201,13 @@ pub struct ValueStats {
     labels: String,
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
-    /// Bytes of the heavy table's entries per histogram slice.
+    /// Bytes per admission cell once sampling has begun (every document's).
+    cells: Vec<u64>,
+    /// Documents in the cells.
+    celled: u64,
+    /// Bytes of every document counted.
+    total: u64,
+    /// Bytes of the heavy table's entries per admission cell.
     tracked: Vec<u64>,
 }
 
@@ -146,6 +222,9 @@ impl ValueStats {
             details: Vec::new(),
             labels: String::new(),
             heavy: FxHashMap::default(),
+            cells: Vec::new(),
+            celled: 0,
+            total: 0,
             tracked: Vec::new(),
         }
     }
@@ -159,10 +238,14 @@ impl ValueStats {
     /// kept, and returns the value's slice of the hash space; `None` if it is not kept
     /// (while exact: a value never seen, to [`keep`](Self::keep)).
     #[inline]
-    pub fn count(&mut self, hash: u64, bytes: u64) -> Option<u32> {
+    pub fn count(&mut self, hash: u64, bytes: u64, position: Option<i64>) -> Option<u32> {
         let t = self.sample.get_mut(&hash)?;
         t.docs += 1;
         t.bytes += bytes;
+        if let Some(p) = position {
+            t.last = t.last.max(p);
+        }
+        self.total += bytes;
         Some(t.slice)
     }
 
@@ -172,8 +255,7 @@ impl ValueStats {
     pub fn keep(
         &mut self,
         hash: u64,
-        bytes: u64,
-        slice: u32,
+        (bytes, slice, span): (u64, u32, Span),
         label: impl FnOnce(&mut String),
         epk: Epk,
     ) {
@@ -181,13 +263,19 @@ impl ValueStats {
         label(&mut self.labels);
         let label = start..self.labels.len();
         self.used += footprint(label.len());
+        self.total += bytes;
         let detail = self.details.len() as u32;
-        self.details.push(Detail { label, epk });
+        self.details.push(Detail {
+            label,
+            epk,
+            first: span.first,
+        });
         let t = Tally {
             docs: 1,
             bytes,
             slice,
             detail,
+            last: span.last,
         };
         self.sample.insert(hash, t);
     }
@@ -202,55 +290,68 @@ impl ValueStats {
         self.used > self.budget
     }
 
-    /// Counts one document of `bytes` with the value of `hash` once sampling has begun,
-    /// whose hash-space slice now holds `slice.1` bytes against a mean of `slice.2`
-    /// (`slice.0` is its index); `label` writes the value's label, and `epk` is its EPK.
+    /// Counts one document of `bytes` with the value of `hash` once sampling has begun;
+    /// `slice` is its slice of the hash space, `label` writes the value's label, and `epk`
+    /// is its EPK.
     #[inline]
     pub fn add_sampled(
         &mut self,
         hash: u64,
-        bytes: u64,
-        slice: (u32, u64, u64),
+        (bytes, slice, position): (u64, u32, Option<i64>),
         label: impl Fn(&mut String),
         epk: &Epk,
     ) {
-        self.add_heavy(hash, bytes, slice, &label, epk);
-        if !self.sampled(hash) || self.count(hash, bytes).is_some() {
+        self.add_heavy(hash, bytes, position, &label, epk);
+        if !self.sampled(hash) {
+            self.total += bytes;
             return;
         }
-        self.keep(hash, bytes, slice.0, label, epk.clone());
+        if self.count(hash, bytes, position).is_some() {
+            return;
+        }
+        let span = Span::at(position);
+        self.keep(hash, (bytes, slice, span), label, epk.clone());
         if self.over_budget() {
             self.shrink();
         }
     }
 
-    /// Heavy hitters: a value is admitted when the bytes of its slice not already held by
+    /// Heavy hitters: a value is admitted when the bytes of its cell not already held by
     /// the table are hot, with those bytes as the upper bound of its own; then it is
-    /// counted exactly. A slice whose heavy value is tracked cools down, so the table does
+    /// counted exactly. A cell whose heavy value is tracked cools down, so the table does
     /// not churn.
     fn add_heavy(
         &mut self,
         hash: u64,
         bytes: u64,
-        (slice, slice_bytes, mean_slice): (u32, u64, u64),
+        position: Option<i64>,
         label: &dyn Fn(&mut String),
         epk: &Epk,
     ) {
         if self.tracked.is_empty() {
-            self.tracked = vec![0; BUCKETS];
+            self.tracked = vec![0; CELLS];
         }
-        // A tracked value's slice holds its bytes: most documents, in slices without one,
+        if self.cells.is_empty() {
+            self.cells = vec![0; CELLS];
+        }
+        let cell = cell_of(hash);
+        self.cells[cell] += bytes;
+        self.celled += 1;
+        // A tracked value's cell holds its bytes: most documents, in cells without one,
         // skip the table.
-        let tracked = self.tracked[slice as usize];
+        let tracked = self.tracked[cell];
         if tracked > 0
             && let Some(e) = self.heavy.get_mut(&hash)
         {
-            e.absorb(1, bytes);
-            self.tracked[e.slice as usize] += bytes;
+            e.absorb(1, bytes, bytes, Span::at(position));
+            self.tracked[cell] += bytes;
             return;
         }
-        let untracked = slice_bytes.saturating_sub(tracked);
-        if untracked <= HOT_FACTOR * mean_slice.max(1) {
+        let untracked = self.cells[cell].saturating_sub(tracked);
+        // The mean cell, counting this document (`total` counts it after).
+        let mean = (self.total + bytes) / CELLS as u64;
+        let settled = self.celled >= SETTLED_DOCS_PER_CELL * CELLS as u64;
+        if !settled || untracked <= HOT_FACTOR * mean.max(1) {
             return;
         }
         let smallest = self.smallest_heavy();
@@ -260,27 +361,40 @@ impl ValueStats {
         if self.heavy.len() >= HEAVY
             && let Some(old) = self.heavy.remove(&smallest.0)
         {
-            let t = &mut self.tracked[old.slice as usize];
+            let t = &mut self.tracked[old.cell as usize];
             *t = t.saturating_sub(old.bytes);
         }
-        self.tracked[slice as usize] += untracked;
+        self.tracked[cell] += untracked;
         let mut text = String::new();
         label(&mut text);
         let entry = ValueEntry {
             docs: (untracked / bytes.max(1)).max(1),
             bytes: untracked,
+            counted: bytes,
             label: text.into_boxed_str(),
             epk: epk.clone(),
-            slice,
+            cell: cell as u32,
+            span: Span::at(position),
         };
         self.heavy.insert(hash, entry);
     }
 
     fn retrack(&mut self) {
-        self.tracked = vec![0; BUCKETS];
+        self.tracked = vec![0; CELLS];
         for e in self.heavy.values() {
-            let t = &mut self.tracked[e.slice as usize];
+            let t = &mut self.tracked[e.cell as usize];
             *t = t.saturating_add(e.bytes);
+        }
+    }
+
+    /// The admission cells from the values counted exactly so far.
+    fn start_cells(&mut self) {
+        self.cells = vec![0; CELLS];
+        self.celled = 0;
+        for (h, t) in &self.sample {
+            let c = &mut self.cells[cell_of(*h)];
+            *c = c.saturating_add(t.bytes);
+            self.celled = self.celled.saturating_add(t.docs);
         }
     }
 
@@ -298,6 +412,7 @@ impl ValueStats {
     /// what exact counting knew waits in the returned promotion.
     pub fn shrink(&mut self) -> Option<Promotion> {
         let promotion = (self.level == 0).then(|| {
+            self.start_cells();
             self.start_heavy();
             Promotion {
                 hashes: self.sample.keys().copied().collect(),
@@ -327,6 +442,7 @@ impl ValueStats {
             self.details.push(Detail {
                 label: start..self.labels.len(),
                 epk: d.epk.clone(),
+                first: d.first,
             });
         }
     }
@@ -343,9 +459,14 @@ impl ValueStats {
                 let e = ValueEntry {
                     docs: t.docs,
                     bytes: t.bytes,
+                    counted: t.bytes,
                     label: self.label(d).into(),
                     epk: d.epk.clone(),
-                    slice: t.slice,
+                    cell: cell_of(h) as u32,
+                    span: Span {
+                        first: d.first,
+                        last: t.last,
+                    },
                 };
                 (h, e)
             })
@@ -367,25 +488,38 @@ impl ValueStats {
     /// end exact counting, and the promotion is returned.
     pub fn merge(&mut self, mut other: ValueStats) -> Option<Promotion> {
         if other.level > 0 && self.level == 0 {
+            self.start_cells();
             self.start_heavy();
         }
         if self.level > 0 && other.level == 0 {
+            other.start_cells();
             other.start_heavy();
         }
         let sampling = self.level > 0 || other.level > 0;
+        // Counted here, not by `keep` and `count_many` below.
+        let total = self.total.saturating_add(other.total);
+        if sampling {
+            for (a, b) in self.cells.iter_mut().zip(&other.cells) {
+                *a = a.saturating_add(*b);
+            }
+            self.celled = self.celled.saturating_add(other.celled);
+        }
         self.level = self.level.max(other.level);
         let mask = (1u64 << self.level) - 1;
         self.sample.retain(|h, _| h & mask == 0);
         for (h, t) in other.sample {
-            if h & mask != 0 || self.count_many(h, t.docs, t.bytes) {
+            let d = &other.details[t.detail as usize];
+            let span = Span {
+                first: d.first,
+                last: t.last,
+            };
+            if h & mask != 0 || self.count_many(h, (t.docs, t.bytes), span) {
                 continue;
             }
-            let d = &other.details[t.detail as usize];
             let label = &other.labels[d.label.clone()];
             self.keep(
                 h,
-                t.bytes,
-                t.slice,
+                (t.bytes, t.slice, span),
                 |out| out.push_str(label),
                 d.epk.clone(),
             );
@@ -393,6 +527,7 @@ impl ValueStats {
             mine.docs = t.docs;
         }
         self.compact();
+        self.total = total;
         if sampling {
             self.merge_heavy(other.heavy);
         }
@@ -402,11 +537,14 @@ impl ValueStats {
         None
     }
 
-    fn count_many(&mut self, hash: u64, docs: u64, bytes: u64) -> bool {
+    fn count_many(&mut self, hash: u64, (docs, bytes): (u64, u64), span: Span) -> bool {
         match self.sample.get_mut(&hash) {
             Some(t) => {
                 t.docs = t.docs.saturating_add(docs);
                 t.bytes = t.bytes.saturating_add(bytes);
+                t.last = t.last.max(span.last);
+                let d = &mut self.details[t.detail as usize];
+                d.first = d.first.min(span.first);
                 true
             }
             None => false,
@@ -417,7 +555,7 @@ impl ValueStats {
     fn merge_heavy(&mut self, theirs: FxHashMap<u64, ValueEntry>) {
         for (h, e) in theirs {
             match self.heavy.get_mut(&h) {
-                Some(mine) => mine.absorb(e.docs, e.bytes),
+                Some(mine) => mine.absorb(e.docs, e.bytes, e.counted, e.span),
                 None => {
                     self.heavy.insert(h, e);
                 }
@@ -440,11 +578,17 @@ impl ValueStats {
         }
         // A heavy value's documents are an estimate (its bytes over one document's): only
         // its bytes are bounded by the whole.
-        let heavy_ok = self
-            .heavy
-            .values()
-            .all(|e| e.bytes <= bytes && e.docs <= super::PROFILE_MAX_DOCUMENTS);
-        if d > docs || b > bytes || !heavy_ok || self.tracked.iter().any(|&t| t > bytes) {
+        let heavy_ok = self.heavy.values().all(|e| {
+            e.bytes <= bytes && e.counted <= e.bytes && e.docs <= super::PROFILE_MAX_DOCUMENTS
+        });
+        let cells: u64 = self.cells.iter().fold(0, |a, &c| a.saturating_add(c));
+        if d > docs
+            || b > bytes
+            || !heavy_ok
+            || self.tracked.iter().any(|&t| t > bytes)
+            || cells > bytes
+            || self.total > bytes
+        {
             return Err("values that hold more than the documents".into());
         }
         if self.level > 63 || self.budget == 0 {
@@ -459,8 +603,10 @@ impl ValueStats {
                 return Err("a value outside the hash space or its labels".into());
             }
         }
-        if self.heavy.values().any(|e| e.slice as usize >= BUCKETS)
-            || !(self.tracked.is_empty() || self.tracked.len() == BUCKETS)
+        let cells_ok = |v: &Vec<u64>| v.is_empty() || v.len() == CELLS;
+        if self.heavy.values().any(|e| e.cell as usize >= CELLS)
+            || !cells_ok(&self.tracked)
+            || !cells_ok(&self.cells)
         {
             return Err("a heavy value outside the hash space".into());
         }
@@ -499,8 +645,13 @@ impl ValueStats {
             ValueRef {
                 docs: t.docs,
                 bytes: t.bytes,
+                min_bytes: t.bytes,
                 label: self.label(d),
                 epk: &d.epk,
+                span: Span {
+                    first: d.first,
+                    last: t.last,
+                },
             }
         })
     }
@@ -508,6 +659,31 @@ impl ValueStats {
     /// Estimated number of values seen in exactly one document (exact when exact).
     pub fn singletons(&self) -> u64 {
         (self.sample.values().filter(|t| t.docs == 1).count() as u64).saturating_mul(self.scale())
+    }
+
+    /// Estimated documents whose value occurs more than once (exact when exact): the heavy
+    /// hitters' and, scaled, the other sampled values'. Values seen once are left out, so
+    /// a key of unique values has none, however it was sampled.
+    pub fn repeated_docs(&self) -> u64 {
+        if self.is_exact() {
+            return self
+                .sample
+                .values()
+                .filter(|t| t.docs > 1)
+                .map(|t| t.docs)
+                .sum();
+        }
+        let heavy: u64 = self
+            .heavy
+            .values()
+            .filter(|e| e.docs > 1)
+            .map(|e| e.docs)
+            .sum();
+        let sampled: u64 = (self.sample.iter())
+            .filter(|(h, t)| t.docs > 1 && !self.heavy.contains_key(h))
+            .map(|(_, t)| t.docs)
+            .sum();
+        heavy.saturating_add(sampled.saturating_mul(self.scale()))
     }
 
     /// The `n` largest values by bytes, largest first (ties by label).
@@ -521,7 +697,8 @@ impl ValueStats {
                 value: e.label.to_string(),
                 docs: e.docs,
                 bytes: e.bytes,
-                exact,
+                min_bytes: e.min_bytes,
+                exact: exact || e.min_bytes == e.bytes,
                 epk: e.epk.to_hex(),
             })
             .collect()
@@ -576,12 +753,11 @@ mod tests {
             self.slices[slice] += bytes;
             self.total += bytes;
             if !v.is_exact() {
-                let at = (slice as u32, self.slices[slice], self.total / 1024);
-                v.add_sampled(h, bytes, at, label(k), &epk(k));
+                v.add_sampled(h, (bytes, slice as u32, None), label(k), &epk(k));
                 return;
             }
-            if v.count(h, bytes).is_none() {
-                v.keep(h, bytes, slice as u32, label(k), epk(k));
+            if v.count(h, bytes, None).is_none() {
+                v.keep(h, (bytes, slice as u32, Span::at(None)), label(k), epk(k));
                 if v.over_budget() {
                     let p = v.shrink().expect("exact counting ends");
                     assert_eq!(p.histogram.total_bytes, self.total);
