@@ -8,7 +8,7 @@ use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
 use crate::stats::CandidateStats;
 use crate::workload::Log;
-use crate::workload::replay::{Subject, WorkloadStats, replay};
+use crate::workload::replay::{Sample, Subject, WorkloadStats, replay};
 
 /// Everything known of one candidate.
 #[derive(Debug)]
@@ -33,6 +33,8 @@ pub struct Evaluation {
     pub ru_skew: f64,
     /// Share of provisioned RU/s usable, worst window.
     pub usable: f64,
+    /// Rank correlation of values with their arrival (single-path keys of orderable values).
+    pub arrival_order: Option<f64>,
 }
 
 /// What the evaluation needs besides the candidate.
@@ -65,13 +67,23 @@ pub fn evaluate(
         inputs,
         seed: ctx.seed,
     };
-    let workload = replay(
-        &mut projection.container,
-        &subject,
-        ctx.log,
-        &stats.arrival,
+    let sample = Sample {
+        arrival: &stats.arrival,
+        blocks: &stats.blocks,
         avg_doc,
-    );
+        concurrency: super::clock::concurrency(&stats.values, stats.documents),
+    };
+    let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
+    let arrival_order = super::clock::arrival_correlation(&spec, &stats.values);
+    let parts = projection.container.partitions().len();
+    // A clock reading that increases with arrival: at production rates the writes of one
+    // moment share its value, one partition, however unique the sample's values are.
+    if arrival_order.is_some_and(|r| r >= super::clock::MONOTONIC_MIN)
+        && super::clock::is_clock_reading(&stats.values)
+        && parts > 1
+    {
+        workload.write_spread = workload.write_spread.min(1.0 / parts as f64);
+    }
     let c = &projection.container;
     let storage_skew = skew(c, |p| p.bytes() as f64);
     let ru_skew = skew(c, |p| p.ru());
@@ -88,6 +100,7 @@ pub fn evaluate(
         storage_skew,
         ru_skew,
         usable,
+        arrival_order,
     }
 }
 

@@ -1,6 +1,7 @@
 //! Findings: each problem a candidate shows, with its code, severity and a message that
 //! states the threshold. Codes and severities are the contract of `DESIGN.md`.
 
+use super::clock::MONOTONIC_MIN;
 use super::evaluate::Evaluation;
 use super::project::Target;
 use crate::engine::Limits;
@@ -12,7 +13,8 @@ use crate::units::human_bytes;
 /// the same operations placed at random would allow (so that a small sample or a log of a
 /// few heavy lines does not pass for a hot key).
 pub const HOT_RELATIVE: f64 = 0.5;
-/// `WRITE_HOTSPOT` when, in a window, mean over busiest partition write load is below this.
+/// `WRITE_HOTSPOT` when runs of consecutive writes reach less than this share of the
+/// partitions that writes placed at random would reach.
 pub const WRITE_SPREAD_MIN: f64 = 0.5;
 /// `FAN_OUT_QUERIES` when at least this share of reads visits every partition.
 pub const FAN_OUT_SHARE: f64 = 0.2;
@@ -48,12 +50,21 @@ fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
     if *bytes <= limit {
         return;
     }
-    let breaks = e.projection.max_container_bytes.map_or(String::new(), |b| {
-        format!(
+    let breaks = match (
+        &e.projection.largest_closed,
+        e.projection.max_container_bytes,
+    ) {
+        (Some(c), _) => format!(
+            "; its writes stopped {} after they began (a past period: a day, a session), so its size does not grow with the container: the limit is an ingest rate, and the key breaks whenever one period's writes pass {}",
+            period(c.period),
+            human_bytes(limit)
+        ),
+        (None, Some(b)) => format!(
             "; the key breaks once the container passes {}",
             human_bytes(b)
-        )
-    });
+        ),
+        (None, None) => String::new(),
+    };
     out.push(finding(
         "LOGICAL_PARTITION_LIMIT",
         Severity::Violation,
@@ -64,6 +75,17 @@ fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
             human_bytes(limit)
         ),
     ));
+}
+
+/// A span of seconds in words.
+fn period(seconds: i64) -> String {
+    let s = seconds.max(0) as f64;
+    match s {
+        s if s >= 86_400.0 => format!("{:.1} days", s / 86_400.0),
+        s if s >= 3_600.0 => format!("{:.1} hours", s / 3_600.0),
+        s if s >= 60.0 => format!("{:.0} minutes", s / 60.0),
+        s => format!("{s:.0} seconds"),
+    }
 }
 
 fn values(e: &Evaluation, out: &mut Vec<Finding>) {
@@ -119,10 +141,22 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
             "the busiest physical partition takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
             e.ru_skew, e.usable * 100.0, e.workload.usable_relative * 100.0, HOT_RELATIVE * 100.0)));
     }
+    let mut hotspot = Vec::new();
     if parts > 1 && e.workload.writes > 0 && e.workload.write_spread < WRITE_SPREAD_MIN {
-        out.push(finding("WRITE_HOTSPOT", Severity::Warning, format!(
-            "writes concentrate in time: in the worst window the busiest partition takes {:.1}× its share of writes (threshold {:.1}×); a key that follows the clock or has few values",
-            1.0 / e.workload.write_spread.max(1e-9), 1.0 / WRITE_SPREAD_MIN)));
+        hotspot.push(format!(
+            "writes concentrate in time: runs of consecutive writes reach {:.0}% of the physical partitions that writes placed at random would reach (threshold {:.0}%); a key that follows the clock or has few values",
+            e.workload.write_spread * 100.0, WRITE_SPREAD_MIN * 100.0));
+    }
+    if let Some(r) = e.arrival_order.filter(|r| *r >= MONOTONIC_MIN) {
+        hotspot.push(format!(
+            "values increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}), like a timestamp, date or sequence number: writes arriving together get the same or neighbouring values, so wherever production writes share a value (a second, a day, a batch number) they all go to one logical partition, however unique the values look in this sample"));
+    }
+    if !hotspot.is_empty() {
+        out.push(finding(
+            "WRITE_HOTSPOT",
+            Severity::Warning,
+            hotspot.join("; "),
+        ));
     }
 }
 

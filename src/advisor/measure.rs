@@ -168,7 +168,9 @@ impl Sink for MeasureSink {
                     Some(v) => {
                         let parts = [v];
                         let epk = c.definition.epk_unchecked(&parts);
-                        stats.add(&parts, &epk, c.definition.is_v1(), doc.bytes, position);
+                        let v1 = c.definition.is_v1();
+                        let slice = stats.add(&parts, &epk, v1, doc.bytes, position);
+                        stats.blocks.add(doc.ordinal, slice);
                     }
                     None => stats.add_invalid(doc.bytes),
                 }
@@ -192,7 +194,8 @@ impl Sink for MeasureSink {
                     let parts = parts.as_slice();
                     let epk = c.definition.epk_unchecked(parts);
                     let v1 = c.definition.is_v1();
-                    stats.add(parts, &epk, v1, doc.bytes, position);
+                    let slice = stats.add(parts, &epk, v1, doc.bytes, position);
+                    stats.blocks.add(doc.ordinal, slice);
                 }
                 KeyValue::Invalid => stats.add_invalid(doc.bytes),
             }

@@ -3,6 +3,7 @@
 //! explained candidates (the report model).
 
 pub mod auto;
+pub mod clock;
 pub mod discover;
 pub mod evaluate;
 pub mod findings;

@@ -186,6 +186,20 @@ struct Growth {
     unseen_per_byte: f64,
     /// Sample bytes of closed values.
     closed_bytes: f64,
+    /// Sample bytes of the values that grow.
+    growing: f64,
+}
+
+impl Growth {
+    /// How much a value grows: open values seen more than once by `g`; values seen once
+    /// are what new values look like, and closed values are done.
+    fn of(&self, c: &Carrier<'_>, a: &Arrivals) -> f64 {
+        if a.is_closed(c) || (c.docs < 2.0 && self.open >= 1.0) {
+            self.closed
+        } else {
+            self.open
+        }
+    }
 }
 
 fn growth(
@@ -200,6 +214,12 @@ fn growth(
         .filter(|c| a.is_closed(c))
         .map(|c| c.bytes)
         .sum();
+    let growing: f64 = carriers
+        .iter()
+        .filter(|c| !a.is_closed(c) && c.docs >= 2.0)
+        .map(|c| c.bytes)
+        .sum::<f64>()
+        + tail;
     if scale < 1.0 || sample <= 0.0 {
         let k = scale.min(1.0);
         return Growth {
@@ -208,18 +228,23 @@ fn growth(
             unseen_share: 0.0,
             unseen_per_byte: 0.0,
             closed_bytes,
+            growing,
         };
     }
-    let p = match a.timed.then(|| temporal_new_share(stats, a)).flatten() {
+    let exact = stats.values.is_exact();
+    let p = match a
+        .timed
+        .then(|| temporal_new_share(carriers, a, exact))
+        .flatten()
+    {
         Some(p) => p,
         None => good_turing(stats),
     };
     let new = (scale - 1.0) * sample;
-    let open_bytes = sample - closed_bytes;
-    // With every value closed, all new data goes to new values.
-    let p = if open_bytes <= 0.0 { 1.0 } else { p };
-    let open = if open_bytes > 0.0 {
-        1.0 + new * (1.0 - p) / open_bytes
+    // With no value left to grow, all new data goes to new values.
+    let p = if growing <= 0.0 { 1.0 } else { p };
+    let open = if growing > 0.0 {
+        1.0 + new * (1.0 - p) / growing
     } else {
         1.0
     };
@@ -229,6 +254,7 @@ fn growth(
         unseen_share: p,
         unseen_per_byte: new * p / sample,
         closed_bytes,
+        growing,
     }
 }
 
@@ -242,29 +268,24 @@ fn good_turing(stats: &CandidateStats) -> f64 {
     (1.0 - stats.values.repeated_docs() as f64 / docs as f64).clamp(0.0, 1.0)
 }
 
-/// The share of the bytes that arrived in the sample's second half held by values first
-/// seen in that half (from the values counted exactly, or the hash sample scaled up).
-fn temporal_new_share(stats: &CandidateStats, a: &Arrivals) -> Option<f64> {
+/// Of the bytes that arrived in the sample's second half, the share held by values first
+/// seen in that half. A value seen earlier is taken to have received its bytes evenly over
+/// its span; a heavy hitter of a sampled key (first seen when admitted) counts as seen
+/// earlier.
+fn temporal_new_share(carriers: &[Carrier<'_>], a: &Arrivals, exact: bool) -> Option<f64> {
     let mid = a.start + (a.end - a.start) / 2;
-    let scale = stats.values.scale() as f64;
-    let fresh: f64 = stats
-        .values
-        .sample()
-        .filter(|v| v.span.is_known() && v.span.first > mid)
-        .map(|v| v.bytes as f64 * scale)
-        .sum();
-    let arrival = &stats.arrival;
-    let width = arrival.width as f64;
-    let recent: f64 = arrival
-        .windows
-        .iter()
-        .map(|(k, w)| {
-            let lo = *k as f64 * width;
-            let inside = ((lo + width - mid as f64 - 1.0) / width).clamp(0.0, 1.0);
-            inside * w.slices.iter().map(|s| s.bytes as f64).sum::<f64>()
-        })
-        .sum();
-    (recent > 0.0).then(|| (fresh / recent).clamp(0.0, 1.0))
+    let (mut fresh, mut old) = (0.0, 0.0);
+    for c in carriers.iter().filter(|c| c.span.is_known()) {
+        let (first, last) = (c.span.first, c.span.last);
+        let heavy = !exact && c.label.is_some();
+        if first > mid && !heavy {
+            fresh += c.bytes;
+        } else if last > mid {
+            let after = (last - mid.max(first)) as f64 / (last - first).max(1) as f64;
+            old += c.bytes * after.clamp(0.0, 1.0);
+        }
+    }
+    (fresh + old > 0.0).then(|| fresh / (fresh + old))
 }
 
 /// Projects `stats` of a key with `definition` onto `target`; `timed` says arrivals are
@@ -289,11 +310,7 @@ pub fn project(
     let mut anywhere = 0.0;
     let mut slice_new = vec![0.0; BUCKETS];
     for c in &carriers {
-        let grow = if arrivals.is_closed(c) {
-            g.closed
-        } else {
-            g.open
-        };
+        let grow = g.of(c, &arrivals);
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
         let new = c.bytes * g.unseen_per_byte;
@@ -341,7 +358,7 @@ fn largest(
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
         let Some(label) = c.label else { continue };
-        let grow = if a.is_closed(c) { g.closed } else { g.open };
+        let grow = g.of(c, a);
         let b = (c.bytes * grow).round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         let better = best.is_none_or(|(l, lb)| b > lb || (b == lb && Some(label) < l.label));
@@ -413,11 +430,10 @@ fn limit_size(carriers: &[Carrier<'_>], a: &Arrivals, g: &Growth, sample: f64) -
         return Some(sample as u64);
     }
     let open_max = named
-        .filter(|c| !a.is_closed(c))
+        .filter(|c| !a.is_closed(c) && c.docs >= 2.0)
         .map(|c| c.bytes)
         .fold(0.0, f64::max);
-    let open_bytes = sample - g.closed_bytes;
-    let per_k = sample * (1.0 - g.unseen_share) / open_bytes.max(1.0);
+    let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
     if open_max <= 0.0 || per_k <= 1e-12 {
         return None;
     }

@@ -4,6 +4,7 @@
 //! statistics of the whole.
 
 pub mod arrival;
+pub mod blocks;
 pub mod distinct;
 pub mod histogram;
 pub mod values;
@@ -15,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{Epk, PkValueRef};
 
 pub use arrival::Arrival;
+pub use blocks::Blocks;
 pub use distinct::Distinct;
 pub use histogram::EpkHistogram;
 use histogram::slice_of_epk;
@@ -59,6 +61,8 @@ pub struct CandidateStats {
     histogram: EpkHistogram,
     /// Arrivals per window over the hash space.
     pub arrival: Arrival,
+    /// The slices reached by short runs of consecutive documents.
+    pub blocks: Blocks,
 }
 
 impl CandidateStats {
@@ -81,6 +85,7 @@ impl CandidateStats {
             } else {
                 Arrival::by_ordinal()
             },
+            blocks: Blocks::default(),
         }
     }
 
@@ -92,8 +97,8 @@ impl CandidateStats {
     }
 
     /// Counts a document of `bytes` arriving at `position` (none: unknown) whose key has
-    /// `components` and `epk`
-    /// (`v1`: the definition hashes with version 1).
+    /// `components` and `epk` (`v1`: the definition hashes with version 1). Returns the
+    /// value's slice of the hash space.
     #[inline]
     pub fn add(
         &mut self,
@@ -102,7 +107,7 @@ impl CandidateStats {
         v1: bool,
         bytes: u64,
         position: Option<i64>,
-    ) {
+    ) -> usize {
         self.documents += 1;
         self.bytes += bytes;
         self.check_components(components);
@@ -115,6 +120,7 @@ impl CandidateStats {
         if let Some(p) = position {
             self.arrival.add(p, slice, bytes);
         }
+        slice
     }
 
     /// While exact, a document touches its value's counts only: the distinct count and the
@@ -221,7 +227,10 @@ impl CandidateStats {
 
     /// Checks statistics read from a profile file before they are used.
     pub fn validate(&self) -> Result<(), String> {
-        if !self.histogram.is_well_formed() || !self.arrival.is_well_formed() {
+        if !self.histogram.is_well_formed()
+            || !self.arrival.is_well_formed()
+            || !self.blocks.is_well_formed()
+        {
             return Err("a histogram of the wrong shape".into());
         }
         if !self.distinct.is_well_formed() {
@@ -279,6 +288,7 @@ impl CandidateStats {
             self.promote(p);
         }
         self.arrival.merge(other.arrival);
+        self.blocks.merge(other.blocks);
     }
 }
 

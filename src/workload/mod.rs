@@ -6,6 +6,7 @@ pub mod log;
 pub mod op;
 pub mod replay;
 pub mod route;
+pub mod spread;
 
 pub use log::{Log, LogError, read_log};
 pub use op::{OpKind, Operation};

@@ -1,7 +1,8 @@
 //! Replays a workload against one candidate's container, in time windows: the logged
 //! operations, and the sample documents as creates when the log holds no writes. Each
 //! operation is routed, charged by the cost model to the partitions it reaches, and counted
-//! as single-partition, targeted or fan-out.
+//! as single-partition, targeted or fan-out. Write spread is judged apart, over short runs
+//! of consecutive writes ([`super::spread`]).
 
 use rustc_hash::FxHashMap;
 
@@ -9,10 +10,12 @@ use super::cost;
 use super::log::Log;
 use super::op::{OpKind, Operation, PointOp, WriteOp};
 use super::route::{self, Reach, RouteClass};
+use super::spread::{Runs, block_spread, random_reach};
 use crate::engine::epk::boundary_at;
 use crate::engine::{Container, Epk, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::stats::Blocks;
 use crate::stats::arrival::{Arrival, SLICES};
 use crate::stats::histogram::slice_of_epk;
 use crate::stats::value_hash;
@@ -46,9 +49,9 @@ pub struct WorkloadStats {
     pub cross_partition_batches: u64,
     /// Batches seen.
     pub batches: u64,
-    /// In the worst window holding at least 1% of the writes: mean over busiest partition
-    /// write load, relative to what writes placed at random would show (1.0: as even as
-    /// random placement).
+    /// Over runs of a few hundred consecutive writes, the physical partitions they reach
+    /// relative to what the same writes placed at random would reach (1.0: as spread as
+    /// chance; near 0: one partition at a time).
     pub write_spread: f64,
     /// Total RU charged.
     pub ru: f64,
@@ -89,15 +92,28 @@ pub struct Subject<'a> {
     pub seed: u64,
 }
 
-/// Replays `log` (if any) and, when it has no writes, the `arrival` of sample documents of
-/// `avg_doc` bytes as creates.
+/// The sample documents, as the replay needs them.
+pub struct Sample<'a> {
+    /// Their arrival windows.
+    pub arrival: &'a Arrival,
+    /// Their blocks of consecutive documents.
+    pub blocks: &'a Blocks,
+    /// Their mean size in bytes.
+    pub avg_doc: f64,
+    /// How many key values receive writes at one moment, when known (see
+    /// [`crate::advisor::clock::concurrency`]).
+    pub concurrency: Option<f64>,
+}
+
+/// Replays `log` (if any) and, when it has no writes, the sample documents as creates.
 pub fn replay(
     container: &mut Container,
     subject: &Subject<'_>,
     log: Option<&Log>,
-    arrival: &Arrival,
-    avg_doc: f64,
+    sample: &Sample<'_>,
 ) -> WorkloadStats {
+    let (arrival, avg_doc) = (sample.arrival, sample.avg_doc);
+    let parts = container.partitions().len();
     let mut r = Replayer {
         container,
         subject,
@@ -114,8 +130,7 @@ pub fn replay(
             .iter()
             .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
         owners: FxHashMap::default(),
-        window_writes: Vec::new(),
-        lumps: (0.0, 0.0),
+        runs: Runs::new(parts),
         scratch: Scratch::default(),
         slices: Vec::new(),
     };
@@ -138,19 +153,13 @@ pub fn replay(
         vec![Vec::new(); windows]
     };
     r.slices = slice_owners(r.container, subject.definition.is_v1());
-    let mut spreads = Vec::new();
     for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
-        r.window_writes = vec![0.0; r.container.partitions().len()];
-        r.lumps = (0.0, 0.0);
         for w in creates {
             r.sample_creates(w);
         }
         for op in ops {
             r.operation(op);
         }
-        let (total, observed) = spread(&r.window_writes);
-        let expected = random_spread(r.lumps, r.window_writes.len());
-        spreads.push((total, (observed / expected).min(1.0)));
         if let Some(w) = r.container.load().windows().last().filter(|_| r.charged) {
             let expected = random_spread(r.all_lumps, w.partitions);
             r.stats.usable_relative = r
@@ -162,7 +171,22 @@ pub fn replay(
         r.all_lumps = (0.0, 0.0);
         r.container.next_window();
     }
-    r.stats.write_spread = worst_spread(&spreads);
+    let v1 = subject.definition.is_v1();
+    let runs = std::mem::replace(&mut r.runs, Runs::new(0));
+    r.stats.write_spread = if sample_writes {
+        let c = &*r.container;
+        let fallback = |s: usize| c.route(&boundary_at((s as f64 + 0.5) / SLICES as f64, v1));
+        let parts = c.partitions().len();
+        let blocks = block_spread(sample.blocks, &r.slices, parts, fallback);
+        // At production rates, the writes of a moment reach the partitions of the values
+        // open at that moment, where writes placed at random would reach them all.
+        let moment = sample
+            .concurrency
+            .map_or(1.0, |n| random_reach(n, parts) / parts as f64);
+        blocks.min(moment)
+    } else {
+        runs.spread()
+    };
     r.stats
 }
 
@@ -179,26 +203,6 @@ fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
     let p = parts as f64;
     let lambda = sum * sum / sum_sq / p;
     lambda / (lambda + (2.0 * lambda * p.ln()).sqrt())
-}
-
-/// `(total, mean / max)` of one window's write load.
-fn spread(load: &[f64]) -> (f64, f64) {
-    let total: f64 = load.iter().sum();
-    let max = load.iter().copied().fold(0.0, f64::max);
-    if max <= 0.0 {
-        (0.0, 1.0)
-    } else {
-        (total, total / (load.len() as f64 * max))
-    }
-}
-
-fn worst_spread(windows: &[(f64, f64)]) -> f64 {
-    let total: f64 = windows.iter().map(|w| w.0).sum();
-    windows
-        .iter()
-        .filter(|w| w.0 > 0.0 && w.0 >= total * 0.01)
-        .map(|w| w.1)
-        .fold(1.0, f64::min)
 }
 
 /// The log's operations cut into [`WINDOWS`] windows: by time when every operation has
@@ -287,9 +291,8 @@ struct Replayer<'a, 'c> {
     stats: WorkloadStats,
     /// Item id → the key value (hash) it was last written under.
     owners: FxHashMap<String, u64>,
-    window_writes: Vec<f64>,
-    /// This window's writes as lumps: `(Σ count, Σ count²)`.
-    lumps: (f64, f64),
+    /// The logged writes in runs, for their spread.
+    runs: Runs,
     /// This window's single-partition operations (reads and writes) as lumps.
     all_lumps: (f64, f64),
     /// Whether anything was charged in this window.
@@ -301,17 +304,10 @@ struct Replayer<'a, 'c> {
 }
 
 impl Replayer<'_, '_> {
-    fn charge(&mut self, idx: usize, ru: f64, write: bool) {
+    fn charge(&mut self, idx: usize, ru: f64) {
         self.charged = true;
         self.container.charge_partition(idx, ru);
         self.stats.ru += ru;
-        if write {
-            if self.window_writes.len() < self.container.partitions().len() {
-                self.window_writes
-                    .resize(self.container.partitions().len(), 0.0);
-            }
-            self.window_writes[idx] += ru;
-        }
     }
 
     fn sample_creates(&mut self, slices: &Arrivals) {
@@ -319,19 +315,17 @@ impl Replayer<'_, '_> {
         for &(slice, docs, bytes) in slices {
             let ru = cost::create(bytes as f64 / docs as f64) * docs as f64;
             self.stats.writes = self.stats.writes.saturating_add(docs);
-            self.lumps.0 += docs as f64;
-            self.lumps.1 += docs as f64;
             self.all_lumps.0 += docs as f64;
             self.all_lumps.1 += docs as f64;
             if self.slices[slice].is_empty() {
                 let epk = boundary_at((slice as f64 + 0.5) / SLICES as f64, v1);
                 let idx = self.container.route(&epk);
-                self.charge(idx, ru, true);
+                self.charge(idx, ru);
                 continue;
             }
             for k in 0..self.slices[slice].len() {
                 let (idx, share) = self.slices[slice][k];
-                self.charge(idx, ru * share, true);
+                self.charge(idx, ru * share);
             }
         }
     }
@@ -392,7 +386,7 @@ impl Replayer<'_, '_> {
             self.all_lumps.1 += (n as f64) * (n as f64);
         }
         for idx in parts {
-            self.charge(idx, each, false);
+            self.charge(idx, each);
         }
     }
 
@@ -404,8 +398,6 @@ impl Replayer<'_, '_> {
     /// Charges a write; returns the key value (hash) it addressed, when one.
     fn write(&mut self, kind: &OpKind, observed: Option<f64>, line: u64, n: u64) -> Option<u64> {
         self.stats.writes = self.stats.writes.saturating_add(n);
-        self.lumps.0 += n as f64;
-        self.lumps.1 += (n as f64) * (n as f64);
         self.all_lumps.0 += n as f64;
         self.all_lumps.1 += (n as f64) * (n as f64);
         let (epk, ru) = match kind {
@@ -427,13 +419,15 @@ impl Replayer<'_, '_> {
         match &epk {
             Some(e) => {
                 let idx = self.container.route(e);
-                self.charge(idx, ru, true);
+                self.charge(idx, ru);
+                self.runs.add([idx], n as f64);
             }
             None => {
                 let p = self.container.partitions().len();
                 for idx in 0..p {
-                    self.charge(idx, ru / p as f64, true);
+                    self.charge(idx, ru / p as f64);
                 }
+                self.runs.add(0..p, n as f64);
             }
         }
         let key = epk.as_ref().map(value_hash);
@@ -476,7 +470,6 @@ impl Replayer<'_, '_> {
 
     fn batch(&mut self, ops: &[OpKind], op: &Operation) {
         self.stats.batches = self.stats.batches.saturating_add(op.count);
-        let before = self.lumps;
         let before_all = self.all_lumps;
         let mut keys = Vec::new();
         // An observed charge for the whole batch is shared by its operations.
@@ -493,9 +486,7 @@ impl Replayer<'_, '_> {
             };
             keys.extend(key);
         }
-        // A batch's writes land together: one lump, not independent placements.
-        let added = self.lumps.0 - before.0;
-        self.lumps.1 = before.1 + added * added;
+        // A batch's operations land together: one lump, not independent placements.
         let added_all = self.all_lumps.0 - before_all.0;
         self.all_lumps.1 = before_all.1 + added_all * added_all;
         keys.sort_unstable();
