@@ -513,6 +513,10 @@ impl Cand {
         match self {
             Cand::Path(p) => of(values(p)),
             Cand::Concat(ps) => of(all(ps)),
+            // The base known but not the hashed property: every suffix value, as below.
+            Cand::HashSuffix(p, q, _) if values(p).is_some() && values(q).is_none() => {
+                Route::FanOut
+            }
             Cand::HashSuffix(p, q, _) => of(all(&[p, q])),
             // Every suffix value must be visited: as many values as there are suffixes.
             Cand::RandSuffix(..) => Route::FanOut,

@@ -15,6 +15,9 @@ mod epk;
 // The advisor's verdicts on the realistic fixtures.
 mod fixtures;
 
+// The projection and write replay on data built for each of their rules.
+mod projection;
+
 // Reports validate against schema/report.schema.json.
 mod schema;
 

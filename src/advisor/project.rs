@@ -24,10 +24,8 @@
 //! value they are drawn from (a new session of a user, a new user of a tenant): they are
 //! placed inside that prefix's EPK range, spread over the range by their last level's
 //! hash, so a prefix that outgrows a partition splits over several exactly where the
-//! service would split it, and queries on that prefix reach those partitions. What the
-//! values known one by one leave of each 1/1024 slice of the hash space is spread over the
-//! slice. New data is placed in chunks of at most 1 GB, so the engine can split between
-//! them. Limits: the sample is taken to be representative of the future mix and, with
+//! service would split it, and queries on that prefix reach those partitions. New data is
+//! placed in chunks of at most 1 GB, so the engine can split between them. Limits: the sample is taken to be representative of the future mix and, with
 //! `--time-path`, to hold every document of its time span (a closed value's size is its
 //! sample size).
 
@@ -37,7 +35,7 @@ use rustc_hash::FxHashSet;
 
 use crate::engine::epk::boundary_at;
 use crate::engine::{Container, Epk, GB, PartitionKeyDefinition, PartitionKind, Throughput};
-use crate::stats::histogram::{BUCKETS, slice_of_epk};
+use crate::stats::histogram::BUCKETS;
 use crate::stats::{CandidateStats, Span, value_hash};
 
 /// The container size and throughput to project onto.
@@ -101,15 +99,16 @@ struct Carrier<'a> {
     /// Sample bytes and documents it stands for (scaled when hash-sampled).
     bytes: f64,
     docs: f64,
+    /// Its own documents (not scaled).
+    count: u64,
     span: Span,
     /// Its label, for values reported one by one (exact or heavy).
     label: Option<&'a str>,
 }
 
-/// The values placed one by one, and what they leave of each slice of the hash space.
-fn carriers(stats: &CandidateStats, v1: bool) -> (Vec<Carrier<'_>>, Vec<f64>) {
-    let histogram = stats.histogram();
-    let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
+/// The values placed one by one: every value while counted exactly; once sampled, the heavy
+/// hitters and the other sampled values, scaled so that all of them hold the sample's bytes.
+fn carriers(stats: &CandidateStats) -> Vec<Carrier<'_>> {
     let mut out = Vec::new();
     let mut heavy = FxHashSet::default();
     for v in stats.values.heavy_entries() {
@@ -118,29 +117,37 @@ fn carriers(stats: &CandidateStats, v1: bool) -> (Vec<Carrier<'_>>, Vec<f64>) {
             epk: v.epk,
             bytes: v.bytes as f64,
             docs: v.docs as f64,
+            count: v.docs,
             span: v.span,
             label: Some(v.label),
         });
     }
     if !stats.values.is_exact() {
+        let heavy_bytes: f64 = out.iter().map(|c| c.bytes).sum();
         let scale = stats.values.scale() as f64;
+        let from = out.len();
         for v in stats.values.sample() {
             if !heavy.contains(&value_hash(v.epk)) {
                 out.push(Carrier {
                     epk: v.epk,
                     bytes: v.bytes as f64 * scale,
                     docs: v.docs as f64 * scale,
+                    count: v.docs,
                     span: v.span,
                     label: None,
                 });
             }
         }
+        let sampled: f64 = out[from..].iter().map(|c| c.bytes).sum();
+        let rest = stats.histogram().total_bytes as f64 - heavy_bytes;
+        if sampled > 0.0 && rest > 0.0 {
+            let f = rest / sampled;
+            for c in &mut out[from..] {
+                c.bytes *= f;
+            }
+        }
     }
-    for c in &out {
-        tail[slice_of_epk(c.epk, v1)] -= c.bytes;
-    }
-    tail.iter_mut().for_each(|t| *t = t.max(0.0));
-    (out, tail)
+    out
 }
 
 /// The sample's arrival span and whether each value is closed.
@@ -165,10 +172,10 @@ impl Arrivals {
     /// A value of several documents whose last arrival is more than four of its mean gaps
     /// and 5% of the sample's span before the sample's end.
     fn is_closed(&self, c: &Carrier<'_>) -> bool {
-        if !self.timed || !c.span.is_known() || c.docs < 2.0 {
+        if !self.timed || !c.span.is_known() || c.count < 2 {
             return false;
         }
-        let gap = (c.span.last - c.span.first) as f64 / (c.docs - 1.0);
+        let gap = (c.span.last - c.span.first) as f64 / (c.count - 1) as f64;
         let quiet = (self.end - c.span.last) as f64;
         quiet > 4.0 * gap + 0.05 * (self.end - self.start) as f64
     }
@@ -194,7 +201,7 @@ impl Growth {
     /// How much a value grows: open values seen more than once by `g`; values seen once
     /// are what new values look like, and closed values are done.
     fn of(&self, c: &Carrier<'_>, a: &Arrivals) -> f64 {
-        if a.is_closed(c) || (c.docs < 2.0 && self.open >= 1.0) {
+        if a.is_closed(c) || (c.count < 2 && self.open >= 1.0) {
             self.closed
         } else {
             self.open
@@ -202,13 +209,8 @@ impl Growth {
     }
 }
 
-fn growth(
-    stats: &CandidateStats,
-    carriers: &[Carrier<'_>],
-    (tail, scale): (f64, f64),
-    a: &Arrivals,
-) -> Growth {
-    let sample: f64 = carriers.iter().map(|c| c.bytes).sum::<f64>() + tail;
+fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arrivals) -> Growth {
+    let sample: f64 = carriers.iter().map(|c| c.bytes).sum();
     let closed_bytes: f64 = carriers
         .iter()
         .filter(|c| a.is_closed(c))
@@ -216,10 +218,9 @@ fn growth(
         .sum();
     let growing: f64 = carriers
         .iter()
-        .filter(|c| !a.is_closed(c) && c.docs >= 2.0)
+        .filter(|c| !a.is_closed(c) && c.count >= 2)
         .map(|c| c.bytes)
-        .sum::<f64>()
-        + tail;
+        .sum();
     if scale < 1.0 || sample <= 0.0 {
         let k = scale.min(1.0);
         return Growth {
@@ -299,16 +300,15 @@ pub fn project(
     let v1 = definition.is_v1();
     let sample = stats.histogram().total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
-    let (carriers, tail) = carriers(stats, v1);
+    let carriers = carriers(stats);
     let arrivals = Arrivals::of(&carriers, timed);
-    let g = growth(stats, &carriers, (tail.iter().sum(), scale), &arrivals);
+    let g = growth(stats, &carriers, scale, &arrivals);
     let mut container = Container::new(definition.clone(), target.throughput);
     let avg_doc = sample / stats.documents.max(1) as f64;
     let hierarchical = definition.kind() == PartitionKind::MultiHash;
     // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
     let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
     let mut anywhere = 0.0;
-    let mut slice_new = vec![0.0; BUCKETS];
     for c in &carriers {
         let grow = g.of(c, &arrivals);
         let items = (c.docs * grow).round().max(1.0) as u64;
@@ -320,16 +320,8 @@ pub fn project(
             false => anywhere += new,
         }
     }
-    for (i, t) in tail.iter().enumerate() {
-        let new = t * g.unseen_per_byte;
-        match hierarchical {
-            true => slice_new[i] += new,
-            false => anywhere += new,
-        }
-    }
-    for (i, t) in tail.iter().enumerate() {
-        let mass = t * g.open + slice_new[i] + anywhere / BUCKETS as f64;
-        place_chunks(&mut container, i, mass, avg_doc, v1);
+    for i in 0..BUCKETS {
+        place_chunks(&mut container, i, anywhere / BUCKETS as f64, avg_doc, v1);
     }
     for (prefix, mass) in parents {
         place_in_prefix(&mut container, prefix, mass, avg_doc);
@@ -430,7 +422,7 @@ fn limit_size(carriers: &[Carrier<'_>], a: &Arrivals, g: &Growth, sample: f64) -
         return Some(sample as u64);
     }
     let open_max = named
-        .filter(|c| !a.is_closed(c) && c.docs >= 2.0)
+        .filter(|c| !a.is_closed(c) && c.count >= 2)
         .map(|c| c.bytes)
         .fold(0.0, f64::max);
     let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
@@ -496,5 +488,131 @@ mod tests {
         assert!((total / 1e12 - 1.0).abs() < 1e-3, "{total}");
         // Spread evenly: 1 TB over 4 initial partitions splits to 32 of ~31 GB.
         assert_eq!(p.container.partitions().len(), 32);
+    }
+
+    /// 40,000 events of 500 bytes: tenant "big" holds a quarter, over 500 users; 3,000
+    /// other tenants hold the rest; every event has its own id. Keyed by tenant, user and
+    /// id (`levels` 3), or by tenant and id (2).
+    fn big_tenant_stats(budget: usize, levels: usize) -> CandidateStats {
+        let mut s = CandidateStats::new(budget, false);
+        for i in 0..40_000u64 {
+            let r = crate::key::splitmix64(i, 3);
+            let (t, u) = if i % 4 == 0 {
+                ("big".to_owned(), format!("u{}", r % 500))
+            } else {
+                (format!("t{}", r % 3_000), format!("u{}", r >> 40))
+            };
+            let id = format!("e{i}");
+            let all = [
+                PkValueRef::Str(&t),
+                PkValueRef::Str(&u),
+                PkValueRef::Str(&id),
+            ];
+            let two = [all[0], all[2]];
+            let c: &[PkValueRef<'_>] = if levels == 3 { &all } else { &two };
+            let epk = crate::engine::epk::multi_hash(c);
+            s.add(c, &epk, false, 500, Some(i as i64));
+        }
+        s
+    }
+
+    /// The partitions a prefix's EPK range overlaps, and the most bytes one of them holds.
+    fn prefix_partitions(p: &Projection, prefix: &[PkValueRef<'_>]) -> (usize, u64) {
+        let c = &p.container;
+        let range = c.definition().range(prefix).unwrap();
+        let idx = c.route_range(&range);
+        let most = idx
+            .clone()
+            .map(|i| c.partitions()[i].bytes())
+            .max()
+            .unwrap();
+        (idx.len(), most)
+    }
+
+    #[test]
+    fn a_large_hierarchical_prefix_spreads_over_the_partitions_its_range_splits_into() {
+        let def = crate::key::KeySpec::parse("/tenantId,/userId,/id")
+            .unwrap()
+            .definition();
+        let target = Target {
+            storage_bytes: 5_000 * GB,
+            throughput: Throughput::Manual(20_000.0),
+        };
+        // Counted exactly, and sampled by hash.
+        for budget in [64 << 20, 256 << 10] {
+            let s = big_tenant_stats(budget, 3);
+            assert_eq!(s.values.is_exact(), budget > 1 << 20);
+            let p = project(&def, &s, &target, false);
+            let total = p.container.bytes() as f64;
+            assert!((total / 5e12 - 1.0).abs() < 0.02, "{total}");
+            // A quarter of 5 TB is 1.25 TB: at least 25 partitions of at most 50 GB.
+            let (parts, most) = prefix_partitions(&p, &[PkValueRef::Str("big")]);
+            assert!(parts >= 25, "{parts} partitions");
+            assert!(most <= 50 * GB, "{most}");
+            // Every id is unique: no value grows.
+            let (_, largest) = p.largest.clone().unwrap();
+            assert!(largest <= 1_000, "{largest}");
+            assert_eq!(p.max_container_bytes, None);
+        }
+    }
+
+    #[test]
+    fn an_extra_level_changes_where_a_user_lives() {
+        // /tenantId,/id spreads a user's events over the whole tenant; the 3-level key keeps
+        // them under the user's own prefix.
+        let levels = |n: usize| {
+            let spec = if n == 3 {
+                "/tenantId,/userId,/id"
+            } else {
+                "/tenantId,/id"
+            };
+            crate::key::KeySpec::parse(spec).unwrap().definition()
+        };
+        let target = Target {
+            storage_bytes: 5_000 * GB,
+            throughput: Throughput::Manual(20_000.0),
+        };
+        let three = project(&levels(3), &big_tenant_stats(64 << 20, 3), &target, false);
+        let user = [PkValueRef::Str("big"), PkValueRef::Str("u7")];
+        let (parts, _) = prefix_partitions(&three, &user);
+        assert!(parts <= 2, "{parts}");
+        // Under /tenantId,/id a query for that user can only be narrowed to the tenant.
+        let two = project(&levels(2), &big_tenant_stats(64 << 20, 2), &target, false);
+        let (tenant, _) = prefix_partitions(&two, &user[..1]);
+        assert!(tenant >= 25, "{tenant}");
+    }
+
+    #[test]
+    fn closed_values_keep_their_size() {
+        // 14 days of one value each, 1,000 documents a day, timestamps in seconds.
+        let mut s = CandidateStats::new(64 << 20, true);
+        for i in 0..14_000i64 {
+            let day = format!("2026-11-{:02}", 1 + i / 1_000);
+            let c = [PkValueRef::Str(&day)];
+            s.add(&c, &hash_v2(&c), false, 1_000, Some(i * 86));
+        }
+        let sizes: Vec<u64> = [100 * GB, 1_000 * GB, 10_000 * GB]
+            .into_iter()
+            .map(|storage| {
+                let target = Target {
+                    storage_bytes: storage,
+                    throughput: Throughput::Manual(20_000.0),
+                };
+                let p = project(&def(), &s, &target, true);
+                assert!(p.largest_closed.is_some());
+                assert_eq!(p.max_container_bytes, None);
+                assert!(p.unseen_share > 0.9, "{}", p.unseen_share);
+                p.largest.unwrap().1
+            })
+            .collect();
+        // Each past day holds its million bytes; the open last day grows at most a little.
+        assert!(sizes.iter().all(|&b| b == 1_000_000), "{sizes:?}");
+        // Without timestamps nothing is known to close: days grow with the container.
+        let target = Target {
+            storage_bytes: 1_000 * GB,
+            throughput: Throughput::Manual(20_000.0),
+        };
+        let p = project(&def(), &s, &target, false);
+        assert!(p.largest.unwrap().1 > 10 * GB);
     }
 }

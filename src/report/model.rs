@@ -164,8 +164,9 @@ pub struct ThroughputReport {
     /// Share of provisioned RU/s usable before the hottest partition saturates, worst
     /// window.
     pub usable_fraction: f64,
-    /// Share of the writes the busiest partition takes in the worst window, as mean over
-    /// max (1.0: even).
+    /// Over runs of a few hundred consecutive writes, the physical partitions they reach
+    /// relative to what the same writes placed at random would reach (1.0: as spread as
+    /// chance; near 0: one partition at a time).
     pub write_spread: f64,
     /// Per replay window, in time order: the busiest physical partition's share of the
     /// window's RU (1 / partitions when perfectly even).

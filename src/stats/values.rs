@@ -125,7 +125,7 @@ pub struct ValueRef<'a> {
     pub span: Span,
 }
 
-/// The hot half of a kept value, which every document with it updates: 32 bytes a slot
+/// The hot half of a kept value, which every document with it updates: 40 bytes a slot
 /// with its hash, so that twenty candidates' tables stay in cache.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 struct Tally {

@@ -1,0 +1,206 @@
+//! The projection and the write replay on data built for each rule: hierarchical prefixes
+//! that outgrow a partition, figures that do not depend on the other candidates, time
+//! buckets and clock keys, and values whose period has ended.
+
+use std::fmt::Write as _;
+
+use crate::util::{candidate, codes, json, scratch, write};
+
+/// Telemetry over 14 days, in time order: `n` documents from 400 devices, each with its
+/// timestamp, day and 10-minute bucket.
+fn telemetry(n: usize) -> String {
+    let mut s = String::new();
+    let start = 1_793_491_200i64; // 2026-11-01T00:00:00Z
+    for i in 0..n {
+        let t = start + (i as i64 * 14 * 86_400) / n as i64;
+        let day = (t - start) / 86_400;
+        let secs = (t - start) % 86_400;
+        let (h, m) = (secs / 3_600, secs % 3_600 / 60);
+        writeln!(
+            s,
+            r#"{{"id":"r{i}","deviceId":"d{}","ts":{t},"day":"2026-11-{:02}","bucket":"2026-11-{:02}T{h:02}:{}0","v":{}}}"#,
+            (i * 7919) % 400,
+            1 + day,
+            1 + day,
+            m / 10,
+            i % 100
+        )
+        .unwrap();
+    }
+    s
+}
+
+fn analyze_telemetry(docs: &str, target: &str) -> serde_json::Value {
+    json(&[
+        "analyze",
+        docs,
+        "--key",
+        "/bucket",
+        "--key",
+        "/day",
+        "--key",
+        "/deviceId",
+        "--key",
+        "/id",
+        "--key",
+        "/ts",
+        "--time-path",
+        "/ts",
+        "--target-storage",
+        target,
+        "--format",
+        "json",
+    ])
+}
+
+#[test]
+fn a_ten_minute_bucket_writes_one_partition_at_a_time() {
+    let dir = scratch("projection_bucket");
+    let docs = write(&dir, "docs.ndjson", &telemetry(40_000));
+    let r = analyze_telemetry(&docs, "1TB");
+    let spread = |spec: &str| candidate(&r, spec)["throughput"]["write_spread"].as_f64();
+    let bucket = spread("/bucket").unwrap();
+    assert!(bucket < 0.1, "bucket {bucket}");
+    assert!(codes(candidate(&r, "/bucket")).contains(&"WRITE_HOTSPOT".to_owned()));
+    for spec in ["/deviceId", "/id"] {
+        let s = spread(spec).unwrap();
+        assert!(s > 0.8, "{spec} {s}");
+        assert!(!codes(candidate(&r, spec)).contains(&"WRITE_HOTSPOT".to_owned()));
+    }
+    // Unique timestamps look spread in the sample, but production writes share each second.
+    let ts = candidate(&r, "/ts");
+    assert!(spread("/ts").unwrap() < 0.1);
+    let hotspot = ts["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "WRITE_HOTSPOT")
+        .expect("WRITE_HOTSPOT on /ts");
+    assert!(
+        hotspot["message"]
+            .as_str()
+            .unwrap()
+            .contains("increase with arrival")
+    );
+}
+
+#[test]
+fn a_past_day_does_not_grow_with_the_container() {
+    let dir = scratch("projection_day");
+    let docs = write(&dir, "docs.ndjson", &telemetry(40_000));
+    let largest = |target: &str| {
+        let r = analyze_telemetry(&docs, target);
+        let day = candidate(&r, "/day");
+        assert!(day["storage"]["max_container_bytes"].is_null(), "{day}");
+        let device = candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
+            .as_f64()
+            .unwrap();
+        (
+            day["storage"]["largest_logical_bytes"].as_f64().unwrap(),
+            device,
+        )
+    };
+    let (day_small, device_small) = largest("100GB");
+    let (day_big, device_big) = largest("10TB");
+    // A day holds what its day received, whatever the container's size ...
+    assert!(
+        (day_big / day_small - 1.0).abs() < 1e-9,
+        "{day_small} {day_big}"
+    );
+    // ... while a device keeps receiving data.
+    assert!((device_big / device_small / 100.0 - 1.0).abs() < 0.05);
+}
+
+#[test]
+fn an_ingest_limited_key_says_so() {
+    // Two days of 30 MB each: past 20 GB only if the sample is scaled, never by growth.
+    let dir = scratch("projection_ingest");
+    let mut s = String::new();
+    let pad = "x".repeat(3_000);
+    for i in 0..20_000i64 {
+        let day = 1 + i / 10_000;
+        let t = 1_793_491_200 + i * 8;
+        writeln!(s, r#"{{"id":"r{i}","day":"d{day}","ts":{t},"p":"{pad}"}}"#).unwrap();
+    }
+    let docs = write(&dir, "docs.ndjson", &s);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/day",
+        "--time-path",
+        "/ts",
+        "--format",
+        "json",
+    ]);
+    let day = candidate(&r, "/day");
+    assert!(day["storage"]["max_container_bytes"].is_null());
+    assert!(
+        day["storage"]["largest_logical_bytes"].as_u64().unwrap() < 40_000_000,
+        "{day}"
+    );
+}
+
+#[test]
+fn figures_do_not_depend_on_the_other_candidates() {
+    // 4 MB of memory: one candidate is counted exactly, twelve share it and are sampled.
+    let keys = [
+        "/tenantId,/userId,/sessionId",
+        "/tenantId,/userId",
+        "/tenantId",
+        "/userId",
+        "/sessionId",
+        "/id",
+        "/type",
+        "concat(/tenantId,/userId)",
+        "/ts",
+        "/tenantId,/type",
+        "hash_suffix(/type,/userId,160)",
+        "rand_suffix(/tenantId,10)",
+    ];
+    let run = |n: usize| {
+        let mut args = vec![
+            "analyze",
+            "fixtures/multitenant/docs.ndjson",
+            "--queries",
+            "fixtures/multitenant/queries.ndjson",
+            "--memory",
+            "4MB",
+            "--target-storage",
+            "500GB",
+            "--format",
+            "json",
+        ];
+        for k in &keys[..n] {
+            args.extend(["--key", k]);
+        }
+        let r = json(&args);
+        candidate(&r, keys[0]).clone()
+    };
+    let alone = run(1);
+    for n in [4, 12] {
+        let c = run(n);
+        let f = |c: &serde_json::Value, p: &str| c.pointer(p).unwrap().as_f64().unwrap();
+        let score = (f(&c, "/score"), f(&alone, "/score"));
+        assert!((score.0 - score.1).abs() <= 2.0, "{n}: {score:?}");
+        let distinct = f(&c, "/cardinality/estimate") / f(&alone, "/cardinality/estimate");
+        assert!((distinct - 1.0).abs() < 0.05, "{n}: {distinct}");
+        let largest =
+            f(&c, "/storage/largest_logical_bytes") / f(&alone, "/storage/largest_logical_bytes");
+        assert!((largest - 1.0).abs() < 0.15, "{n}: {largest}");
+        // Every listed value is a real one, its bounds around what exact counting found.
+        let exact: Vec<&serde_json::Value> =
+            alone["largest_values"].as_array().unwrap().iter().collect();
+        for v in c["largest_values"].as_array().unwrap() {
+            let bytes = (
+                v["min_bytes"].as_u64().unwrap(),
+                v["bytes"].as_u64().unwrap(),
+            );
+            if let Some(e) = exact.iter().find(|e| e["value"] == v["value"]) {
+                let real = e["bytes"].as_u64().unwrap();
+                assert!(bytes.0 <= real && real <= bytes.1, "{v} holds {real}");
+            }
+        }
+        assert_eq!(codes(&c), codes(&alone), "{n}");
+    }
+}
