@@ -169,9 +169,28 @@ pub struct CommonArgs {
     /// Autoscale maximum RU/s to project onto, instead of --throughput.
     #[arg(long, value_name = "RU")]
     pub autoscale_max: Option<f64>,
+    /// The share of the real traffic the query log holds (0–1), so its rates scale up:
+    /// 0.1 for a log of one request in ten [default: 1].
+    #[arg(long, value_name = "F")]
+    pub log_share: Option<f64>,
+    /// Regions the container is replicated to: throughput and storage are paid in each
+    /// [default: 1].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub regions: Option<u32>,
+    /// Price of 100 RU/s for an hour in USD [default: 0.008 manual, 0.012 autoscale: list
+    /// prices, one write region].
+    #[arg(long, value_name = "USD")]
+    pub price_ru_hour: Option<f64>,
+    /// Price of a GB stored for a month in USD [default: 0.25, the list price].
+    #[arg(long, value_name = "USD")]
+    pub price_gb_month: Option<f64>,
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
+    /// Table: every column, whatever the terminal's width (by default columns are kept by
+    /// priority to fit it, or 100 columns when not writing to a terminal).
+    #[arg(long)]
+    pub wide: bool,
     /// Replace key values in the report by stable hashes.
     #[arg(long)]
     pub redact: bool,

@@ -1,6 +1,6 @@
 //! Validates reports against `schema/report.schema.json` with a small validator of the
 //! JSON Schema keywords the schema uses: `type`, `required`, `properties`, `items`,
-//! `enum`, `minimum`, `maximum` and local `$ref`s.
+//! `enum`, `minimum`, `exclusiveMinimum`, `maximum` and local `$ref`s.
 
 use serde_json::Value;
 
@@ -51,6 +51,13 @@ pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut 
         && x < min
     {
         errors.push(format!("{at}: {x} < {min}"));
+    }
+    if let (Some(min), Some(x)) = (
+        schema.get("exclusiveMinimum").and_then(Value::as_f64),
+        v.as_f64(),
+    ) && x <= min
+    {
+        errors.push(format!("{at}: {x} <= {min}"));
     }
     if let (Some(max), Some(x)) = (schema.get("maximum").and_then(Value::as_f64), v.as_f64())
         && x > max

@@ -2,10 +2,11 @@
 //! states the threshold. Codes and severities are the contract of `DESIGN.md`.
 
 use super::clock::MONOTONIC_MIN;
+use super::cost::Cost;
 use super::evaluate::Evaluation;
 use super::project::Target;
 use crate::engine::Limits;
-use crate::report::model::{Finding, Severity};
+use crate::report::model::{CandidateReport, Finding, Severity};
 use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
 use crate::units::human_bytes;
 
@@ -16,8 +17,11 @@ pub const HOT_RELATIVE: f64 = 0.5;
 /// `WRITE_HOTSPOT` when runs of consecutive writes reach less than this share of the
 /// partitions that writes placed at random would reach.
 pub const WRITE_SPREAD_MIN: f64 = 0.5;
-/// `FAN_OUT_QUERIES` when at least this share of reads visits every partition.
-pub const FAN_OUT_SHARE: f64 = 0.2;
+/// `FAN_OUT_QUERIES` when fan-out reads' visits to partitions beyond the first are at
+/// least this share of the reads' RU.
+pub const FAN_OUT_RU_SHARE: f64 = 0.25;
+/// `EXCESS_RU` when a key needs at least this many times the RU/s of the best candidate.
+pub const EXCESS_RU_RATIO: f64 = 2.0;
 
 fn finding(code: &str, severity: Severity, message: String) -> Finding {
     Finding {
@@ -31,15 +35,57 @@ fn pct(part: u64, whole: u64) -> f64 {
     100.0 * part as f64 / whole.max(1) as f64
 }
 
-/// Every finding of a candidate, violations first.
-pub fn findings(e: &Evaluation, target: &Target) -> Vec<Finding> {
+/// Every finding of a candidate, violations first; `throughput_given` says the target's
+/// throughput was given (not a default), so a shortfall against it is news.
+pub fn findings(
+    e: &Evaluation,
+    target: &Target,
+    cost: &Cost,
+    throughput_given: bool,
+) -> Vec<Finding> {
     let mut out = Vec::new();
     logical_limit(e, target, &mut out);
     values(e, &mut out);
     distribution(e, &mut out);
     workload(e, &mut out);
+    if throughput_given {
+        shortfall(cost, target, &mut out);
+    }
     out.sort_by_key(|f| f.severity);
     out
+}
+
+fn shortfall(cost: &Cost, target: &Target, out: &mut Vec<Finding>) {
+    let given = target.throughput.max_ru();
+    if let Some(need) = cost.required_ru.filter(|r| *r > given) {
+        out.push(finding("THROUGHPUT_SHORTFALL", Severity::Warning, format!(
+            "needs {need:.0} RU/s so that no partition throttles in the busiest window, more than the {given:.0} RU/s given")));
+    }
+}
+
+/// `EXCESS_RU` on every candidate that needs at least [`EXCESS_RU_RATIO`] times the RU/s of
+/// the cheapest candidate without violations; `needs[i]` is candidate `i`'s busiest-window
+/// need (the candidates of one run replay the same windows).
+pub fn excess_ru(candidates: &mut [CandidateReport], needs: &[f64]) {
+    let clean = |c: &CandidateReport| c.findings.iter().all(|f| f.severity != Severity::Violation);
+    let best = candidates
+        .iter()
+        .zip(needs)
+        .filter(|(c, n)| clean(c) && **n > 0.0)
+        .min_by(|a, b| {
+            a.1.total_cmp(b.1)
+                .then_with(|| a.0.key.spec.cmp(&b.0.key.spec))
+        });
+    let Some((best, &least)) = best else { return };
+    let name = best.key.spec.clone();
+    for (c, &n) in candidates.iter_mut().zip(needs) {
+        let ratio = n / least;
+        if ratio >= EXCESS_RU_RATIO {
+            c.findings.push(finding("EXCESS_RU", Severity::Warning, format!(
+                "needs {ratio:.1}× the RU/s of {name}, the cheapest candidate without violations, for the same operations (threshold {EXCESS_RU_RATIO}×)")));
+            c.findings.sort_by_key(|f| f.severity);
+        }
+    }
 }
 
 fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
@@ -163,14 +209,16 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
 fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
     let w = &e.workload;
     let parts = e.projection.container.partitions().len();
-    if parts > 1 && w.reads > 0 && w.fraction(w.fan_out) >= FAN_OUT_SHARE {
+    let fan_out_share = w.fan_out_ru / w.read_ru.max(f64::MIN_POSITIVE);
+    if parts > 1 && fan_out_share >= FAN_OUT_RU_SHARE {
         out.push(finding(
             "FAN_OUT_QUERIES",
             Severity::Warning,
             format!(
-                "{:.0}% of reads must visit all {parts} physical partitions (threshold {:.0}%)",
+                "reads that visit all {parts} physical partitions ({:.0}% of reads fix no key value) spend {:.0}% of the reads' RU on the partitions beyond the first, 2.5 RU each (threshold {:.0}%)",
                 w.fraction(w.fan_out) * 100.0,
-                FAN_OUT_SHARE * 100.0
+                fan_out_share * 100.0,
+                FAN_OUT_RU_SHARE * 100.0
             ),
         ));
     }

@@ -4,6 +4,7 @@
 
 pub mod auto;
 pub mod clock;
+pub mod cost;
 pub mod discover;
 pub mod evaluate;
 pub mod findings;
@@ -19,9 +20,9 @@ use crate::engine::PartitionKeyDefinition;
 use crate::engine::murmur::murmur3_x64_128;
 use crate::key::KeySpec;
 use crate::report::model::{
-    CandidateReport, Cardinality, ExplainReport, Finding, InputSummary, KeyInfo, LargestValue,
-    QueryReport, Recommendation, Report, SCHEMA_VERSION, Severity, StorageReport, TargetReport,
-    ThroughputReport, Tool, ValueCounts,
+    CandidateReport, Cardinality, CostReport, ExplainReport, Finding, InputSummary, KeyInfo,
+    LargestValue, Monthly, PricesReport, QueryReport, Recommendation, Report, SCHEMA_VERSION,
+    Severity, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
 };
 use crate::units::human_bytes;
 use evaluate::Evaluation;
@@ -41,6 +42,8 @@ pub struct ReportOptions {
     pub top_values: usize,
     /// Replace key values by stable hashes.
     pub redact: bool,
+    /// Prices and the log's share of the traffic, for the cost.
+    pub prices: cost::Prices,
 }
 
 /// A stable stand-in for a key value that must not leave the machine.
@@ -62,8 +65,9 @@ pub fn build_report(
             }
         }
     }
-    let mut candidates: Vec<CandidateReport> =
-        evals.iter_mut().map(|e| candidate(e, opts)).collect();
+    let (mut candidates, needs): (Vec<CandidateReport>, Vec<f64>) =
+        evals.iter_mut().map(|e| candidate(e, opts)).unzip();
+    findings::excess_ru(&mut candidates, &needs);
     rank(&mut candidates);
     let recommendation = recommend(&candidates, &opts.target);
     let t = &opts.target;
@@ -82,6 +86,13 @@ pub fn build_report(
                 .throughput
                 .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
             defaults: opts.defaults.clone(),
+            prices: PricesReport {
+                ru_hour_per_100: opts.prices.ru_hour_per_100,
+                gb_month: opts.prices.gb_month,
+                regions: opts.prices.regions,
+                source: opts.prices.source.clone(),
+            },
+            log_share: opts.prices.log_share,
         },
         candidates,
         recommendation,
@@ -89,13 +100,15 @@ pub fn build_report(
     }
 }
 
-fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> CandidateReport {
-    let components = score::components(e);
+/// A candidate's report, and what its busiest window needs (to compare candidates).
+fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64) {
+    let cost = cost::cost(e, &opts.target, &opts.prices);
+    let components = score::components(e, &cost, opts.target.storage_bytes);
+    let score = score::score(&components, &score::weights());
+    let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
+    let findings = findings::findings(e, &opts.target, &cost, throughput_given);
     let w = &e.workload;
-    let weights = score::weights(score::read_share(w.reads, w.writes, w.writes_from_sample));
-    let score = score::score(&components, &weights);
-    let w = &e.workload;
-    CandidateReport {
+    let report = CandidateReport {
         rank: 0,
         score,
         components: round_all(components),
@@ -123,6 +136,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> CandidateReport {
                 .map(|w| round4(w.max / w.total))
                 .collect(),
         },
+        cost: cost_report(&cost),
         queries: QueryReport {
             single: round4(w.fraction(w.single)),
             targeted: round4(w.fraction(w.targeted)),
@@ -134,8 +148,25 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> CandidateReport {
         },
         values: value_counts(e),
         largest_values: largest_values(e, opts),
-        findings: findings::findings(e, &opts.target),
+        findings,
         origin: e.origin.clone(),
+    };
+    (report, cost.need)
+}
+
+fn cost_report(c: &cost::Cost) -> CostReport {
+    let cents = |x: f64| (x * 100.0).round() / 100.0;
+    CostReport {
+        ru_per_operation: round4(c.ru_per_operation),
+        efficiency: round4(c.efficiency),
+        required_ru: c.required_ru,
+        required_ru_unknown: c.unknown_because.clone(),
+        monthly: Monthly {
+            throughput: c.monthly_throughput.map(cents),
+            storage: cents(c.monthly_storage),
+            total: cents(c.monthly_total()),
+            currency: "USD".into(),
+        },
     }
 }
 
@@ -276,9 +307,10 @@ fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommen
     reason.push_str(&strengths(best, target));
     if let Some(next) = candidates.get(1) {
         reason.push_str(&format!(
-            " The runner-up, {} (score {:.1}){}.",
+            " The runner-up, {} (score {:.1}), {}{}.",
             next.key.spec,
             next.score,
+            cost_against(next, best),
             weakness(next)
         ));
     }
@@ -288,24 +320,55 @@ fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommen
     })
 }
 
+/// What a key needs: RU/s when the log gives rates, else RU per operation.
+fn cost_text(c: &CandidateReport) -> String {
+    let k = &c.cost;
+    match k.required_ru {
+        Some(ru) => format!(
+            "{} RU/s ({:.0}% efficient; {} USD a month with storage)",
+            crate::report::columns::thousands(ru),
+            k.efficiency * 100.0,
+            crate::report::columns::thousands(k.monthly.total)
+        ),
+        None => format!(
+            "{:.1} RU per operation ({:.0}% efficient)",
+            k.ru_per_operation,
+            k.efficiency * 100.0
+        ),
+    }
+}
+
+/// The runner-up's cost against the best's.
+fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
+    let ratio = best.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
+    let compared = if (ratio - 1.0).abs() < 0.05 {
+        "about as much".to_owned()
+    } else if ratio > 1.0 {
+        format!("{ratio:.1}× as much")
+    } else {
+        format!("{:.0}% less", (1.0 - ratio) * 100.0)
+    };
+    format!("needs {} ({compared})", cost_text(c))
+}
+
 fn strengths(c: &CandidateReport, target: &Target) -> String {
     let q = &c.queries;
     let reads = if q.reads > 0 {
         format!(
-            "{:.0}% of reads reach a single key value and {:.0}% fan out to every partition; ",
+            " Of the logged reads, {:.0}% reach one key value, {:.0}% are targeted to the partitions of a prefix or a few values, and {:.0}% fan out to every partition.",
             q.single * 100.0,
+            q.targeted * 100.0,
             q.fan_out * 100.0
         )
     } else {
         String::new()
     };
     format!(
-        "At {} its largest logical partition is projected at {} (limit 20 GB) over {} distinct values; {}{:.0}% of provisioned throughput stays usable in the worst window and writes spread at {:.2} (1 = even).",
+        "At {} it needs {}; its largest logical partition is projected at {} (limit 20 GB) over {} distinct values, and writes spread at {:.2} of chance.{reads}",
         human_bytes(target.storage_bytes),
+        cost_text(c),
         human_bytes(c.storage.largest_logical_bytes),
         c.cardinality.estimate,
-        reads,
-        c.throughput.usable_fraction * 100.0,
         c.throughput.write_spread
     )
 }
@@ -316,5 +379,5 @@ fn weakness(c: &CandidateReport) -> String {
         return String::new();
     }
     let codes: Vec<&str> = worst.iter().map(|f| f.code.as_str()).collect();
-    format!(" has {}: {}", codes.join(" and "), worst[0].message)
+    format!(", and has {}: {}", codes.join(" and "), worst[0].message)
 }

@@ -25,7 +25,8 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         specs.push(e.clone());
     }
     let (target, defaults) = common::target(c)?;
-    let format = common::format(c.format);
+    let prices = common::prices(c, &target)?;
+    let format = common::format(c.format, c.wide);
     let profiles = !args.profiles.is_empty();
     let mut request = if profiles {
         let mut r = common::request_with_profiles(c, &args.profiles, target)?;
@@ -51,6 +52,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             defaults,
             top_values: c.top,
             redact: c.redact,
+            prices,
         };
         let report = build_report(outcome.evaluations, outcome.input, &opts);
         report::render(&report, format, &mut out).context("writing the report")?;

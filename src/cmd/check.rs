@@ -36,6 +36,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let (declared, container) = declared_key(&args)?;
     let c = &args.common;
     let (target, defaults) = common::target(c)?;
+    let prices = common::prices(c, &target)?;
     let mut request = common::request(c, vec![declared], target)?;
     request.auto = Some(args.auto as usize);
     request.auto_extend = true;
@@ -45,13 +46,14 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         defaults,
         top_values: c.top,
         redact: c.redact,
+        prices,
     };
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate(&report, container, args.min_score, &args.deny);
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
-    render(&report, common::format(c.format), &mut out).context("writing the verdict")?;
+    render(&report, common::format(c.format, c.wide), &mut out).context("writing the verdict")?;
     out.flush()?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
@@ -172,7 +174,7 @@ fn gate(
 fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
     match format {
         Format::Json => report::json::render(report, out),
-        Format::Table => verdict_text(report, out),
+        Format::Table | Format::WideTable => verdict_text(report, out),
         Format::Markdown => verdict_markdown(report, out),
     }
 }

@@ -3,6 +3,7 @@
 
 use anyhow::{Result, anyhow, bail};
 
+use pkadvisor::advisor::cost::Prices;
 use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
 use pkadvisor::advisor::project::Target;
 use pkadvisor::engine::{KeyPath, Throughput};
@@ -35,8 +36,9 @@ pub fn parse_spec(text: &str, flag: &str) -> Result<KeySpec> {
 }
 
 /// The output format.
-pub fn format(f: FormatArg) -> Format {
+pub fn format(f: FormatArg, wide: bool) -> Format {
     match f {
+        FormatArg::Table if wide => Format::WideTable,
         FormatArg::Table => Format::Table,
         FormatArg::Json => Format::Json,
         FormatArg::Markdown => Format::Markdown,
@@ -71,6 +73,38 @@ pub fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
         },
         defaults,
     ))
+}
+
+/// The prices and log share of the cost: list prices for the target's throughput mode,
+/// overridden by the flags given.
+pub fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
+    let mut p = Prices::list(target.throughput);
+    let price = |v: f64, flag: &str| -> Result<f64> {
+        if !v.is_finite() || !(0.0..=1e6).contains(&v) {
+            bail!("{flag} must be a price between 0 and 1,000,000 USD, not {v}");
+        }
+        Ok(v)
+    };
+    if let Some(v) = args.price_ru_hour {
+        p.ru_hour_per_100 = price(v, "--price-ru-hour")?;
+        p.source = "given with --price-ru-hour".into();
+    }
+    if let Some(v) = args.price_gb_month {
+        p.gb_month = price(v, "--price-gb-month")?;
+        p.source = if args.price_ru_hour.is_some() {
+            "given with --price-ru-hour and --price-gb-month".into()
+        } else {
+            "given with --price-gb-month; RU/s at the list price".into()
+        };
+    }
+    if let Some(share) = args.log_share {
+        if !share.is_finite() || share <= 0.0 || share > 1.0 {
+            bail!("--log-share must be more than 0 and at most 1, not {share}");
+        }
+        p.log_share = share;
+    }
+    p.regions = args.regions.unwrap_or(1);
+    Ok(p)
 }
 
 fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {

@@ -18,7 +18,7 @@ pub fn render(report: &ExplainReport, format: Format, out: &mut dyn Write) -> io
             out.write_all(text.as_bytes())?;
             writeln!(out)
         }
-        Format::Table => table(report, out),
+        Format::Table | Format::WideTable => table(report, out),
         Format::Markdown => markdown(report, out),
     }
 }

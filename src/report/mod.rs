@@ -1,6 +1,7 @@
 //! Reports: one model, computed once, and one renderer per output format. Renderers hold
 //! every presentation concern (widths, colours, rounding); the model holds numbers only.
 
+pub mod columns;
 pub mod explain;
 pub mod json;
 pub mod markdown;
@@ -14,8 +15,10 @@ pub use model::Report;
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
-    /// A table for a terminal.
+    /// A table for a terminal, its columns fitted to the width.
     Table,
+    /// A table with every column, whatever the width.
+    WideTable,
     /// One versioned JSON document.
     Json,
     /// Markdown for CI summaries and pull requests.
@@ -25,7 +28,8 @@ pub enum Format {
 /// Writes `report` in `format`.
 pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        Format::Table => table::render(report, out),
+        Format::Table => table::render(report, out, false),
+        Format::WideTable => table::render(report, out, true),
         Format::Json => json::render(report, out),
         Format::Markdown => markdown::render(report, out),
     }

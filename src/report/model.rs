@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// Version of the JSON report's shape.
-pub const SCHEMA_VERSION: &str = "1.0";
+pub const SCHEMA_VERSION: &str = "1.1";
 
 /// One run's findings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -91,6 +91,54 @@ pub struct TargetReport {
     pub physical_partitions: usize,
     /// Which of the figures are defaults chosen by pkadvisor (`storage`, `throughput`).
     pub defaults: Vec<String>,
+    /// The prices the cost uses.
+    pub prices: PricesReport,
+    /// The share of the real traffic the query log holds (`--log-share`).
+    pub log_share: f64,
+}
+
+/// Prices of the monthly cost.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PricesReport {
+    /// USD per 100 RU/s for an hour.
+    pub ru_hour_per_100: f64,
+    /// USD per GB stored for a month.
+    pub gb_month: f64,
+    /// Regions (throughput and storage are paid in each).
+    pub regions: u32,
+    /// Where the prices come from.
+    pub source: String,
+}
+
+/// What a candidate costs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CostReport {
+    /// Mean RU charged per logged operation.
+    pub ru_per_operation: f64,
+    /// In (0, 1]: the RU/s an ideal key needs for the same operations over the RU/s this
+    /// key needs (its hottest partition in its busiest window).
+    pub efficiency: f64,
+    /// RU/s to provision so no partition throttles in the busiest window; `null` when the
+    /// log gives no rates.
+    pub required_ru: Option<f64>,
+    /// Why `required_ru` is `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub required_ru_unknown: Option<String>,
+    /// The monthly bill at the stated prices.
+    pub monthly: Monthly,
+}
+
+/// A monthly bill.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Monthly {
+    /// Throughput (`null` when `required_ru` is).
+    pub throughput: Option<f64>,
+    /// Storage at the target.
+    pub storage: f64,
+    /// Their sum (storage alone when throughput is unknown).
+    pub total: f64,
+    /// `USD`.
+    pub currency: String,
 }
 
 /// One candidate key, measured and projected.
@@ -110,6 +158,8 @@ pub struct CandidateReport {
     pub storage: StorageReport,
     /// Throughput at the target.
     pub throughput: ThroughputReport,
+    /// What the key costs.
+    pub cost: CostReport,
     /// How the workload's reads are routed.
     pub queries: QueryReport,
     /// Value-level counts over the sample.

@@ -1,60 +1,109 @@
-//! The table renderer, for terminals: the target, one row per candidate (fitted to the
-//! terminal width), then the recommendation. Colour only on a terminal, never with
+//! The table renderer, for terminals: the target, the candidates without violations, then
+//! apart those with violations (so the score column reads in order), then the
+//! recommendation. Columns are kept by priority to fit the terminal (100 columns when
+//! output is not a terminal; `--wide` keeps all). Colour only on a terminal, never with
 //! `NO_COLOR` set.
 
 use std::io::{self, IsTerminal, Write};
 
-use comfy_table::{Cell, Color, ColumnConstraint, ContentArrangement, Table, Width, presets};
+use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 
+use super::columns::{COLUMNS, Column, fitting};
 use super::model::{CandidateReport, Report, Severity};
 use crate::units::human_bytes;
 
-/// Writes the report as a table.
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+/// The width fitted to when the output is not a terminal.
+pub const DEFAULT_WIDTH: usize = 100;
+
+/// Writes the report as a table; `wide` keeps every column whatever the width.
+pub fn render(report: &Report, out: &mut dyn Write, wide: bool) -> io::Result<()> {
     writeln!(out, "{}", target_line(report))?;
     let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let mut table = Table::new();
-    table
-        .load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header([
-            "#",
-            "key",
-            "score",
-            "distinct",
-            "largest LP",
-            "breaks at",
-            "skew",
-            "usable RU",
-            "reads single/targeted/fan-out",
-            "findings",
-        ]);
-    for c in &report.candidates {
-        table.add_row(row(c, colour));
+    let width = (!wide).then(terminal_width);
+    let all: Vec<&CandidateReport> = report.candidates.iter().collect();
+    let columns = fitting(&all, width);
+    let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
+        all.iter().partition(|c| !has_violation(c));
+    if !clean.is_empty() {
+        writeln!(out, "{}", table(&clean, &columns, colour))?;
     }
-    keep_whole(&mut table, report);
-    writeln!(out, "{table}")?;
+    if !violating.is_empty() {
+        writeln!(
+            out,
+            "With violations (ranked after every candidate without):"
+        )?;
+        writeln!(out, "{}", table(&violating, &columns, colour))?;
+    }
+    if columns.len() < COLUMNS.len() {
+        let hidden: Vec<&str> = COLUMNS
+            .iter()
+            .filter(|c| !columns.iter().any(|k| k.header == c.header))
+            .map(|c| c.header)
+            .collect();
+        writeln!(
+            out,
+            "Hidden at this width: {} (--wide shows every column).",
+            hidden.join(", ")
+        )?;
+    }
     if let Some(r) = &report.recommendation {
         writeln!(out, "\nRecommendation: {}\n{}", r.spec, r.reason)?;
     }
     Ok(())
 }
 
-/// On a narrow terminal the numbers wrap, never the keys or finding codes: a spec cut in two
-/// cannot be pasted back into `--key`.
-fn keep_whole(table: &mut Table, report: &Report) {
-    let widest =
-        |f: &dyn Fn(&CandidateReport) -> usize| report.candidates.iter().map(f).max().unwrap_or(0);
-    let key = widest(&|c| c.key.spec.chars().count()).clamp(3, 48);
-    let code = widest(&|c| c.findings.iter().map(|f| f.code.len()).max().unwrap_or(0)).max(8);
-    for (column, width) in [(1, key), (9, code)] {
-        if let Some(col) = table.column_mut(column) {
-            // The width counts the cell's padding, one space each side.
-            col.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(
-                width as u16 + 2,
-            )));
+fn has_violation(c: &CandidateReport) -> bool {
+    c.findings.iter().any(|f| f.severity == Severity::Violation)
+}
+
+/// The terminal's width when writing to one (`COLUMNS` first), else [`DEFAULT_WIDTH`].
+fn terminal_width() -> usize {
+    if let Some(w) = std::env::var("COLUMNS").ok().and_then(|v| v.parse().ok()) {
+        return w;
+    }
+    if io::stdout().is_terminal() {
+        let probe = Table::new();
+        if let Some(w) = probe.width() {
+            return w as usize;
         }
     }
+    DEFAULT_WIDTH
+}
+
+fn table(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table {
+    let mut table = Table::new();
+    table
+        .load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(columns.iter().map(|c| c.header));
+    for c in rows {
+        table.add_row(row(c, columns, colour));
+    }
+    for (i, c) in columns.iter().enumerate() {
+        if c.numeric
+            && let Some(col) = table.column_mut(i)
+        {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    table
+}
+
+fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
+    columns
+        .iter()
+        .map(|col| {
+            let cell = Cell::new((col.text)(c));
+            if !colour || col.header != "findings" {
+                return cell;
+            }
+            match c.findings.iter().map(|f| f.severity).min() {
+                Some(Severity::Violation) => cell.fg(Color::Red),
+                Some(Severity::Warning) => cell.fg(Color::Yellow),
+                _ => cell,
+            }
+        })
+        .collect()
 }
 
 /// The line saying what was read and projected onto.
@@ -90,51 +139,6 @@ pub fn target_line(report: &Report) -> String {
     )
 }
 
-fn row(c: &CandidateReport, colour: bool) -> Vec<Cell> {
-    let distinct = if c.cardinality.exact {
-        c.cardinality.estimate.to_string()
-    } else {
-        format!("~{}", c.cardinality.estimate)
-    };
-    let max_size = c
-        .storage
-        .max_container_bytes
-        .map_or("unbounded".to_owned(), human_bytes);
-    let q = &c.queries;
-    let routing = if q.reads == 0 {
-        "no reads".to_owned()
-    } else {
-        format!(
-            "{:.0}/{:.0}/{:.0}%",
-            q.single * 100.0,
-            q.targeted * 100.0,
-            q.fan_out * 100.0
-        )
-    };
-    let codes: Vec<&str> = c.findings.iter().map(|f| f.code.as_str()).collect();
-    let mut findings = Cell::new(codes.join("\n"));
-    if colour {
-        let worst = c.findings.iter().map(|f| f.severity).min();
-        findings = match worst {
-            Some(Severity::Violation) => findings.fg(Color::Red),
-            Some(Severity::Warning) => findings.fg(Color::Yellow),
-            _ => findings,
-        };
-    }
-    vec![
-        Cell::new(c.rank),
-        Cell::new(&c.key.spec),
-        Cell::new(format!("{:.1}", c.score)),
-        Cell::new(distinct),
-        Cell::new(human_bytes(c.storage.largest_logical_bytes)),
-        Cell::new(max_size),
-        Cell::new(format!("{:.2}", c.storage.physical_skew)),
-        Cell::new(format!("{:.0}%", c.throughput.usable_fraction * 100.0)),
-        Cell::new(routing),
-        findings,
-    ]
-}
-
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;
@@ -167,6 +171,18 @@ mod tests {
                 usable_fraction: 0.5,
                 write_spread: 0.9,
                 busiest_share_by_window: vec![],
+            },
+            cost: CostReport {
+                ru_per_operation: 4.25,
+                efficiency: 0.5,
+                required_ru: Some(12_345.0),
+                required_ru_unknown: None,
+                monthly: Monthly {
+                    throughput: Some(720.95),
+                    storage: 250.0,
+                    total: 970.95,
+                    currency: "USD".to_owned(),
+                },
             },
             queries: QueryReport {
                 single: 0.7,
@@ -216,6 +232,13 @@ mod tests {
                 throughput_mode: "manual".to_owned(),
                 physical_partitions: 32,
                 defaults: vec!["storage".to_owned()],
+                prices: PricesReport {
+                    ru_hour_per_100: 0.008,
+                    gb_month: 0.25,
+                    regions: 1,
+                    source: "list".to_owned(),
+                },
+                log_share: 1.0,
             },
             candidates: vec![candidate(spec, &["CROSS_PARTITION_TRANSACTION"])],
             recommendation: Some(Recommendation {
@@ -225,7 +248,7 @@ mod tests {
             check: None,
         };
         let mut out = Vec::new();
-        render(&report, &mut out).unwrap();
+        render(&report, &mut out, true).unwrap();
         let text = String::from_utf8(out).unwrap();
         for expected in [
             "10 documents (2.0 kB), 10 logged operations, 1 invalid skipped.",
@@ -233,6 +256,9 @@ mod tests {
             spec,
             "CROSS_PARTITION_TRANSACTION",
             "87.2",
+            "12,345",
+            "50%",
+            "971",
             "~1234",
             "2.5 GB",
             "unbounded",
@@ -243,5 +269,26 @@ mod tests {
         }
         // Not a terminal here: no colour escapes.
         assert!(!text.contains('\u{1b}'));
+        // Fitted to 100 columns: no line wider, no header word cut, key and codes whole.
+        let mut out = Vec::new();
+        render(&report, &mut out, false).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let table: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with(['┌', '│', '╞', '└']))
+            .collect();
+        assert!(
+            table.iter().all(|l| l.chars().count() <= DEFAULT_WIDTH),
+            "{text}"
+        );
+        for expected in [
+            spec,
+            "CROSS_PARTITION_TRANSACTION",
+            "score",
+            "RU/s",
+            "--wide",
+        ] {
+            assert!(text.contains(expected), "{expected:?} missing from\n{text}");
+        }
     }
 }

@@ -55,6 +55,26 @@ pub struct WorkloadStats {
     pub write_spread: f64,
     /// Total RU charged.
     pub ru: f64,
+    /// RU the same operations would cost if each reached one partition (its
+    /// single-partition charge): what an ideal key would pay.
+    pub ideal_ru: f64,
+    /// RU charged to reads.
+    pub read_ru: f64,
+    /// RU that reads visiting every partition spend on partitions beyond the first.
+    pub fan_out_ru: f64,
+    /// Over the whole replay: partitions × the hottest partition's RU. Provisioned RU/s
+    /// divide evenly, so this is what the key needs provisioned for the workload's mix
+    /// (logged operations only when there is a log; else the sample's documents as
+    /// creates).
+    pub need_ru: f64,
+    /// The same for an ideal key: its single-partition charges, spread perfectly.
+    pub ideal_need_ru: f64,
+    /// The ideal RU of the busiest window (by ideal RU, the same for every key): the
+    /// workload's peak, for RU/s.
+    pub peak_ideal_ru: f64,
+    /// Seconds per replay window, when every logged operation has a timestamp (rates are
+    /// known).
+    pub window_seconds: Option<f64>,
     /// The worst window's usable fraction relative to what the same operations placed at
     /// random would allow (1.0: no hotter than chance).
     pub usable_relative: f64,
@@ -131,6 +151,7 @@ pub fn replay(
             .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
         owners: FxHashMap::default(),
         runs: Runs::new(parts),
+        need: Need::default(),
         scratch: Scratch::default(),
         slices: Vec::new(),
     };
@@ -142,10 +163,18 @@ pub fn replay(
         } else {
             0
         });
-    let parts = r.container.partitions().len() as u64;
+    // Windows depend on the throughput alone, so every candidate of a run replays the same
+    // windows and their needs compare.
+    let limits = *r.container.limits();
+    let parts = r.container.throughput().initial_partitions(&limits) as u64;
     let windows =
         (events / (OPS_PER_PARTITION * parts).max(1)).clamp(1, MAX_WINDOWS as u64) as usize;
-    let ops_by_window = log.map_or_else(|| vec![Vec::new(); windows], |l| window_ops(l, windows));
+    let (ops_by_window, window_seconds) = match log {
+        Some(l) => window_ops(l, windows),
+        None => (vec![Vec::new(); windows], None),
+    };
+    r.stats.window_seconds = window_seconds;
+    r.need.counts_logged = log.is_some_and(|l| !l.ops.is_empty());
     let sample_windows = if sample_writes {
         r.stats.writes_from_sample = true;
         sample_by_window(arrival, windows)
@@ -154,12 +183,15 @@ pub fn replay(
     };
     r.slices = slice_owners(r.container, subject.definition.is_v1());
     for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
+        r.need.logged = false;
         for w in creates {
             r.sample_creates(w);
         }
+        r.need.logged = true;
         for op in ops {
             r.operation(op);
         }
+        r.need.close_window();
         if let Some(w) = r.container.load().windows().last().filter(|_| r.charged) {
             let expected = random_spread(r.all_lumps, w.partitions);
             r.stats.usable_relative = r
@@ -171,6 +203,10 @@ pub fn replay(
         r.all_lumps = (0.0, 0.0);
         r.container.next_window();
     }
+    r.stats.peak_ideal_ru = r.need.peak;
+    let partitions = r.container.partitions().len() as f64;
+    r.stats.need_ru = r.need.totals.iter().copied().fold(0.0, f64::max) * partitions;
+    r.stats.ideal_need_ru = r.need.ideal_total;
     let v1 = subject.definition.is_v1();
     let runs = std::mem::replace(&mut r.runs, Runs::new(0));
     r.stats.write_spread = if sample_writes {
@@ -205,18 +241,20 @@ fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
     lambda / (lambda + (2.0 * lambda * p.ln()).sqrt())
 }
 
-/// The log's operations cut into [`WINDOWS`] windows: by time when every operation has
-/// one, else by position (weighted by count).
-fn window_ops(log: &Log, windows: usize) -> Vec<Vec<&Operation>> {
+/// The log's operations cut into `windows` windows: by time when (nearly) every operation
+/// has one (then with the seconds each window spans), else by position (weighted by count).
+fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<&Operation>>, Option<f64>) {
     let mut out = vec![Vec::new(); windows];
-    let timed: Option<Vec<i64>> = log.ops.iter().map(|o| o.ts).collect();
-    match timed.filter(|t| !t.is_empty()) {
+    let mut seconds = None;
+    match arrival_times(log) {
         Some(ts) => {
             let (lo, hi) = (
                 ts.iter().min().copied().unwrap_or(0),
                 ts.iter().max().copied().unwrap_or(0),
             );
             let span = (hi - lo).max(1) as f64;
+            // One second of log says nothing of rates.
+            seconds = (hi > lo).then_some(span / windows as f64);
             for (op, t) in log.ops.iter().zip(ts) {
                 let w = (((t - lo) as f64 / span) * windows as f64) as usize;
                 out[w.min(windows - 1)].push(op);
@@ -234,7 +272,79 @@ fn window_ops(log: &Log, windows: usize) -> Vec<Vec<&Operation>> {
             }
         }
     }
-    out
+    (out, seconds)
+}
+
+/// Each operation's time, when at least 95% of the weighted operations have one: an
+/// operation without (a plain-text `SELECT` line) takes the time of the operation before it
+/// (or after it, at the start).
+fn arrival_times(log: &Log) -> Option<Vec<i64>> {
+    let total = log.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count));
+    let timed =
+        (log.ops.iter().filter(|o| o.ts.is_some())).fold(0u64, |a, o| a.saturating_add(o.count));
+    if total == 0 || (timed as f64) < 0.95 * total as f64 {
+        return None;
+    }
+    let first = log.ops.iter().find_map(|o| o.ts)?;
+    let mut last = first;
+    Some(
+        log.ops
+            .iter()
+            .map(|o| {
+                last = o.ts.unwrap_or(last);
+                last
+            })
+            .collect(),
+    )
+}
+
+/// What the busiest window needs provisioned, for the key and for an ideal key.
+#[derive(Debug, Default)]
+struct Need {
+    /// Whether logged operations are counted (else the sample's creates).
+    counts_logged: bool,
+    /// Whether the operation being replayed is logged.
+    logged: bool,
+    /// RU per partition in the open window.
+    load: Vec<f64>,
+    /// RU per partition over the whole replay.
+    totals: Vec<f64>,
+    /// Ideal RU over the whole replay.
+    ideal_total: f64,
+    /// Ideal RU in the open window.
+    window_ideal: f64,
+    /// The most ideal RU of one window.
+    peak: f64,
+}
+
+impl Need {
+    fn counts(&self) -> bool {
+        self.logged == self.counts_logged
+    }
+
+    fn charge(&mut self, idx: usize, ru: f64, parts: usize) {
+        if self.counts() {
+            if self.load.len() < parts {
+                self.load.resize(parts, 0.0);
+                self.totals.resize(parts, 0.0);
+            }
+            self.load[idx] += ru;
+            self.totals[idx] += ru;
+        }
+    }
+
+    fn ideal(&mut self, ru: f64) {
+        if self.counts() {
+            self.ideal_total += ru;
+            self.window_ideal += ru;
+        }
+    }
+
+    fn close_window(&mut self) {
+        self.peak = self.peak.max(self.window_ideal);
+        self.window_ideal = 0.0;
+        self.load.iter_mut().for_each(|l| *l = 0.0);
+    }
 }
 
 /// One window's sample arrivals: (slice, documents, bytes).
@@ -293,6 +403,8 @@ struct Replayer<'a, 'c> {
     owners: FxHashMap<String, u64>,
     /// The logged writes in runs, for their spread.
     runs: Runs,
+    /// What the busiest window needs provisioned.
+    need: Need,
     /// This window's single-partition operations (reads and writes) as lumps.
     all_lumps: (f64, f64),
     /// Whether anything was charged in this window.
@@ -308,12 +420,21 @@ impl Replayer<'_, '_> {
         self.charged = true;
         self.container.charge_partition(idx, ru);
         self.stats.ru += ru;
+        let parts = self.container.partitions().len();
+        self.need.charge(idx, ru, parts);
+    }
+
+    /// Counts `ru` as what an ideal key would pay.
+    fn ideal(&mut self, ru: f64) {
+        self.stats.ideal_ru += ru;
+        self.need.ideal(ru);
     }
 
     fn sample_creates(&mut self, slices: &Arrivals) {
         let v1 = self.subject.definition.is_v1();
         for &(slice, docs, bytes) in slices {
             let ru = cost::create(bytes as f64 / docs as f64) * docs as f64;
+            self.ideal(ru);
             self.stats.writes = self.stats.writes.saturating_add(docs);
             self.all_lumps.0 += docs as f64;
             self.all_lumps.1 += docs as f64;
@@ -381,6 +502,20 @@ impl Replayer<'_, '_> {
             None => (overhead, payload),
         };
         let each = (overhead + payload) / parts.len().max(1) as f64 * n as f64;
+        let visits = parts.len().max(1) as f64;
+        let single = match kind {
+            OpKind::Read(_) => cost::read(result_bytes),
+            _ => overhead / visits + payload,
+        } * n as f64;
+        // Never more than it was charged (an observed charge may be below the model's).
+        self.ideal(single.min(each * visits));
+        self.stats.read_ru += each * visits;
+        // Fan-out by its cost: a read that visits every partition, whether the key gives it
+        // no value or too many (every suffix of a random suffix).
+        let all = self.container.partitions().len();
+        if all > 1 && parts.len() == all {
+            self.stats.fan_out_ru += overhead * (visits - 1.0) / visits * n as f64;
+        }
         if parts.len() == 1 {
             self.all_lumps.0 += n as f64;
             self.all_lumps.1 += (n as f64) * (n as f64);
@@ -416,6 +551,7 @@ impl Replayer<'_, '_> {
             _ => (None, 0.0),
         };
         let ru = observed.unwrap_or(ru) * n as f64;
+        self.ideal(ru);
         match &epk {
             Some(e) => {
                 let idx = self.container.route(e);

@@ -1,0 +1,169 @@
+//! What a key costs: the RU/s it must provision so that its hottest physical partition is
+//! not throttled in the busiest window (throughput divides evenly over partitions), and the
+//! monthly bill at list prices (`cosmos-facts.md` §15).
+//!
+//! * `ru_per_operation`: RU charged per logged operation (or sample create) under the key.
+//! * `efficiency` in (0, 1]: what an ideal key needs over what this key needs: the same
+//!   operations each at its single-partition charge, spread perfectly, against partitions ×
+//!   this key's hottest partition, over the whole log (a log line's `count` lands in one
+//!   replay window, so windows would mistake counts for bursts). Fan-out (every query pays
+//!   2.5 RU per partition it visits) and hot partitions both lower it; it needs no
+//!   timestamps.
+//! * `required_ru`: with timestamps on the logged operations, the key's need over the whole
+//!   log scaled to the workload's busiest window (its share of the ideal RU, the same for
+//!   every key) per second, and by `--log-share`, and never below the service minimums (manual: 400
+//!   RU/s and 1 RU/s per GB stored; autoscale maximum: 1,000 and 10 per GB).
+//! * `monthly`: throughput = required RU/s × 730 h × the price per 100 RU/s-hour, storage =
+//!   the target's GB × the price per GB-month, both × regions.
+
+use super::evaluate::Evaluation;
+use super::project::Target;
+use crate::engine::{GB, Throughput};
+
+/// Hours in a billing month.
+pub const HOURS_PER_MONTH: f64 = 730.0;
+/// List price of 100 RU/s for an hour, manual throughput, one write region (USD).
+pub const MANUAL_RU_HOUR: f64 = 0.008;
+/// List price of 100 RU/s for an hour, autoscale, one write region (USD): 1.5× manual.
+pub const AUTOSCALE_RU_HOUR: f64 = 0.012;
+/// List price of a GB stored for a month (USD).
+pub const GB_MONTH: f64 = 0.25;
+/// Where the default prices come from.
+pub const LIST_PRICE_SOURCE: &str = "list prices from Microsoft's pricing documentation (USD, a US region, one write region); real prices vary by region and agreement";
+
+/// The prices and scale the cost uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prices {
+    /// USD per 100 RU/s for an hour.
+    pub ru_hour_per_100: f64,
+    /// USD per GB-month.
+    pub gb_month: f64,
+    /// Regions holding the container (both throughput and storage multiply).
+    pub regions: u32,
+    /// The share of the real traffic the log holds (its rates are divided by it).
+    pub log_share: f64,
+    /// Where the prices come from.
+    pub source: String,
+}
+
+impl Prices {
+    /// List prices for `throughput`'s mode, one region, a log of all the traffic.
+    pub fn list(throughput: Throughput) -> Prices {
+        Prices {
+            ru_hour_per_100: match throughput {
+                Throughput::Manual(_) => MANUAL_RU_HOUR,
+                Throughput::Autoscale(_) => AUTOSCALE_RU_HOUR,
+            },
+            gb_month: GB_MONTH,
+            regions: 1,
+            log_share: 1.0,
+            source: LIST_PRICE_SOURCE.to_owned(),
+        }
+    }
+}
+
+/// A candidate's cost.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cost {
+    /// Mean RU per operation.
+    pub ru_per_operation: f64,
+    /// Ideal need over this key's need.
+    pub efficiency: f64,
+    /// RU/s to provision, when rates are known.
+    pub required_ru: Option<f64>,
+    /// Why `required_ru` is unknown.
+    pub unknown_because: Option<String>,
+    /// USD per month for throughput (when `required_ru` is known).
+    pub monthly_throughput: Option<f64>,
+    /// USD per month for storage.
+    pub monthly_storage: f64,
+    /// What the key needs provisioned for the whole log (partitions × its hottest
+    /// partition's RU): comparable between the candidates of one run.
+    pub need: f64,
+}
+
+impl Cost {
+    /// The monthly total: storage, plus throughput when known.
+    pub fn monthly_total(&self) -> f64 {
+        self.monthly_storage + self.monthly_throughput.unwrap_or(0.0)
+    }
+}
+
+/// The cost of an evaluated candidate at `target`.
+pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
+    let w = &e.workload;
+    let ops = w.reads.saturating_add(w.writes).max(1) as f64;
+    let efficiency = if w.need_ru > 0.0 {
+        (w.ideal_need_ru / w.need_ru).clamp(f64::MIN_POSITIVE, 1.0)
+    } else {
+        1.0
+    };
+    let (required_ru, unknown_because) = match required(e, target, prices) {
+        Ok(ru) => (Some(ru), None),
+        Err(why) => (None, Some(why.to_owned())),
+    };
+    let regions = prices.regions.max(1) as f64;
+    let monthly_throughput =
+        required_ru.map(|ru| ru / 100.0 * prices.ru_hour_per_100 * HOURS_PER_MONTH * regions);
+    let gb = target.storage_bytes as f64 / GB as f64;
+    Cost {
+        ru_per_operation: w.ru / ops,
+        efficiency,
+        required_ru,
+        unknown_because,
+        monthly_throughput,
+        monthly_storage: gb.max(1.0) * prices.gb_month * regions,
+        need: w.need_ru,
+    }
+}
+
+/// The RU/s to provision, or why it is unknown.
+fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'static str> {
+    let w = &e.workload;
+    if w.reads == 0 && !w.writes_from_sample && w.writes == 0 {
+        return Err("no operations to measure");
+    }
+    if w.writes_from_sample && w.reads == 0 {
+        return Err("no query log: the sample's documents arrive at no known rate");
+    }
+    if w.writes_from_sample {
+        return Err(
+            "the log holds no writes: the sample's documents stand in for them at no known rate",
+        );
+    }
+    let Some(seconds) = w.window_seconds else {
+        return Err("the log's operations lack timestamps (ts), so rates are unknown");
+    };
+    let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
+    // The key's need over the whole log, at the workload's peak: the busiest window's share
+    // of the ideal RU (the same for every key, so RU/s follow efficiency).
+    let peak = w.peak_ideal_ru / w.ideal_need_ru.max(f64::MIN_POSITIVE);
+    let per_second = w.need_ru * peak / seconds.max(1.0) / share;
+    let gb = target.storage_bytes as f64 / GB as f64;
+    let floor = match target.throughput {
+        Throughput::Manual(_) => (gb * 1.0).max(400.0),
+        Throughput::Autoscale(_) => (gb * 10.0).max(1_000.0),
+    };
+    Ok(per_second.max(floor).ceil())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_prices_follow_the_mode() {
+        assert_eq!(
+            Prices::list(Throughput::Manual(400.0)).ru_hour_per_100,
+            0.008
+        );
+        assert_eq!(
+            Prices::list(Throughput::Autoscale(4000.0)).ru_hour_per_100,
+            0.012
+        );
+        // 1,000 RU/s for a month at the manual price: 10 × 0.008 × 730 = 58.4 USD.
+        let ru = 1_000.0_f64;
+        let usd = ru / 100.0 * MANUAL_RU_HOUR * HOURS_PER_MONTH;
+        assert!((usd - 58.4).abs() < 1e-9);
+    }
+}

@@ -1,0 +1,178 @@
+//! The candidate columns the table and Markdown renderers share: each with its header, its
+//! priority when the width is short, and the text of its cell.
+
+use super::model::CandidateReport;
+use crate::units::human_bytes;
+
+/// One column of the candidate table.
+pub struct Column {
+    /// Its header: one word, or words that may wrap only between them.
+    pub header: &'static str,
+    /// Its header in Markdown, where width is free.
+    pub long_header: &'static str,
+    /// Lower is kept first when the width is short.
+    pub priority: u8,
+    /// Whether numbers align right.
+    pub numeric: bool,
+    /// The cell's text.
+    pub text: fn(&CandidateReport) -> String,
+}
+
+/// Every column, in display order.
+pub const COLUMNS: [Column; 12] = [
+    col("#", "#", 3, true, |c| c.rank.to_string()),
+    col("key", "key", 0, false, |c| c.key.spec.clone()),
+    col("score", "score", 1, true, |c| format!("{:.1}", c.score)),
+    col("RU/s", "RU/s needed", 4, true, ru_needed),
+    col("eff", "efficiency", 8, true, |c| {
+        format!("{:.0}%", c.cost.efficiency * 100.0)
+    }),
+    col("$/month", "$/month", 5, true, monthly),
+    col(
+        "breaks at",
+        "breaks at (container size)",
+        6,
+        true,
+        breaks_at,
+    ),
+    col("largest", "largest logical partition", 9, true, |c| {
+        human_bytes(c.storage.largest_logical_bytes)
+    }),
+    col(
+        "reads s/t/f",
+        "reads single / targeted / fan-out",
+        7,
+        false,
+        reads,
+    ),
+    col("distinct", "distinct", 10, true, distinct),
+    col("skew", "storage skew", 11, true, |c| {
+        format!("{:.2}", c.storage.physical_skew)
+    }),
+    col("findings", "findings", 2, false, |c| {
+        let codes: Vec<&str> = c.findings.iter().map(|f| f.code.as_str()).collect();
+        codes.join("\n")
+    }),
+];
+
+const fn col(
+    header: &'static str,
+    long_header: &'static str,
+    priority: u8,
+    numeric: bool,
+    text: fn(&CandidateReport) -> String,
+) -> Column {
+    Column {
+        header,
+        long_header,
+        priority,
+        numeric,
+        text,
+    }
+}
+
+/// RU/s to provision, or RU per operation (marked `/op`) when the log gives no rates.
+fn ru_needed(c: &CandidateReport) -> String {
+    match c.cost.required_ru {
+        Some(ru) => thousands(ru),
+        None => format!("{:.1}/op", c.cost.ru_per_operation),
+    }
+}
+
+fn monthly(c: &CandidateReport) -> String {
+    let m = &c.cost.monthly;
+    match m.throughput {
+        Some(_) => thousands(m.total),
+        None => format!("{}+", thousands(m.total)),
+    }
+}
+
+fn breaks_at(c: &CandidateReport) -> String {
+    c.storage
+        .max_container_bytes
+        .map_or("unbounded".to_owned(), human_bytes)
+}
+
+fn reads(c: &CandidateReport) -> String {
+    let q = &c.queries;
+    if q.reads == 0 {
+        return "no reads".to_owned();
+    }
+    format!(
+        "{:.0}/{:.0}/{:.0}%",
+        q.single * 100.0,
+        q.targeted * 100.0,
+        q.fan_out * 100.0
+    )
+}
+
+fn distinct(c: &CandidateReport) -> String {
+    let exact = if c.cardinality.exact { "" } else { "~" };
+    format!("{exact}{}", c.cardinality.estimate)
+}
+
+/// A whole number with thousands separators: `12,345`.
+pub fn thousands(x: f64) -> String {
+    let n = x.round().max(0.0) as u64;
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// The columns that fit `width` terminal columns, in display order: kept by priority, each
+/// as wide as its widest cell or header word (plus padding and a border).
+pub fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Column> {
+    let need = |c: &Column| {
+        let cells = rows.iter().flat_map(|r| {
+            let text = (c.text)(r);
+            text.lines().map(|l| l.chars().count()).collect::<Vec<_>>()
+        });
+        let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
+        cells.max().unwrap_or(0).max(header) + 3
+    };
+    let Some(width) = width else {
+        return COLUMNS.iter().collect();
+    };
+    let mut by_priority: Vec<&Column> = COLUMNS.iter().collect();
+    by_priority.sort_by_key(|c| c.priority);
+    let mut used = 1;
+    let mut kept: Vec<&'static str> = Vec::new();
+    for c in by_priority {
+        let w = need(c);
+        if used + w <= width || c.priority == 0 {
+            used += w;
+            kept.push(c.header);
+        }
+    }
+    COLUMNS
+        .iter()
+        .filter(|c| kept.contains(&c.header))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0.4), "0");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(thousands(1_543.0), "1,543");
+        assert_eq!(thousands(12_345_678.0), "12,345,678");
+    }
+
+    #[test]
+    fn priorities_are_distinct() {
+        let mut p: Vec<u8> = COLUMNS.iter().map(|c| c.priority).collect();
+        p.sort_unstable();
+        p.dedup();
+        assert_eq!(p.len(), COLUMNS.len());
+    }
+}
