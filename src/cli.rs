@@ -83,6 +83,10 @@ pub struct CheckArgs {
     /// Fail on this finding code too, warnings included (repeatable), e.g. FAN_OUT_QUERIES.
     #[arg(long, value_name = "CODE")]
     pub deny: Vec<String>,
+    /// Fail when the key needs this many times the RU/s of the cheapest alternative found
+    /// (more than 1).
+    #[arg(long, value_name = "R", default_value_t = 2.0)]
+    pub max_cost_ratio: f64,
     /// Alternatives generated to compare the key with.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub auto: u16,

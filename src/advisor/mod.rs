@@ -320,24 +320,6 @@ fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommen
     })
 }
 
-/// What a key needs: RU/s when the log gives rates, else RU per operation.
-fn cost_text(c: &CandidateReport) -> String {
-    let k = &c.cost;
-    match k.required_ru {
-        Some(ru) => format!(
-            "{} RU/s ({:.0}% efficient; {} USD a month with storage)",
-            crate::report::columns::thousands(ru),
-            k.efficiency * 100.0,
-            crate::report::columns::thousands(k.monthly.total)
-        ),
-        None => format!(
-            "{:.1} RU per operation ({:.0}% efficient)",
-            k.ru_per_operation,
-            k.efficiency * 100.0
-        ),
-    }
-}
-
 /// The runner-up's cost against the best's.
 fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
     let ratio = best.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
@@ -348,7 +330,10 @@ fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
     } else {
         format!("{:.0}% less", (1.0 - ratio) * 100.0)
     };
-    format!("needs {} ({compared})", cost_text(c))
+    format!(
+        "needs {} ({compared})",
+        crate::report::columns::cost_summary(c)
+    )
 }
 
 fn strengths(c: &CandidateReport, target: &Target) -> String {
@@ -366,7 +351,7 @@ fn strengths(c: &CandidateReport, target: &Target) -> String {
     format!(
         "At {} it needs {}; its largest logical partition is projected at {} (limit 20 GB) over {} distinct values, and writes spread at {:.2} of chance.{reads}",
         human_bytes(target.storage_bytes),
-        cost_text(c),
+        crate::report::columns::cost_summary(c),
         human_bytes(c.storage.largest_logical_bytes),
         c.cardinality.estimate,
         c.throughput.write_spread

@@ -9,7 +9,8 @@ use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::infra::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
-use pkadvisor::report::model::{CheckResult, FINDING_CODES, Report, Severity};
+use pkadvisor::report::columns::cost_summary;
+use pkadvisor::report::model::{CandidateReport, CheckResult, FINDING_CODES, Report, Severity};
 use pkadvisor::report::{self, Format, markdown::cell, table};
 
 use super::{Exit, common};
@@ -33,6 +34,12 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
             args.min_score
         );
     }
+    if !args.max_cost_ratio.is_finite() || args.max_cost_ratio <= 1.0 {
+        bail!(
+            "--max-cost-ratio must be more than 1, not {}",
+            args.max_cost_ratio
+        );
+    }
     let (declared, container) = declared_key(&args)?;
     let c = &args.common;
     let (target, defaults) = common::target(c)?;
@@ -49,7 +56,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         prices,
     };
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
-    let verdict = gate(&report, container, args.min_score, &args.deny);
+    let verdict = gate(&report, container, &args);
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
@@ -131,12 +138,8 @@ fn spec_of(def: &PartitionKeyDefinition) -> Result<KeySpec> {
 }
 
 /// Applies the gate to the declared candidate.
-fn gate(
-    report: &Report,
-    container: Option<String>,
-    min_score: f64,
-    deny: &[String],
-) -> CheckResult {
+fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckResult {
+    let (min_score, deny) = (args.min_score, &args.deny);
     let c = declared(report);
     let mut reasons = Vec::new();
     for f in &c.findings {
@@ -161,6 +164,19 @@ fn gate(
         })
         .filter(|o| o.score > c.score)
         .map(|o| o.key.spec.clone());
+    let cheapest = cheapest_alternative(report);
+    let cost_ratio = cheapest.map(|o| o.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE));
+    if let (Some(o), Some(r)) = (cheapest, cost_ratio)
+        && r >= args.max_cost_ratio
+    {
+        reasons.push(format!(
+            "needs {r:.1}× the RU/s of {} (--max-cost-ratio {}): {} against {}",
+            o.key.spec,
+            args.max_cost_ratio,
+            cost_summary(c),
+            cost_summary(o)
+        ));
+    }
     CheckResult {
         passed: reasons.is_empty(),
         key: c.key.spec.clone(),
@@ -168,7 +184,27 @@ fn gate(
         min_score,
         reasons,
         best_alternative,
+        max_cost_ratio: args.max_cost_ratio,
+        cheapest_alternative: cheapest.map(|o| o.key.spec.clone()),
+        cost_ratio: cost_ratio.map(|r| (r * 100.0).round() / 100.0),
     }
+}
+
+/// The alternative without violations that needs the fewest RU/s (ties: the better rank).
+fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
+    report
+        .candidates
+        .iter()
+        .filter(|o| {
+            !o.origin.starts_with(DECLARED)
+                && o.findings.iter().all(|f| f.severity != Severity::Violation)
+        })
+        .max_by(|a, b| {
+            a.cost
+                .efficiency
+                .total_cmp(&b.cost.efficiency)
+                .then(b.rank.cmp(&a.rank))
+        })
 }
 
 fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
@@ -203,7 +239,27 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     {
         writeln!(out, "  ! {} (warning): {}", f.code, f.message)?;
     }
+    writeln!(out, "Cost: {}", cost_line(report, v))?;
     alternative(report, v, out, false)
+}
+
+/// The declared key's cost, and the cheapest alternative's beside it.
+fn cost_line(report: &Report, v: &CheckResult) -> String {
+    let c = declared(report);
+    let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
+    let alt = v
+        .cheapest_alternative
+        .as_ref()
+        .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
+    if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
+        line.push_str(&format!(
+            "; the cheapest alternative, {}, needs {} (the key needs {r:.2}× its RU/s; limit {}×)",
+            o.key.spec,
+            cost_summary(o),
+            v.max_cost_ratio
+        ));
+    }
+    line
 }
 
 fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
@@ -225,6 +281,7 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
     for r in &v.reasons {
         writeln!(out, "- ❌ {}", cell(r))?;
     }
+    writeln!(out, "- Cost: {}", cell(&cost_line(report, v)))?;
     for f in c
         .findings
         .iter()

@@ -111,6 +111,25 @@ fn distinct(c: &CandidateReport) -> String {
     format!("{exact}{}", c.cardinality.estimate)
 }
 
+/// What a key needs in words: RU/s, efficiency and the monthly bill when the log gives
+/// rates, else RU per operation and efficiency.
+pub fn cost_summary(c: &CandidateReport) -> String {
+    let k = &c.cost;
+    match k.required_ru {
+        Some(ru) => format!(
+            "{} RU/s ({:.0}% efficient; {} USD a month with storage)",
+            thousands(ru),
+            k.efficiency * 100.0,
+            thousands(k.monthly.total)
+        ),
+        None => format!(
+            "{:.1} RU per operation ({:.0}% efficient)",
+            k.ru_per_operation,
+            k.efficiency * 100.0
+        ),
+    }
+}
+
 /// A whole number with thousands separators: `12,345`.
 pub fn thousands(x: f64) -> String {
     let n = x.round().max(0.0) as u64;

@@ -45,6 +45,14 @@ pub struct CheckResult {
     /// The best candidate without violations, when it is not the declared key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_alternative: Option<String>,
+    /// The key fails when it needs this many times the RU/s of the cheapest alternative.
+    pub max_cost_ratio: f64,
+    /// The cheapest alternative without violations (highest efficiency), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cheapest_alternative: Option<String>,
+    /// The RU/s the declared key needs over what the cheapest alternative needs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cost_ratio: Option<f64>,
 }
 
 /// Name and version of the program.
@@ -301,7 +309,7 @@ pub struct Finding {
 }
 
 /// Every finding code, as `--deny` accepts them.
-pub const FINDING_CODES: [&str; 11] = [
+pub const FINDING_CODES: [&str; 13] = [
     "LOGICAL_PARTITION_LIMIT",
     "INVALID_KEY_VALUE",
     "KEY_TOO_LONG",
@@ -313,6 +321,8 @@ pub const FINDING_CODES: [&str; 11] = [
     "UNSAFE_NUMBER",
     "KEY_UPDATED",
     "CROSS_PARTITION_TRANSACTION",
+    "EXCESS_RU",
+    "THROUGHPUT_SHORTFALL",
 ];
 
 /// The advice.
