@@ -12,6 +12,9 @@ mod check;
 // `pkadvisor epk` and the 64 golden EPK vectors.
 mod epk;
 
+// Ranking by cost: efficiency, RU/s, the monthly bill, and the gate on cost.
+mod cost;
+
 // The advisor's verdicts on the realistic fixtures.
 mod fixtures;
 

@@ -1,9 +1,11 @@
-//! Candidate generation when no `--key` is given: from the query log, the sets of
-//! properties queries and point reads fix by equality (single keys, hierarchical chains in
-//! the order queries nest their filters, `/id` as a last level where a chain's values could
-//! pass 20 GB, `concat` of the most co-filtered pair, `hash_suffix` of a clock-like
-//! low-cardinality key by a co-filtered high-cardinality one); from the documents,
-//! high-cardinality evenly spread properties and `/id`. Each candidate says why it is here.
+//! Candidate generation when no `--key` is given, as an expert would try them: from the
+//! query log, the sets of properties queries and point reads fix by equality (single keys,
+//! hierarchical chains in the order queries nest their filters, `/id` as a last level under
+//! a chain or a filtered property whose values could pass 20 GB, `concat` of the most
+//! co-filtered pair, `hash_suffix` of a clock-like low-cardinality key by a co-filtered
+//! high-cardinality one); from the documents, `/id` and high-cardinality evenly spread
+//! properties — but only those some logged read filters by when the log has reads, and
+//! never free text (values over 101 bytes). Each candidate says why it is here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -11,6 +13,7 @@ use super::discover::Discovery;
 use super::pipeline::Candidate;
 use crate::engine::{KeyPath, Limits};
 use crate::key::{KeyLevel, KeySpec};
+use crate::stats::V1_VALUE_LIMIT;
 use crate::workload::{Log, OpKind};
 
 /// Default number of candidates generated.
@@ -175,6 +178,7 @@ fn from_log(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
         }
     }
     singles(f, out);
+    with_id(inp, f, out);
     if chain.len() == 2 {
         let why = format!(
             "synthetic key of the most co-filtered pair: {}",
@@ -195,6 +199,23 @@ fn singles(f: &Filters, out: &mut Out) {
             100.0 * w / f.total
         );
         out.push(vec![path_level(p)], why);
+    }
+}
+
+/// `/p,/id` for every property filtered in at least 5% of reads whose values could pass
+/// 20 GB at the target: prefix queries on `/p` stay targeted, and no value is too large.
+fn with_id(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
+    let mut filtered: Vec<(&KeyPath, f64)> = f.path.iter().map(|(p, w)| (p, *w)).collect();
+    filtered.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    for (p, w) in filtered.into_iter().filter(|(_, w)| *w >= 0.05 * f.total) {
+        if is_id(p) || !could_pass_limit(inp, std::slice::from_ref(p)) {
+            continue;
+        }
+        let why = format!(
+            "/id under {p}: filtered by equality in {:.0}% of reads, and one of its values could pass 20 GB at the target",
+            100.0 * w / f.total
+        );
+        out.push(vec![path_level(p), path_level(&id_path())], why);
     }
 }
 
@@ -249,6 +270,8 @@ fn hash_suffix(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
 
 fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
     let d = inp.discovery;
+    // With logged reads, a property none of them filters by would fan every one out.
+    let read_filters = inp.log.map(filters).filter(|f| f.total > 0.0);
     let id = id_path();
     if d.paths.contains_key(&id) {
         out.push(
@@ -265,6 +288,10 @@ fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
                 && s.fractional == 0
                 && s.distinct.len() >= 100.min(d.len() / 2).max(2)
                 && (s.top_count as f64) < 0.1 * s.present as f64
+                && s.longest <= V1_VALUE_LIMIT + 2
+                && read_filters
+                    .as_ref()
+                    .is_none_or(|f| f.path.contains_key(*p))
         })
         .map(|(p, s)| (p, s.distinct.len()))
         .collect();

@@ -27,6 +27,8 @@ pub struct PathStats {
     pub fractional: u64,
     /// Count of the most frequent value.
     pub top_count: u64,
+    /// The longest value's JSON text, in bytes.
+    pub longest: usize,
     counts: BTreeMap<String, u64>,
     last: Option<String>,
 }
@@ -113,6 +115,7 @@ fn walk(v: &Value, prefix: &mut Vec<String>, out: &mut Vec<(KeyPath, String, boo
 fn record(p: &mut PathStats, text: String, fractional: bool) {
     p.present += 1;
     p.fractional += fractional as u64;
+    p.longest = p.longest.max(text.len());
     if p.last.as_deref() == Some(text.as_str()) {
         p.repeats += 1;
     }

@@ -3,9 +3,9 @@
 
 use std::io::{self, Write};
 
+use super::columns::COLUMNS;
 use super::model::{CandidateReport, Report};
 use super::table::target_line;
-use crate::units::human_bytes;
 
 /// Escapes what would break a Markdown table cell.
 pub fn cell(text: &str) -> String {
@@ -16,14 +16,24 @@ pub fn cell(text: &str) -> String {
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "## Partition-key analysis\n")?;
     writeln!(out, "{}\n", target_line(report))?;
-    writeln!(
-        out,
-        "| # | key | score | distinct | largest logical partition | breaks at (container size) | usable RU | reads single / targeted / fan-out | findings |"
-    )?;
-    writeln!(out, "|---|---|---:|---:|---:|---:|---:|---|---|")?;
+    let headers: Vec<&str> = COLUMNS.iter().map(|c| c.long_header).collect();
+    writeln!(out, "| {} |", headers.join(" | "))?;
+    let aligns: Vec<&str> = COLUMNS
+        .iter()
+        .map(|c| if c.numeric { "---:" } else { "---" })
+        .collect();
+    writeln!(out, "|{}|", aligns.join("|"))?;
     for c in &report.candidates {
         writeln!(out, "{}", row(c))?;
     }
+    writeln!(
+        out,
+        "\nPrices: {} USD per 100 RU/s-hour, {} USD per GB-month, {} region(s): {}.",
+        report.target.prices.ru_hour_per_100,
+        report.target.prices.gb_month,
+        report.target.prices.regions,
+        report.target.prices.source
+    )?;
     if let Some(r) = &report.recommendation {
         writeln!(
             out,
@@ -59,30 +69,17 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 }
 
 fn row(c: &CandidateReport) -> String {
-    let q = &c.queries;
-    let routing = if q.reads == 0 {
-        "no reads".to_owned()
-    } else {
-        format!(
-            "{:.0}% / {:.0}% / {:.0}%",
-            q.single * 100.0,
-            q.targeted * 100.0,
-            q.fan_out * 100.0
-        )
-    };
-    let codes: Vec<String> = c.findings.iter().map(|f| format!("`{}`", f.code)).collect();
-    format!(
-        "| {} | `{}` | {:.1} | {}{} | {} | {} | {:.0}% | {routing} | {} |",
-        c.rank,
-        cell(&c.key.spec),
-        c.score,
-        if c.cardinality.exact { "" } else { "~" },
-        c.cardinality.estimate,
-        human_bytes(c.storage.largest_logical_bytes),
-        c.storage
-            .max_container_bytes
-            .map_or("unbounded".to_owned(), human_bytes),
-        c.throughput.usable_fraction * 100.0,
-        codes.join(" ")
-    )
+    let cells: Vec<String> = COLUMNS
+        .iter()
+        .map(|col| match col.header {
+            "key" => format!("`{}`", cell(&c.key.spec)),
+            "findings" => {
+                let codes: Vec<String> =
+                    c.findings.iter().map(|f| format!("`{}`", f.code)).collect();
+                codes.join(" ")
+            }
+            _ => cell(&(col.text)(c)),
+        })
+        .collect();
+    format!("| {} |", cells.join(" | "))
 }

@@ -1,0 +1,314 @@
+//! Ranking by cost, on workloads built for each rule: fan-out at scale, write-heavy point
+//! reads, keys no read filters by, an extra hierarchy level, the fixtures, and the gate.
+
+use std::fmt::Write as _;
+
+use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
+
+/// 40,000 events of 200 tenants (100 users each, all small); every line has a timestamp.
+fn tenant_docs() -> String {
+    let mut s = String::new();
+    for i in 0..40_000u64 {
+        let t = i % 200;
+        let u = (i / 200) % 100;
+        writeln!(
+            s,
+            r#"{{"id":"e{i}","tenantId":"t{t}","userId":"t{t}-u{u}","region":"r{}","ts":{},"body":"{}"}}"#,
+            i % 7,
+            1_793_491_200 + i as i64 * 30,
+            "x".repeat(300)
+        )
+        .unwrap();
+    }
+    s
+}
+
+/// A quarter of reads tenant-scoped, the rest by tenant and user: 20 million over an hour
+/// (5,000 a second), and a create every 20 lines.
+fn tenant_log() -> String {
+    let mut s = String::new();
+    for i in 0..4_000u64 {
+        let t = (i * 7919 + i / 20 * 13) % 200;
+        let u = (i * 104_729) % 100;
+        let ts = 1_794_700_800 + i as i64;
+        let sql = if i % 4 == 0 {
+            format!(r#""sql":"SELECT * FROM c WHERE c.tenantId = 't{t}'""#)
+        } else {
+            format!(
+                r#""sql":"SELECT * FROM c WHERE c.tenantId = 't{t}' AND c.userId = 't{t}-u{u}'""#
+            )
+        };
+        writeln!(s, r#"{{"op":"query",{sql},"ts":{ts},"count":5000}}"#).unwrap();
+        if i % 20 == 0 {
+            writeln!(
+                s,
+                r#"{{"op":"create","doc":{{"id":"n{i}","tenantId":"t{t}","userId":"t{t}-u{u}","region":"r1"}},"ts":{ts}}}"#
+            )
+            .unwrap();
+        }
+    }
+    s
+}
+
+fn analyze_tenants(dir: &std::path::Path, extra: &[&str]) -> serde_json::Value {
+    let docs = write(dir, "docs.ndjson", &tenant_docs());
+    let log = write(dir, "log.ndjson", &tenant_log());
+    let mut args = vec![
+        "analyze",
+        &docs,
+        "--queries",
+        &log,
+        "--target-storage",
+        "5TB",
+        "--format",
+        "json",
+        "--key",
+        "/tenantId,/userId",
+        "--key",
+        "/tenantId,/userId,/id",
+        "--key",
+        "/userId",
+        "--key",
+        "/region",
+        "--key",
+        "/id",
+    ];
+    args.extend(extra);
+    json(&args)
+}
+
+fn score(r: &serde_json::Value, spec: &str) -> f64 {
+    candidate(r, spec)["score"].as_f64().unwrap()
+}
+
+#[test]
+fn fan_out_at_scale_costs_what_it_costs() {
+    let dir = scratch("cost_fan_out");
+    let r = analyze_tenants(&dir, &[]);
+    let hier = candidate(&r, "/tenantId,/userId");
+    assert!(hier["storage"]["physical_partitions"].as_u64().unwrap() >= 100);
+    // A quarter of the reads fan out over 100+ partitions under /userId.
+    let (h, u) = (score(&r, "/tenantId,/userId"), score(&r, "/userId"));
+    assert!(h >= u + 15.0, "hierarchical {h}, fan-out {u}");
+    let eff = |spec: &str| candidate(&r, spec)["cost"]["efficiency"].as_f64().unwrap();
+    assert!(eff("/tenantId,/userId") > 3.0 * eff("/userId"));
+    let fan = candidate(&r, "/userId");
+    assert!(codes(fan).contains(&"FAN_OUT_QUERIES".to_owned()));
+    assert!(codes(fan).contains(&"EXCESS_RU".to_owned()));
+    // Rates come from the log's timestamps: RU/s and a monthly bill follow efficiency.
+    let ru = |spec: &str| candidate(&r, spec)["cost"]["required_ru"].as_f64().unwrap();
+    assert!(ru("/userId") > 3.0 * ru("/tenantId,/userId"));
+    let monthly = &hier["cost"]["monthly"];
+    let expected = ru("/tenantId,/userId") / 100.0 * 0.008 * 730.0;
+    assert!((monthly["throughput"].as_f64().unwrap() - expected).abs() < 0.01);
+    assert!((monthly["storage"].as_f64().unwrap() - 5_000.0 * 0.25).abs() < 0.01);
+    assert_eq!(r["target"]["prices"]["ru_hour_per_100"], 0.008);
+}
+
+#[test]
+fn keys_no_read_filters_rank_below_keys_that_target_reads() {
+    let dir = scratch("cost_unfiltered");
+    let r = analyze_tenants(&dir, &[]);
+    for unfiltered in ["/region", "/id"] {
+        let c = candidate(&r, unfiltered);
+        assert_eq!(c["components"]["routing"], 0.0, "{unfiltered}");
+        for targeted in ["/tenantId,/userId", "/userId"] {
+            assert!(
+                score(&r, targeted) > score(&r, unfiltered),
+                "{targeted} vs {unfiltered}"
+            );
+        }
+    }
+}
+
+#[test]
+fn an_extra_level_that_changes_nothing_gains_at_most_a_point() {
+    let dir = scratch("cost_extra_level");
+    let r = analyze_tenants(&dir, &[]);
+    let (two, three) = (
+        score(&r, "/tenantId,/userId"),
+        score(&r, "/tenantId,/userId,/id"),
+    );
+    assert!(three - two <= 1.0, "{two} then {three}");
+}
+
+#[test]
+fn prices_regions_and_log_share_scale_the_bill() {
+    let dir = scratch("cost_prices");
+    let base = analyze_tenants(&dir, &[]);
+    let scaled = analyze_tenants(
+        &dir,
+        &[
+            "--regions",
+            "2",
+            "--log-share",
+            "0.5",
+            "--price-gb-month",
+            "0.5",
+        ],
+    );
+    let c = |r: &serde_json::Value, p: &str| {
+        candidate(r, "/tenantId,/userId")["cost"]
+            .pointer(p)
+            .unwrap()
+            .as_f64()
+            .unwrap()
+    };
+    let ru = c(&scaled, "/required_ru") / c(&base, "/required_ru");
+    assert!((ru - 2.0).abs() < 0.01, "{ru}");
+    let storage = c(&scaled, "/monthly/storage") / c(&base, "/monthly/storage");
+    assert!((storage - 4.0).abs() < 1e-9, "{storage}");
+    assert_eq!(scaled["target"]["prices"]["regions"], 2);
+    assert_eq!(scaled["target"]["log_share"], 0.5);
+}
+
+#[test]
+fn write_heavy_point_reads_want_the_id() {
+    let dir = scratch("cost_write_heavy");
+    let mut docs = String::new();
+    let mut log = String::new();
+    for i in 0..20_000u64 {
+        // A few tenants, one of them a third of everything.
+        let t = if i % 3 == 0 { 0 } else { i % 17 };
+        writeln!(
+            docs,
+            r#"{{"id":"d{i}","tenantId":"t{t}","body":"{}"}}"#,
+            "y".repeat(400)
+        )
+        .unwrap();
+        let ts = 1_794_700_800 + i as i64 / 4;
+        if i % 5 == 0 {
+            writeln!(
+                log,
+                r#"{{"op":"read","id":"d{i}","known":{{"/tenantId":"t{t}"}},"ts":{ts}}}"#
+            )
+            .unwrap();
+        } else {
+            writeln!(
+                log,
+                r#"{{"op":"create","doc":{{"id":"w{i}","tenantId":"t{t}","body":"z"}},"ts":{ts}}}"#
+            )
+            .unwrap();
+        }
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--queries",
+        &log,
+        "--target-storage",
+        "1TB",
+        "--format",
+        "json",
+        "--key",
+        "/id",
+        "--key",
+        "/tenantId",
+        "--key",
+        "/tenantId,/id",
+    ]);
+    assert_eq!(
+        r["recommendation"]["spec"], "/id",
+        "{}",
+        r["recommendation"]
+    );
+    assert!(score(&r, "/id") > score(&r, "/tenantId"));
+}
+
+#[test]
+fn score_follows_efficiency_across_the_fixtures() {
+    for (set, target) in [
+        ("multitenant", "500GB"),
+        ("multitenant", "2TB"),
+        ("iot", "1TB"),
+        ("profiles", "100GB"),
+        ("nutrition", "1GB"),
+    ] {
+        let docs = format!("fixtures/{set}/docs.ndjson");
+        let log = format!("fixtures/{set}/queries.ndjson");
+        let r = json(&[
+            "analyze",
+            &docs,
+            "--queries",
+            &log,
+            "--target-storage",
+            target,
+            "--format",
+            "json",
+        ]);
+        let clean: Vec<&serde_json::Value> = r["candidates"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| {
+                c["findings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .all(|f| f["severity"] != "violation")
+            })
+            .collect();
+        assert!(clean.len() >= 2, "{set}");
+        let eff = |c: &serde_json::Value| c["cost"]["efficiency"].as_f64().unwrap();
+        for a in &clean {
+            for b in &clean {
+                if eff(a) > 1.5 * eff(b) {
+                    assert!(
+                        a["score"].as_f64() > b["score"].as_f64(),
+                        "{set} {target}: {} ({}) vs {} ({})",
+                        a["key"]["spec"],
+                        eff(a),
+                        b["key"]["spec"],
+                        eff(b)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn check_fails_a_fan_out_key_on_cost_and_passes_the_cheap_one() {
+    let dir = scratch("cost_check");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs());
+    let log = write(&dir, "log.ndjson", &tenant_log());
+    let run = |key: &str, extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "--key",
+            key,
+            docs.as_str(),
+            "--queries",
+            log.as_str(),
+            "--target-storage",
+            "5TB",
+            "--min-score",
+            "0",
+        ];
+        args.extend(extra);
+        pkadvisor().args(&args).output().unwrap()
+    };
+    let fan = run("/userId", &[]);
+    assert_eq!(fan.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&fan.stdout);
+    assert!(text.contains("--max-cost-ratio 2"), "{text}");
+    assert!(text.contains("Cost: /userId needs"), "{text}");
+    // A looser ratio lets it through.
+    assert_eq!(
+        run("/userId", &["--max-cost-ratio", "100"]).status.code(),
+        Some(0)
+    );
+    let cheap = run("/tenantId,/userId", &[]);
+    assert_eq!(
+        cheap.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&cheap.stdout)
+    );
+    assert_eq!(
+        run("/userId", &["--max-cost-ratio", "1"]).status.code(),
+        Some(2)
+    );
+}
