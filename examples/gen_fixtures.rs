@@ -3186,16 +3186,9 @@ fn pct(x: f64) -> String {
     format!("{:.2}%", x * 100.0)
 }
 
+/// `12,345`: the report's own formatting (counts here stay far below 2^53).
 fn thousands(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    pkadvisor::report::columns::thousands(n as f64)
 }
 
 /// Decimal bytes for people: 83.4 GB, 1.25 TB.
