@@ -312,3 +312,45 @@ fn check_fails_a_fan_out_key_on_cost_and_passes_the_cheap_one() {
         Some(2)
     );
 }
+
+#[test]
+fn a_key_that_needs_more_than_the_throughput_given_says_so() {
+    let dir = scratch("cost_shortfall");
+    let r = analyze_tenants(&dir, &["--throughput", "100000"]);
+    let needs = |spec: &str| candidate(&r, spec)["cost"]["required_ru"].as_f64().unwrap();
+    assert!(needs("/userId") > 100_000.0 && needs("/tenantId,/userId") < 100_000.0);
+    assert!(codes(candidate(&r, "/userId")).contains(&"THROUGHPUT_SHORTFALL".to_owned()));
+    assert!(
+        !codes(candidate(&r, "/tenantId,/userId")).contains(&"THROUGHPUT_SHORTFALL".to_owned())
+    );
+    // With the default throughput, a shortfall is no news: the target was not chosen.
+    let default = analyze_tenants(&dir, &[]);
+    assert!(!codes(candidate(&default, "/userId")).contains(&"THROUGHPUT_SHORTFALL".to_owned()));
+}
+
+#[test]
+fn auto_mode_tries_what_an_expert_would() {
+    let r = json(&[
+        "analyze",
+        "fixtures/multitenant/docs.ndjson",
+        "--queries",
+        "fixtures/multitenant/queries.ndjson",
+        "--target-storage",
+        "500GB",
+        "--format",
+        "json",
+    ]);
+    let specs: Vec<&str> = r["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["key"]["spec"].as_str().unwrap())
+        .collect();
+    // A tenant could pass 20 GB: the tenant with the id under it is tried.
+    assert!(specs.contains(&"/tenantId,/id"), "{specs:?}");
+    // No read filters by the timestamp or the client: not proposed from the documents.
+    for unfiltered in ["/ts", "/client/ip", "/payload/query"] {
+        assert!(!specs.contains(&unfiltered), "{specs:?}");
+    }
+    assert!(specs.contains(&"/id"), "{specs:?}");
+}

@@ -120,8 +120,8 @@ pub struct Sample<'a> {
     pub blocks: &'a Blocks,
     /// Their mean size in bytes.
     pub avg_doc: f64,
-    /// How many key values receive writes at one moment, when known (see
-    /// [`crate::advisor::clock::concurrency`]).
+    /// How many key values receive writes at one moment, when known: at production rates
+    /// the writes of a moment reach those values' partitions.
     pub concurrency: Option<f64>,
 }
 
