@@ -113,6 +113,15 @@ pub enum FormatArg {
     Markdown,
 }
 
+/// Whether to weigh a global secondary index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GsiArg {
+    /// Whenever the log has reads.
+    Auto,
+    /// Never.
+    Off,
+}
+
 /// Options of every command that reads documents.
 #[derive(Debug, clap::Args)]
 pub struct ReadArgs {
@@ -191,6 +200,10 @@ pub struct CommonArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
+    /// Weigh a global secondary index for the reads the recommended key fans out: `auto`
+    /// (whenever the log has reads) or `off`.
+    #[arg(long, value_enum, default_value_t = GsiArg::Auto)]
+    pub gsi: GsiArg,
     /// Table: every column, whatever the terminal's width (by default columns are kept by
     /// priority to fit it, or 100 columns when not writing to a terminal).
     #[arg(long)]

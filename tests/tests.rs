@@ -15,6 +15,9 @@ mod epk;
 // Ranking by cost: efficiency, RU/s, the monthly bill, and the gate on cost.
 mod cost;
 
+// Global secondary indexes: proposed when they pay, declined with a reason.
+mod gsi;
+
 // The advisor's verdicts on the realistic fixtures.
 mod fixtures;
 

@@ -8,6 +8,7 @@ pub mod cost;
 pub mod discover;
 pub mod evaluate;
 pub mod findings;
+pub mod gsi;
 pub mod measure;
 pub mod pipeline;
 pub mod profile;
@@ -44,6 +45,8 @@ pub struct ReportOptions {
     pub redact: bool,
     /// Prices and the log's share of the traffic, for the cost.
     pub prices: cost::Prices,
+    /// Weigh a global secondary index for the recommended key's fanned-out reads.
+    pub gsi: bool,
 }
 
 /// A stable stand-in for a key value that must not leave the machine.
@@ -68,8 +71,14 @@ pub fn build_report(
     let (mut candidates, needs): (Vec<CandidateReport>, Vec<f64>) =
         evals.iter_mut().map(|e| candidate(e, opts)).unzip();
     findings::excess_ru(&mut candidates, &needs);
+    let unranked = candidates.clone();
     rank(&mut candidates);
-    let recommendation = recommend(&candidates, &opts.target);
+    let mut recommendation = recommend(&candidates, &opts.target);
+    if let Some(r) = recommendation.as_mut().filter(|_| opts.gsi) {
+        let best = unranked.iter().position(|c| c.key.spec == r.spec);
+        r.secondary_index =
+            best.and_then(|b| gsi::propose(&evals, &unranked, b, &opts.target, &opts.prices));
+    }
     let t = &opts.target;
     Report {
         schema_version: SCHEMA_VERSION.to_owned(),
@@ -317,6 +326,7 @@ fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommen
     Some(Recommendation {
         spec: best.key.spec.clone(),
         reason,
+        secondary_index: None,
     })
 }
 

@@ -5,12 +5,12 @@
 //! | component | 1.0 means | formula | weight |
 //! |---|---|---|---|
 //! | `efficiency` | the key needs no more RU/s than an ideal one | ideal need / this key's need, busiest window | 0.45 |
-//! | `storage_headroom` | the key breaks far beyond the target | `log10(breaks at / target)`, 0 at or below the target, 1 from 10× (and when values do not grow) | 0.15 |
+//! | `storage_headroom` | the key breaks far beyond the target | `log(breaks at / target) / log 5`, 0 at or below the target, 1 from 5× (and when values do not grow) | 0.15 |
 //! | `routing` | every logged read names its key value or prefix | share of reads single or targeted (1 without reads) | 0.10 |
 //! | `write_spread` | writes of a moment reach as many partitions as chance | see [`crate::workload::spread`] | 0.10 |
 //! | `cardinality` | many more values than partitions | `log(distinct) / log(max(100, 10 P))`, capped at 1 | 0.10 |
 //! | `storage_balance` | physical partitions hold equal bytes | `mean / max` partition bytes | 0.05 |
-//! | `simplicity` | a native key | 1 plain or hierarchical, 0.9 computed (concat, hash_suffix), 0.7 with a random suffix | 0.05 |
+//! | `simplicity` | a native key of one path | 1 plain, 0.95 per extra hierarchy level (every point operation must name each level), 0.9 computed (concat, hash_suffix), 0.7 with a random suffix | 0.05 |
 
 use std::collections::BTreeMap;
 
@@ -52,12 +52,18 @@ pub fn components(e: &Evaluation, cost: &Cost, target_bytes: u64) -> BTreeMap<St
     c
 }
 
+/// Past this many times the target, a key's break size needs no more margin.
+pub const SAFE_MARGIN: f64 = 5.0;
+
 /// How far beyond the target the key breaks, on a log scale: 0 at or below the target,
-/// 1 from ten times it, and 1 when values do not grow.
+/// 1 from [`SAFE_MARGIN`] times it, and 1 when values do not grow.
 pub fn headroom(breaks_at: Option<u64>, target: u64) -> f64 {
     match breaks_at {
         None => 1.0,
-        Some(b) => ((b as f64 / target.max(1) as f64).log10()).clamp(0.0, 1.0),
+        Some(b) => {
+            let margin = b as f64 / target.max(1) as f64;
+            (margin.ln() / SAFE_MARGIN.ln()).clamp(0.0, 1.0)
+        }
     }
 }
 
@@ -89,7 +95,7 @@ fn simplicity(e: &Evaluation) -> f64 {
     } else if e.spec.kind() == KeyKind::Synthetic || levels.iter().any(KeyLevel::is_synthetic) {
         0.9
     } else {
-        1.0
+        1.0 - 0.05 * (levels.len().saturating_sub(1)) as f64
     }
 }
 
@@ -136,8 +142,8 @@ mod tests {
         assert_eq!(headroom(None, t), 1.0);
         assert_eq!(headroom(Some(t / 2), t), 0.0);
         assert_eq!(headroom(Some(t), t), 0.0);
-        assert!((headroom(Some(t * 10), t) - 1.0).abs() < 1e-12);
+        assert!((headroom(Some(t * 5), t) - 1.0).abs() < 1e-12);
         assert_eq!(headroom(Some(t * 1_000), t), 1.0);
-        assert!((headroom(Some(t * 2), t) - 2f64.log10()).abs() < 1e-12);
+        assert!((headroom(Some(t * 2), t) - 2f64.ln() / 5f64.ln()).abs() < 1e-12);
     }
 }

@@ -53,6 +53,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             top_values: c.top,
             redact: c.redact,
             prices,
+            gsi: c.gsi == crate::cli::GsiArg::Auto,
         };
         let report = build_report(outcome.evaluations, outcome.input, &opts);
         report::render(&report, format, &mut out).context("writing the report")?;

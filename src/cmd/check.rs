@@ -54,6 +54,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         top_values: c.top,
         redact: c.redact,
         prices,
+        gsi: c.gsi == crate::cli::GsiArg::Auto,
     };
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate(&report, container, &args);

@@ -41,6 +41,9 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             cell(&r.spec),
             r.reason
         )?;
+        if let Some(g) = &r.secondary_index {
+            writeln!(out, "\n{}", super::table::secondary_index_line(g))?;
+        }
     }
     let details: Vec<&CandidateReport> = report
         .candidates

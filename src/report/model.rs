@@ -332,6 +332,35 @@ pub struct Recommendation {
     pub spec: String,
     /// Why, in one paragraph.
     pub reason: String,
+    /// A global secondary index for the reads the key fans out, proposed or weighed and
+    /// declined (`null` when no read fans out, or with `--gsi off`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secondary_index: Option<SecondaryIndex>,
+}
+
+/// A global secondary index weighed for the recommended key.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SecondaryIndex {
+    /// The index container's key.
+    pub key: KeyInfo,
+    /// Whether it pays: the pair costs less than the single container.
+    pub proposed: bool,
+    /// The share of reads (weighted) that would move to it.
+    pub queries_moved: f64,
+    /// RU over the log the moved reads would save.
+    pub ru_saved: f64,
+    /// RU over the log of the index's writes (about one per source write).
+    pub write_ru_added: f64,
+    /// RU over the log of the change feed's reads on the source.
+    pub change_feed_ru: f64,
+    /// Storage of the index's copy at the target.
+    pub storage_added_bytes: u64,
+    /// USD a month for the single container.
+    pub monthly_before: f64,
+    /// USD a month for the container and its index (`null` without rates).
+    pub monthly_after: Option<f64>,
+    /// Why it is proposed or not.
+    pub reason: String,
 }
 
 /// One candidate's physical partition map at the target (`analyze --explain`).

@@ -48,8 +48,24 @@ pub fn render(report: &Report, out: &mut dyn Write, wide: bool) -> io::Result<()
     }
     if let Some(r) = &report.recommendation {
         writeln!(out, "\nRecommendation: {}\n{}", r.spec, r.reason)?;
+        if let Some(g) = &r.secondary_index {
+            writeln!(out, "\n{}", secondary_index_line(g))?;
+        }
     }
     Ok(())
+}
+
+/// The secondary-index paragraph of the table and Markdown outputs.
+pub fn secondary_index_line(g: &super::model::SecondaryIndex) -> String {
+    let verdict = if g.proposed {
+        "proposed"
+    } else {
+        "weighed, not proposed"
+    };
+    format!(
+        "Global secondary index keyed by {} ({verdict}): {}",
+        g.key.spec, g.reason
+    )
 }
 
 fn has_violation(c: &CandidateReport) -> bool {
@@ -244,6 +260,7 @@ mod tests {
             recommendation: Some(Recommendation {
                 spec: spec.to_owned(),
                 reason: "Because.".to_owned(),
+                secondary_index: None,
             }),
             check: None,
         };

@@ -75,6 +75,9 @@ pub struct WorkloadStats {
     /// Seconds per replay window, when every logged operation has a timestamp (rates are
     /// known).
     pub window_seconds: Option<f64>,
+    /// Per logged operation (in log order): the RU its reads were charged (times `count`)
+    /// and whether any of them visited every partition. Writes: zero.
+    pub per_op: Vec<OpCharge>,
     /// The worst window's usable fraction relative to what the same operations placed at
     /// random would allow (1.0: no hotter than chance).
     pub usable_relative: f64,
@@ -98,6 +101,18 @@ impl WorkloadStats {
             self.partitions_reached as f64 / self.reads as f64
         }
     }
+}
+
+/// What one logged operation's reads cost under a key.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OpCharge {
+    /// RU charged to its reads, times its `count` (single precision: eight bytes an
+    /// operation and candidate).
+    pub ru: f32,
+    /// Its reads, times its `count` (saturating).
+    pub reads: u32,
+    /// Whether a read of it visited every physical partition (of more than one).
+    pub everywhere: bool,
 }
 
 /// A candidate, as the replay needs it.
@@ -152,9 +167,11 @@ pub fn replay(
         owners: FxHashMap::default(),
         runs: Runs::new(parts),
         need: Need::default(),
+        current: 0,
         scratch: Scratch::default(),
         slices: Vec::new(),
     };
+    r.stats.per_op = vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())];
     let sample_writes = !log.is_some_and(Log::has_writes);
     let events = log
         .map_or(0, Log::weighted)
@@ -188,8 +205,11 @@ pub fn replay(
             r.sample_creates(w);
         }
         r.need.logged = true;
-        for op in ops {
-            r.operation(op);
+        for &i in ops {
+            r.current = i;
+            if let Some(l) = log {
+                r.operation(&l.ops[i]);
+            }
         }
         r.need.close_window();
         if let Some(w) = r.container.load().windows().last().filter(|_| r.charged) {
@@ -243,7 +263,7 @@ fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
 
 /// The log's operations cut into `windows` windows: by time when (nearly) every operation
 /// has one (then with the seconds each window spans), else by position (weighted by count).
-fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<&Operation>>, Option<f64>) {
+fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<usize>>, Option<f64>) {
     let mut out = vec![Vec::new(); windows];
     let mut seconds = None;
     match arrival_times(log) {
@@ -255,9 +275,9 @@ fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<&Operation>>, Option<f64>) 
             let span = (hi - lo).max(1) as f64;
             // One second of log says nothing of rates.
             seconds = (hi > lo).then_some(span / windows as f64);
-            for (op, t) in log.ops.iter().zip(ts) {
+            for (i, t) in ts.into_iter().enumerate() {
                 let w = (((t - lo) as f64 / span) * windows as f64) as usize;
-                out[w.min(windows - 1)].push(op);
+                out[w.min(windows - 1)].push(i);
             }
         }
         None => {
@@ -265,9 +285,9 @@ fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<&Operation>>, Option<f64>) 
             let kept = log.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count));
             let total = kept.max(1) as f64;
             let mut seen = 0u64;
-            for op in &log.ops {
+            for (i, op) in log.ops.iter().enumerate() {
                 let w = ((seen as f64 / total) * windows as f64) as usize;
-                out[w.min(windows - 1)].push(op);
+                out[w.min(windows - 1)].push(i);
                 seen = seen.saturating_add(op.count);
             }
         }
@@ -405,6 +425,8 @@ struct Replayer<'a, 'c> {
     runs: Runs,
     /// What the busiest window needs provisioned.
     need: Need,
+    /// The index of the logged operation being replayed.
+    current: usize,
     /// This window's single-partition operations (reads and writes) as lumps.
     all_lumps: (f64, f64),
     /// Whether anything was charged in this window.
@@ -513,8 +535,14 @@ impl Replayer<'_, '_> {
         // Fan-out by its cost: a read that visits every partition, whether the key gives it
         // no value or too many (every suffix of a random suffix).
         let all = self.container.partitions().len();
-        if all > 1 && parts.len() == all {
+        let everywhere = all > 1 && parts.len() == all;
+        if everywhere {
             self.stats.fan_out_ru += overhead * (visits - 1.0) / visits * n as f64;
+        }
+        if let Some(c) = self.stats.per_op.get_mut(self.current) {
+            c.ru += (each * visits) as f32;
+            c.reads = c.reads.saturating_add(n.min(u32::MAX as u64) as u32);
+            c.everywhere |= everywhere;
         }
         if parts.len() == 1 {
             self.all_lumps.0 += n as f64;

@@ -1,0 +1,260 @@
+//! A global secondary index for the reads the recommended key fans out (`cosmos-facts.md`
+//! §16): a second, read-only container keyed by another top-level property, filled from the
+//! source by a managed change feed.
+//!
+//! For the recommended key, the reads that visit every partition are gathered; each other
+//! candidate keyed by one top-level property (a GSI's definition cannot compute a key) that
+//! is free of violations is tried as the index's key: the reads it routes to fewer
+//! partitions move there. Their RU under the index replaces their RU on the source; the
+//! index pays about one write per source write (a create at the mean document's size) and
+//! the source pays the change feed's reads (a point read's charge per write). RU/s follow
+//! each container's own RU/s per logged RU; the index is priced as autoscale (the only mode
+//! a GSI takes, at 1.5× the manual price unless prices are given) and billed no less than
+//! autoscale's floor (a tenth of the larger of 1,000 RU/s and 10 RU/s per GB); it stores a
+//! full copy. A GSI is proposed when the moved reads carry at least a tenth of the reads'
+//! RU and the pair costs less a month than the single container (without rates: fewer RU),
+//! and no hierarchical candidate serves both patterns for less.
+
+use super::cost::{AUTOSCALE_RU_HOUR, HOURS_PER_MONTH, MANUAL_RU_HOUR, Prices};
+use super::evaluate::Evaluation;
+use super::project::Target;
+use crate::engine::GB;
+use crate::key::{KeyKind, KeyLevel};
+use crate::report::columns::thousands;
+use crate::report::model::{CandidateReport, KeyInfo, SecondaryIndex, Severity};
+use crate::workload::cost;
+
+/// Moved reads must carry at least this share of the reads' RU.
+pub const MIN_MOVED_SHARE: f64 = 0.1;
+
+/// What the moved reads cost and save, in RU over the log.
+struct Moved {
+    /// Index among the evaluations of the index's key.
+    key: usize,
+    reads: u64,
+    ru_before: f64,
+    ru_after: f64,
+}
+
+/// The proposal for the recommended candidate `best` (index into `evals` and `reports`,
+/// which are in the same order), or `None` when it fans out no read.
+pub fn propose(
+    evals: &[Evaluation],
+    reports: &[CandidateReport],
+    best: usize,
+    target: &Target,
+    prices: &Prices,
+) -> Option<SecondaryIndex> {
+    let b = &evals[best];
+    let fanned: f64 = (b.workload.per_op.iter().filter(|c| c.everywhere))
+        .map(|c| c.ru as f64)
+        .sum();
+    if b.workload.reads == 0 || fanned <= 0.0 {
+        return None;
+    }
+    let moved = (0..evals.len())
+        .filter(|&g| g != best && eligible(&evals[g], &reports[g]))
+        .map(|g| moved(b, &evals[g], g))
+        .filter(|m| m.ru_after < m.ru_before)
+        .max_by(|x, y| {
+            (x.ru_before - x.ru_after)
+                .total_cmp(&(y.ru_before - y.ru_after))
+                .then_with(|| reports[y.key].key.spec.cmp(&reports[x.key].key.spec))
+        })?;
+    Some(price(evals, reports, (best, &moved), target, prices))
+}
+
+/// A candidate a GSI could be keyed by: one top-level property, no violation.
+fn eligible(e: &Evaluation, r: &CandidateReport) -> bool {
+    let top_level = matches!(e.spec.levels(), [KeyLevel::Path(p)] if p.segments().len() == 1);
+    top_level
+        && e.spec.kind() == KeyKind::Single
+        && r.findings.iter().all(|f| f.severity != Severity::Violation)
+}
+
+/// The reads `b` fans out that `g` routes to fewer partitions.
+fn moved(b: &Evaluation, g: &Evaluation, key: usize) -> Moved {
+    let mut m = Moved {
+        key,
+        reads: 0,
+        ru_before: 0.0,
+        ru_after: 0.0,
+    };
+    for (mine, theirs) in b.workload.per_op.iter().zip(&g.workload.per_op) {
+        if mine.everywhere && !theirs.everywhere && theirs.reads > 0 {
+            m.reads += u64::from(mine.reads);
+            m.ru_before += mine.ru as f64;
+            m.ru_after += theirs.ru as f64;
+        }
+    }
+    m
+}
+
+/// RU/s per RU of the log under a candidate, when its RU/s are known.
+fn rate(e: &Evaluation, r: &CandidateReport) -> Option<f64> {
+    r.cost
+        .required_ru
+        .map(|ru| ru / e.workload.ru.max(f64::MIN_POSITIVE))
+}
+
+fn price(
+    evals: &[Evaluation],
+    reports: &[CandidateReport],
+    (best, m): (usize, &Moved),
+    target: &Target,
+    prices: &Prices,
+) -> SecondaryIndex {
+    let (b, g) = (&evals[best], &evals[m.key]);
+    let w = &b.workload;
+    let avg_doc = b.stats.bytes as f64 / b.stats.documents.max(1) as f64;
+    let writes = if w.writes_from_sample { 0 } else { w.writes } as f64;
+    let write_ru_added = writes * cost::create(avg_doc);
+    let change_feed_ru = writes * cost::read(avg_doc);
+    let read_ru: f64 = w.per_op.iter().map(|c| c.ru as f64).sum();
+    let share = m.ru_before / read_ru.max(f64::MIN_POSITIVE);
+    let source_ru = w.ru - m.ru_before + change_feed_ru;
+    let index_ru = m.ru_after + write_ru_added;
+    let ru_saved = m.ru_before - m.ru_after;
+    let regions = prices.regions.max(1) as f64;
+    let gb = target.storage_bytes as f64 / GB as f64;
+    let storage = gb.max(1.0) * prices.gb_month * regions;
+    let before = reports[best].cost.monthly.total;
+    let monthly = match (rate(b, &reports[best]), rate(g, &reports[m.key])) {
+        (Some(rb), Some(rg)) => {
+            let hour = |ru: f64, price: f64| ru / 100.0 * price * HOURS_PER_MONTH * regions;
+            let source = (rb * source_ru).max(400.0).max(gb);
+            let floor = 0.1 * (10.0 * gb).max(1_000.0);
+            let index = (rg * index_ru).max(floor);
+            Some(
+                hour(source, prices.ru_hour_per_100)
+                    + hour(index, autoscale(prices))
+                    + 2.0 * storage,
+            )
+        }
+        _ => None,
+    };
+    let pays = match monthly {
+        Some(after) => after < before,
+        None => source_ru + index_ru < 0.9 * w.ru,
+    };
+    let alternative = cheaper_hierarchical(evals, reports, (best, m), monthly);
+    let proposed = share >= MIN_MOVED_SHARE && pays && alternative.is_none() && writes > 0.0;
+    let reason = reason(
+        (&reports[best], &reports[m.key]),
+        (share, w.writes_from_sample, pays),
+        (before, monthly),
+        alternative,
+    );
+    SecondaryIndex {
+        key: KeyInfo {
+            spec: g.spec.to_string(),
+            kind: g.spec.kind().as_str().to_owned(),
+            definition: g.definition.to_json(),
+        },
+        proposed,
+        queries_moved: round4(m.reads as f64 / w.reads.max(1) as f64),
+        ru_saved: ru_saved.round(),
+        write_ru_added: write_ru_added.round(),
+        change_feed_ru: change_feed_ru.round(),
+        storage_added_bytes: target.storage_bytes,
+        monthly_before: cents(before),
+        monthly_after: monthly.map(cents),
+        reason,
+    }
+}
+
+/// The price of autoscale RU/s: the given price × 1.5 when the given price is manual's.
+fn autoscale(prices: &Prices) -> f64 {
+    if (prices.ru_hour_per_100 - MANUAL_RU_HOUR).abs() < 1e-12 {
+        AUTOSCALE_RU_HOUR
+    } else {
+        prices.ru_hour_per_100
+    }
+}
+
+/// A hierarchical candidate without violations that serves the moved reads too (fans none
+/// of them out) and costs no more a month than the pair (`None`: rates unknown).
+fn cheaper_hierarchical<'r>(
+    evals: &[Evaluation],
+    reports: &'r [CandidateReport],
+    (best, m): (usize, &Moved),
+    pair: Option<f64>,
+) -> Option<&'r CandidateReport> {
+    let pair = pair?;
+    let b = &evals[best].workload.per_op;
+    let g = &evals[m.key].workload.per_op;
+    let serves = |h: &Evaluation| {
+        let moved = b.iter().zip(g).zip(&h.workload.per_op);
+        moved
+            .filter(|((mine, theirs), _)| mine.everywhere && !theirs.everywhere)
+            .all(|(_, h)| !h.everywhere)
+    };
+    (0..reports.len())
+        .filter(|&i| i != best && reports[i].key.kind == "hierarchical")
+        .filter(|&i| {
+            let r = &reports[i];
+            r.findings.iter().all(|f| f.severity != Severity::Violation)
+                && r.cost.monthly.throughput.is_some()
+                && r.cost.monthly.total <= pair
+                && serves(&evals[i])
+        })
+        .map(|i| &reports[i])
+        .min_by(|a, b| a.cost.monthly.total.total_cmp(&b.cost.monthly.total))
+}
+
+fn reason(
+    (best, index): (&CandidateReport, &CandidateReport),
+    (share, sample_writes, pays): (f64, bool, bool),
+    (before, after): (f64, Option<f64>),
+    alternative: Option<&CandidateReport>,
+) -> String {
+    let moved = format!(
+        "{} fans out reads that filter by {}; an index keyed by {} would serve them ({:.0}% of the reads' RU)",
+        best.key.spec,
+        index.key.spec,
+        index.key.spec,
+        share * 100.0
+    );
+    let bill = match after {
+        Some(a) => format!(
+            "the pair would cost {} USD a month against {} for the single container",
+            thousands(a),
+            thousands(before)
+        ),
+        None => "the log gives no rates, so RU over the log are compared".to_owned(),
+    };
+    if sample_writes {
+        return format!(
+            "{moved}, but the log holds no writes, so what the index's writes would cost is unknown: no index proposed."
+        );
+    }
+    if let Some(h) = alternative {
+        return format!(
+            "{moved}; {bill}, but {}, a hierarchical key, serves both patterns in one container for {} USD a month: it wins.",
+            h.key.spec,
+            thousands(h.cost.monthly.total)
+        );
+    }
+    if share < MIN_MOVED_SHARE {
+        return format!(
+            "{moved}: less than {:.0}% of the reads' RU, not worth a second container.",
+            MIN_MOVED_SHARE * 100.0
+        );
+    }
+    if !pays {
+        return format!(
+            "{moved}; {bill}: the index's writes (one per source write) and its copy of the data cost more than the reads save: no index proposed."
+        );
+    }
+    format!(
+        "{moved}; {bill}. The index is eventually consistent (filled by the change feed): reads that must see their own writes stay on the source."
+    )
+}
+
+fn cents(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
+}
+
+fn round4(x: f64) -> f64 {
+    (x * 1e4).round() / 1e4
+}
