@@ -21,6 +21,9 @@ pub struct Declared {
     pub at: String,
     /// Its partition key, or why it is not one Cosmos DB accepts.
     pub definition: Result<PartitionKeyDefinition, String>,
+    /// For a global secondary index (ARM `materializedViewDefinition`): the container it
+    /// is filled from (`sourceCollectionId`).
+    pub source: Option<String>,
 }
 
 /// Every container declared in `doc`.
@@ -48,6 +51,7 @@ fn declared(name: &str, at: &str, pk: &Value) -> Declared {
         name: name.to_owned(),
         at: at.to_owned(),
         definition: arm_definition(pk),
+        source: None,
     }
 }
 
@@ -71,11 +75,12 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
             .or_else(|| obj.get("name"))
             .and_then(Value::as_str)
             .unwrap_or("(unnamed)");
-        out.push(declared(
-            name,
-            &format!("{at}/properties/resource/partitionKey"),
-            pk,
-        ));
+        let mut d = declared(name, &format!("{at}/properties/resource/partitionKey"), pk);
+        d.source = res
+            .pointer("/materializedViewDefinition/sourceCollectionId")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        out.push(d);
     }
     // Child resources: an array, or an object keyed by symbolic name (languageVersion 2.0).
     match obj.get("resources") {
@@ -115,6 +120,7 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                         name: name.to_owned(),
                         at,
                         definition: terraform_definition(values),
+                        source: None,
                     });
                 }
                 return;
@@ -198,6 +204,25 @@ fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_global_secondary_index_names_its_source() {
+        let doc = serde_json::json!({"resources": [
+            {"type": ARM_TYPE, "name": "a/db/orders",
+             "properties": {"resource": {"id": "orders", "partitionKey": {"paths": ["/userId"], "kind": "Hash", "version": 2}}}},
+            {"type": ARM_TYPE, "name": "a/db/orders-by-number",
+             "properties": {"resource": {"id": "orders-by-number",
+                "partitionKey": {"paths": ["/orderNumber"], "kind": "Hash", "version": 2},
+                "materializedViewDefinition": {"sourceCollectionId": "orders", "definition": "SELECT * FROM c"}}}}]});
+        let found = containers(&doc);
+        assert_eq!(found.len(), 2);
+        assert_eq!(found[0].source, None);
+        assert_eq!(found[1].source.as_deref(), Some("orders"));
+        assert_eq!(
+            found[1].definition.as_ref().unwrap().paths()[0].to_string(),
+            "/orderNumber"
+        );
+    }
 
     #[test]
     fn arm_nested_and_flat() {

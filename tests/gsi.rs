@@ -153,3 +153,67 @@ fn the_index_can_be_turned_off() {
             .is_none()
     );
 }
+
+#[test]
+fn check_judges_a_container_with_the_index_declared_beside_it() {
+    let dir = scratch("gsi_check");
+    // The data and log of the read-heavy order store.
+    let _ = orders(&dir, 68, 30);
+    let docs = dir.join("docs.ndjson").to_string_lossy().into_owned();
+    let log = dir.join("log.ndjson").to_string_lossy().into_owned();
+    let container = |id: &str, path: &str, source: Option<&str>| {
+        let view = source.map_or(String::new(), |s| {
+            format!(r#","materializedViewDefinition":{{"sourceCollectionId":"{s}","definition":"SELECT * FROM c"}}"#)
+        });
+        format!(
+            r#"{{"type":"Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers","name":"a/shop/{id}","properties":{{"resource":{{"id":"{id}","partitionKey":{{"paths":["{path}"],"kind":"Hash","version":2}}{view}}}}}}}"#
+        )
+    };
+    let alone = format!(
+        r#"{{"resources":[{}]}}"#,
+        container("orders", "/userId", None)
+    );
+    let pair = format!(
+        r#"{{"resources":[{},{}]}}"#,
+        container("orders", "/userId", None),
+        container("orders-by-number", "/orderNumber", Some("orders"))
+    );
+    let run = |arm: &str| {
+        let file = write(&dir, "arm.json", arm);
+        crate::util::pkadvisor()
+            .args([
+                "check",
+                "--container",
+                &file,
+                &docs,
+                "--queries",
+                &log,
+                "--target-storage",
+                "5TB",
+                "--deny",
+                "FAN_OUT_QUERIES",
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap()
+    };
+    // Alone, the user key fans out the order lookups: denied.
+    let out = run(&alone);
+    assert_eq!(out.status.code(), Some(1));
+    // With the index declared beside it, those reads go to the index: the pair passes.
+    let out = run(&pair);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let index = &r["declared_indexes"][0];
+    assert_eq!(index["key"]["spec"], "/orderNumber");
+    assert!(index["fan_out_share"].as_f64().unwrap() < 0.25);
+    assert!(index["monthly_after"].as_f64() < index["monthly_before"].as_f64());
+    assert_eq!(r["check"]["key"], "/userId");
+    assert_eq!(crate::schema::errors_of(&r), Vec::<String>::new());
+}

@@ -90,7 +90,8 @@ pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut 
     }
 }
 
-fn errors_of(report: &Value) -> Vec<String> {
+/// Every violation of the report schema by `report`.
+pub fn errors_of(report: &Value) -> Vec<String> {
     let s = schema();
     let mut errors = Vec::new();
     validate(&s, &s, report, "", &mut errors);

@@ -54,7 +54,7 @@ pub fn propose(
     }
     let moved = (0..evals.len())
         .filter(|&g| g != best && eligible(&evals[g], &reports[g]))
-        .map(|g| moved(b, &evals[g], g))
+        .map(|g| moved(b, &evals[g], g, false))
         .filter(|m| m.ru_after < m.ru_before)
         .max_by(|x, y| {
             (x.ru_before - x.ru_after)
@@ -62,6 +62,55 @@ pub fn propose(
                 .then_with(|| reports[y.key].key.spec.cmp(&reports[x.key].key.spec))
         })?;
     Some(price(evals, reports, (best, &moved), target, prices))
+}
+
+/// The container `source` with the global secondary index `index` declared beside it
+/// (indices into `evals` and `reports`): each read goes to whichever serves it for fewer
+/// RU, and the pair is priced as a proposal would be.
+pub fn pair(
+    evals: &[Evaluation],
+    reports: &[CandidateReport],
+    (source, index): (usize, usize),
+    target: &Target,
+    prices: &Prices,
+) -> SecondaryIndex {
+    let m = moved(&evals[source], &evals[index], index, true);
+    let mut p = price(evals, reports, (source, &m), target, prices);
+    let fan = remaining_fan_out(&evals[source], &evals[index]);
+    p.reason = format!(
+        "declared beside {}: it serves {:.0}% of the reads for fewer RU; {}; reads that still visit every partition spend {:.0}% of the reads' RU.",
+        reports[source].key.spec,
+        p.queries_moved * 100.0,
+        match p.monthly_after {
+            Some(a) => format!(
+                "the pair costs {} USD a month against {} for the container alone",
+                thousands(a),
+                thousands(p.monthly_before)
+            ),
+            None => "the log gives no rates to price the pair".to_owned(),
+        },
+        fan * 100.0
+    );
+    p.fan_out_share = Some(round4(fan));
+    p
+}
+
+/// The share of the reads' RU (on the pair) spent by reads that visit every partition of
+/// the container serving them.
+fn remaining_fan_out(source: &Evaluation, index: &Evaluation) -> f64 {
+    let (mut fan, mut all) = (0.0, 0.0);
+    for (s, i) in source.workload.per_op.iter().zip(&index.workload.per_op) {
+        let (ru, everywhere) = if i.reads > 0 && i.ru < s.ru {
+            (i.ru as f64, i.everywhere)
+        } else {
+            (s.ru as f64, s.everywhere)
+        };
+        all += ru;
+        if everywhere {
+            fan += ru;
+        }
+    }
+    fan / all.max(f64::MIN_POSITIVE)
 }
 
 /// A candidate a GSI could be keyed by: one top-level property, no violation.
@@ -72,8 +121,10 @@ fn eligible(e: &Evaluation, r: &CandidateReport) -> bool {
         && r.findings.iter().all(|f| f.severity != Severity::Violation)
 }
 
-/// The reads `b` fans out that `g` routes to fewer partitions.
-fn moved(b: &Evaluation, g: &Evaluation, key: usize) -> Moved {
+/// The reads `b` fans out that `g` routes to fewer partitions (`any`: every read `g`
+/// serves for fewer RU, as when both containers exist and each read goes where it is
+/// cheapest).
+fn moved(b: &Evaluation, g: &Evaluation, key: usize, any: bool) -> Moved {
     let mut m = Moved {
         key,
         reads: 0,
@@ -81,7 +132,12 @@ fn moved(b: &Evaluation, g: &Evaluation, key: usize) -> Moved {
         ru_after: 0.0,
     };
     for (mine, theirs) in b.workload.per_op.iter().zip(&g.workload.per_op) {
-        if mine.everywhere && !theirs.everywhere && theirs.reads > 0 {
+        let better = if any {
+            theirs.ru < mine.ru
+        } else {
+            mine.everywhere && !theirs.everywhere
+        };
+        if better && theirs.reads > 0 {
             m.reads += u64::from(mine.reads);
             m.ru_before += mine.ru as f64;
             m.ru_after += theirs.ru as f64;
@@ -160,6 +216,7 @@ fn price(
         monthly_before: cents(before),
         monthly_after: monthly.map(cents),
         reason,
+        fan_out_share: None,
     }
 }
 

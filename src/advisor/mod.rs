@@ -47,6 +47,9 @@ pub struct ReportOptions {
     pub prices: cost::Prices,
     /// Weigh a global secondary index for the recommended key's fanned-out reads.
     pub gsi: bool,
+    /// `check`: the declared key's spec and the specs of the global secondary indexes
+    /// declared beside it, to price as pairs.
+    pub declared_indexes: Option<(String, Vec<String>)>,
 }
 
 /// A stable stand-in for a key value that must not leave the machine.
@@ -79,6 +82,16 @@ pub fn build_report(
         r.secondary_index =
             best.and_then(|b| gsi::propose(&evals, &unranked, b, &opts.target, &opts.prices));
     }
+    let declared_indexes = match &opts.declared_indexes {
+        Some((source, indexes)) => {
+            let at = |spec: &str| unranked.iter().position(|c| c.key.spec == spec);
+            let source = at(source);
+            (indexes.iter().filter_map(|i| Some((source?, at(i)?))))
+                .map(|pair| gsi::pair(&evals, &unranked, pair, &opts.target, &opts.prices))
+                .collect()
+        }
+        None => Vec::new(),
+    };
     let t = &opts.target;
     Report {
         schema_version: SCHEMA_VERSION.to_owned(),
@@ -106,6 +119,7 @@ pub fn build_report(
         candidates,
         recommendation,
         check: None,
+        declared_indexes,
     }
 }
 

@@ -54,6 +54,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             redact: c.redact,
             prices,
             gsi: c.gsi == crate::cli::GsiArg::Auto,
+            declared_indexes: None,
         };
         let report = build_report(outcome.evaluations, outcome.input, &opts);
         report::render(&report, format, &mut out).context("writing the report")?;

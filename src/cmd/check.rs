@@ -17,6 +17,8 @@ use super::{Exit, common};
 use crate::cli::CheckArgs;
 
 const DECLARED: &str = "declared";
+/// How a declared global secondary index's origin starts.
+const INDEX: &str = "global secondary index of";
 
 /// Evaluates the declared key against the sample and gates it.
 pub fn run(args: CheckArgs) -> Result<Exit> {
@@ -41,10 +43,20 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         );
     }
     let (declared, container) = declared_key(&args)?;
+    let indexes = match (&args.container, &container) {
+        (Some(file), Some(name)) => declared_indexes(file, name)?,
+        _ => Vec::new(),
+    };
+    let pairs = (!indexes.is_empty()).then(|| {
+        let specs = indexes.iter().map(|i| i.spec.to_string()).collect();
+        (declared.spec.to_string(), specs)
+    });
     let c = &args.common;
     let (target, defaults) = common::target(c)?;
     let prices = common::prices(c, &target)?;
-    let mut request = common::request(c, vec![declared], target)?;
+    let mut candidates = vec![declared];
+    candidates.extend(indexes);
+    let mut request = common::request(c, candidates, target)?;
     request.auto = Some(args.auto as usize);
     request.auto_extend = true;
     let outcome = common::run(request, c.read.quiet)?;
@@ -55,6 +67,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         redact: c.redact,
         prices,
         gsi: c.gsi == crate::cli::GsiArg::Auto,
+        declared_indexes: pairs,
     };
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate(&report, container, &args);
@@ -82,11 +95,54 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
     }
 }
 
-fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String>)> {
+/// Every container the file declares.
+fn read_declared(file: &str) -> Result<Vec<Declared>> {
     let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {file}"))?;
     let doc: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
         .map_err(|e| anyhow!("{file}:{}:{}: not JSON ({e}); Bicep files must be compiled to ARM JSON first (az bicep build)", e.line(), e.column()))?;
-    let found = infra::containers(&doc);
+    Ok(infra::containers(&doc))
+}
+
+/// The global secondary indexes `file` declares with `source` as their source container,
+/// as candidates.
+fn declared_indexes(file: &str, source: &str) -> Result<Vec<Candidate>> {
+    let mut out = Vec::new();
+    for d in read_declared(file)?
+        .into_iter()
+        .filter(|d| d.source.as_deref() == Some(source))
+    {
+        let definition = d.definition.map_err(|e| {
+            anyhow!(
+                "{file}: global secondary index {:?} (at {}) declares an invalid partition key: {e}",
+                d.name,
+                d.at
+            )
+        })?;
+        let spec = spec_of(&definition)?;
+        let origin = format!("{INDEX} {source} declared in {file} (container {})", d.name);
+        out.push(own_definition(spec, origin, definition));
+    }
+    Ok(out)
+}
+
+/// A candidate with a declared definition, kept only when it differs from the spec's own
+/// (a declared Hash V1 key), so that the same key generated again is not listed twice.
+fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinition) -> Candidate {
+    let definition = (definition != spec.definition()).then_some(definition);
+    Candidate {
+        spec,
+        origin,
+        definition,
+    }
+}
+
+fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String>)> {
+    let found = read_declared(file)?;
+    // Global secondary indexes are checked with their source, unless named.
+    let found: Vec<Declared> = found
+        .into_iter()
+        .filter(|d| d.source.is_none() || name == Some(d.name.as_str()))
+        .collect();
     let chosen = pick(file, found, name)?;
     let definition = chosen.definition.map_err(|e| {
         anyhow!(
@@ -97,12 +153,7 @@ fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String
     })?;
     let spec = spec_of(&definition)?;
     let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
-    let candidate = Candidate {
-        spec,
-        origin,
-        definition: Some(definition),
-    };
-    Ok((candidate, Some(chosen.name)))
+    Ok((own_definition(spec, origin, definition), Some(chosen.name)))
 }
 
 fn pick(file: &str, found: Vec<Declared>, name: Option<&str>) -> Result<Declared> {
@@ -143,10 +194,18 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
     let (min_score, deny) = (args.min_score, &args.deny);
     let c = declared(report);
     let mut reasons = Vec::new();
+    // A declared index that leaves fan-out below the threshold serves those reads.
+    let served = |code: &str| {
+        code == "FAN_OUT_QUERIES"
+            && report.declared_indexes.iter().any(|i| {
+                i.fan_out_share
+                    .is_some_and(|f| f < pkadvisor::advisor::findings::FAN_OUT_RU_SHARE)
+            })
+    };
     for f in &c.findings {
         if f.severity == Severity::Violation {
             reasons.push(format!("{} (violation): {}", f.code, f.message));
-        } else if deny.contains(&f.code) {
+        } else if deny.contains(&f.code) && !served(&f.code) {
             reasons.push(format!("{} (denied with --deny): {}", f.code, f.message));
         }
     }
@@ -166,12 +225,17 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
         .filter(|o| o.score > c.score)
         .map(|o| o.key.spec.clone());
     let cheapest = cheapest_alternative(report);
-    let cost_ratio = cheapest.map(|o| o.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE));
+    let cost_ratio = cheapest.map(|o| cost_ratio(report, c, o));
     if let (Some(o), Some(r)) = (cheapest, cost_ratio)
         && r >= args.max_cost_ratio
     {
+        let what = if report.declared_indexes.is_empty() {
+            "the RU/s"
+        } else {
+            "with its declared indexes, the monthly bill"
+        };
         reasons.push(format!(
-            "needs {r:.1}× the RU/s of {} (--max-cost-ratio {}): {} against {}",
+            "needs {r:.1}× {what} of {} (--max-cost-ratio {}): {} against {}",
             o.key.spec,
             args.max_cost_ratio,
             cost_summary(c),
@@ -191,6 +255,18 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
     }
 }
 
+/// What the declared key (with its declared indexes, priced as pairs: the cheapest pair's
+/// monthly bill against the alternative's) needs over what `alt` needs.
+fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
+    let pair = (report.declared_indexes.iter())
+        .filter_map(|i| i.monthly_after)
+        .min_by(f64::total_cmp);
+    match (pair, alt.cost.monthly.throughput) {
+        (Some(p), Some(_)) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
+        _ => alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE),
+    }
+}
+
 /// The alternative without violations that needs the fewest RU/s (ties: the better rank).
 fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
     report
@@ -198,6 +274,7 @@ fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
         .iter()
         .filter(|o| {
             !o.origin.starts_with(DECLARED)
+                && !o.origin.starts_with(INDEX)
                 && o.findings.iter().all(|f| f.severity != Severity::Violation)
         })
         .max_by(|a, b| {
@@ -233,14 +310,18 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     for r in &v.reasons {
         writeln!(out, "  ✗ {r}")?;
     }
+    let denied = |code: &str| v.reasons.iter().any(|r| r.starts_with(code));
     for f in c
         .findings
         .iter()
-        .filter(|f| f.severity != Severity::Violation)
+        .filter(|f| f.severity != Severity::Violation && !denied(&f.code))
     {
         writeln!(out, "  ! {} (warning): {}", f.code, f.message)?;
     }
     writeln!(out, "Cost: {}", cost_line(report, v))?;
+    for i in &report.declared_indexes {
+        writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
+    }
     alternative(report, v, out, false)
 }
 
@@ -254,9 +335,14 @@ fn cost_line(report: &Report, v: &CheckResult) -> String {
         .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
     if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
         line.push_str(&format!(
-            "; the cheapest alternative, {}, needs {} (the key needs {r:.2}× its RU/s; limit {}×)",
+            "; the cheapest alternative, {}, needs {} (the key needs {r:.2}× its {}; limit {}×)",
             o.key.spec,
             cost_summary(o),
+            if report.declared_indexes.is_empty() {
+                "RU/s"
+            } else {
+                "monthly bill, with its declared indexes"
+            },
             v.max_cost_ratio
         ));
     }
@@ -283,6 +369,9 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
         writeln!(out, "- ❌ {}", cell(r))?;
     }
     writeln!(out, "- Cost: {}", cell(&cost_line(report, v)))?;
+    for i in &report.declared_indexes {
+        writeln!(out, "- Index `{}`: {}", cell(&i.key.spec), cell(&i.reason))?;
+    }
     for f in c
         .findings
         .iter()

@@ -27,6 +27,10 @@ pub struct Report {
     /// `check` only: the gate's verdict on the declared key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub check: Option<CheckResult>,
+    /// `check` only: the global secondary indexes declared beside the container, each
+    /// priced with it as a pair.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub declared_indexes: Vec<SecondaryIndex>,
 }
 
 /// The verdict of `pkadvisor check`.
@@ -361,6 +365,10 @@ pub struct SecondaryIndex {
     pub monthly_after: Option<f64>,
     /// Why it is proposed or not.
     pub reason: String,
+    /// `check`, for a declared index: the share of the reads' RU still spent by reads that
+    /// visit every partition of the container serving them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fan_out_share: Option<f64>,
 }
 
 /// One candidate's physical partition map at the target (`analyze --explain`).

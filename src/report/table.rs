@@ -263,6 +263,7 @@ mod tests {
                 secondary_index: None,
             }),
             check: None,
+            declared_indexes: Vec::new(),
         };
         let mut out = Vec::new();
         render(&report, &mut out, true).unwrap();
