@@ -29,13 +29,51 @@ pub enum Command {
     /// a profile file, which `analyze --profile` merges with others.
     #[command(after_help = PROFILE_EXAMPLES)]
     Profile(ProfileArgs),
+    /// Print a shell completion script (bash, zsh, fish, powershell or elvish).
+    #[command(after_help = COMPLETIONS_EXAMPLES)]
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff), or write one page per command into a folder.
+    #[command(after_help = MAN_EXAMPLES)]
+    Man(ManArgs),
+}
+
+const COMPLETIONS_EXAMPLES: &str = "\
+Examples:
+  pkadvisor completions bash
+  pkadvisor completions zsh
+
+Install: pkadvisor completions bash > ~/.local/share/bash-completion/completions/pkadvisor
+(zsh: a file named _pkadvisor on $fpath; fish: ~/.config/fish/completions/pkadvisor.fish).";
+
+/// `pkadvisor completions`.
+#[derive(Debug, clap::Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+const MAN_EXAMPLES: &str = "\
+Examples:
+  pkadvisor man
+  pkadvisor man --dir target/man
+
+Read it with: pkadvisor man | man -l -";
+
+/// `pkadvisor man`.
+#[derive(Debug, clap::Args)]
+pub struct ManArgs {
+    /// Write pkadvisor.1 and one page per subcommand (pkadvisor-analyze.1, ...) here instead
+    /// of printing the main page.
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<std::path::PathBuf>,
 }
 
 const PROFILE_EXAMPLES: &str = "\
 Examples:
-  pkadvisor profile part-1.ndjson.gz --key /tenantId --key /tenantId,/userId -o part-1.profile
-  pkadvisor profile part-2.ndjson.gz --key /tenantId --key /tenantId,/userId -o part-2.profile
-  pkadvisor analyze --profile part-1.profile --profile part-2.profile --queries queries.ndjson
+  pkadvisor profile fixtures/multitenant/docs.ndjson --key /tenantId --key /tenantId,/userId -o /tmp/mt.profile
+  pkadvisor profile fixtures/profiles/docs.ndjson --key /country --key /id -o /tmp/profiles.profile.zst
+  pkadvisor analyze --profile /tmp/mt.profile --queries fixtures/multitenant/queries.ndjson
 
 Every profile to be merged must measure the same --key list with the same --time-path and
 --seed. Without --key, candidates are generated from this share's first documents, so give
@@ -57,9 +95,9 @@ pub struct ProfileArgs {
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
-  pkadvisor check --container infra/cosmos.json sample.ndjson --queries queries.ndjson
-  pkadvisor check --container plan.json --container-name events sample.ndjson.gz --min-score 60
-  pkadvisor check --key /tenantId,/userId sample.ndjson --deny FAN_OUT_QUERIES --format markdown
+  pkadvisor check --container tests/data/infra/arm-nested.json fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson
+  pkadvisor check --container tests/data/infra/arm-two-containers.json --container-name events fixtures/multitenant/docs.ndjson --min-score 60
+  pkadvisor check --key /tenantId,/userId fixtures/multitenant/docs.ndjson --deny FAN_OUT_QUERIES --format markdown
 
 The key fails on any violation, a score below --min-score, or a finding named with --deny.
 --container reads ARM templates (and Bicep compiled to ARM), a container resource, a bare
@@ -94,10 +132,11 @@ pub struct CheckArgs {
 
 const ANALYZE_EXAMPLES: &str = "\
 Examples:
-  pkadvisor analyze export.ndjson --key /tenantId --key /tenantId,/userId
-  zcat export.json.gz | pkadvisor analyze --key 'concat(/deviceId,/date)' --format json
-  pkadvisor analyze a.ndjson.zst b.json --key /id --time-path /ts --skip-invalid
-  pkadvisor analyze --profile part-1.profile --profile part-2.profile --queries q.ndjson
+  pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson
+  pkadvisor analyze fixtures/iot/docs.ndjson --key /vin --key 'hash_suffix(/date,/vin,400)' --time-path /ts --format json
+  pkadvisor analyze fixtures/multitenant/docs.ndjson --explain /tenantId,/userId,/sessionId --target-storage 500GB
+  pkadvisor analyze fixtures/bad/syntax-error.ndjson fixtures/iot/docs.ndjson --key /id --skip-invalid
+  pkadvisor analyze fixtures/nutrition/docs.ndjson --queries fixtures/nutrition/queries.ndjson --regions 2 --wide
 
 Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical),
 concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).";
@@ -237,10 +276,10 @@ pub struct AnalyzeArgs {
 
 const EPK_EXAMPLES: &str = "\
 Examples:
-  pkadvisor epk '\"redmond\"'                           Hash V2 EPK of a string
-  pkadvisor epk 42 --version 1                         legacy Hash V1 EPK of a number
-  pkadvisor epk '\"tenant1\"' '\"user1\"' --kind multihash  hierarchical key, both levels
-  pkadvisor epk '\"tenant1\"' --kind multihash --paths 3   EPK range of a prefix: MIN MAX";
+  pkadvisor epk '\"redmond\"'                             # Hash V2 EPK of a string
+  pkadvisor epk 42 --version 1                           # legacy Hash V1 EPK of a number
+  pkadvisor epk '\"tenant1\"' '\"user1\"' --kind multihash  # hierarchical key, both levels
+  pkadvisor epk '\"tenant1\"' --kind multihash --paths 3   # EPK range of a prefix: MIN MAX";
 
 /// Partition-key kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

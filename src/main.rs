@@ -14,6 +14,8 @@ fn main() -> ExitCode {
         cli::Command::Check(args) => cmd::check::run(args),
         cli::Command::Epk(args) => cmd::epk::run(args),
         cli::Command::Profile(args) => cmd::profile::run(args),
+        cli::Command::Completions(args) => cmd::completions::run(args),
+        cli::Command::Man(args) => cmd::man::run(args),
     };
     match result {
         Ok(code) => code.into(),

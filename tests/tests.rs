@@ -24,6 +24,9 @@ mod fixtures;
 // The projection and write replay on data built for each of their rules.
 mod projection;
 
+// Help examples run as written; completions and manual pages are generated.
+mod help;
+
 // Reports validate against schema/report.schema.json.
 mod schema;
 

@@ -3,7 +3,9 @@
 pub mod analyze;
 pub mod check;
 pub mod common;
+pub mod completions;
 pub mod epk;
+pub mod man;
 pub mod profile;
 
 use std::process::ExitCode;

@@ -1,0 +1,123 @@
+//! The first hour: every subcommand's help ends with examples that run as written on the
+//! fixtures; completions and manual pages are generated and name every subcommand.
+
+use crate::util::pkadvisor;
+
+const SUBCOMMANDS: [&str; 6] = ["analyze", "check", "epk", "profile", "completions", "man"];
+
+/// Splits an example line as a POSIX shell would for the quoting the examples use (single
+/// quotes, spaces), stopping at a `#` comment.
+fn words(line: &str) -> Vec<String> {
+    let (mut out, mut word, mut quoted, mut any) = (Vec::new(), String::new(), false, false);
+    for c in line.chars() {
+        match c {
+            '\'' => {
+                quoted = !quoted;
+                any = true;
+            }
+            '#' if !quoted && word.is_empty() => break,
+            ' ' if !quoted => {
+                if any {
+                    out.push(std::mem::take(&mut word));
+                    any = false;
+                }
+            }
+            _ => {
+                word.push(c);
+                any = true;
+            }
+        }
+    }
+    if any {
+        out.push(word);
+    }
+    out
+}
+
+fn help(sub: &str) -> String {
+    let out = pkadvisor().args([sub, "--help"]).output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// The example command lines of a help text.
+fn examples(text: &str) -> Vec<Vec<String>> {
+    text.split_once("Examples:")
+        .map_or("", |(_, rest)| rest)
+        .lines()
+        .map(str::trim)
+        .skip_while(|l| l.is_empty())
+        .take_while(|l| !l.is_empty())
+        .filter(|l| l.starts_with("pkadvisor "))
+        .map(words)
+        .collect()
+}
+
+#[test]
+fn the_splitter_follows_the_examples_quoting() {
+    assert_eq!(
+        words(r#"pkadvisor epk '"a b"' --kind multihash   # a comment"#),
+        ["pkadvisor", "epk", "\"a b\"", "--kind", "multihash"]
+    );
+}
+
+#[test]
+fn every_help_example_runs_as_written() {
+    for sub in SUBCOMMANDS {
+        let text = help(sub);
+        let list = examples(&text);
+        assert!(list.len() >= 2, "{sub}: no examples in\n{text}");
+        for args in list {
+            let out = pkadvisor().args(&args[1..]).output().unwrap();
+            // `check` may fail its gate (1); nothing may be a usage or input error.
+            let code = out.status.code();
+            assert!(
+                code == Some(0) || (sub == "check" && code == Some(1)),
+                "{args:?} exited {code:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let writes_file = args.iter().any(|a| a == "-o" || a == "--dir");
+            assert!(
+                writes_file || !out.stdout.is_empty(),
+                "{args:?} printed nothing"
+            );
+        }
+    }
+}
+
+#[test]
+fn completions_name_every_subcommand() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let out = pkadvisor().args(["completions", shell]).output().unwrap();
+        assert!(out.status.success(), "{shell}");
+        let script = String::from_utf8(out.stdout).unwrap();
+        for sub in SUBCOMMANDS {
+            assert!(script.contains(sub), "{shell} completion lacks {sub}");
+        }
+        assert!(script.contains("target-storage"), "{shell}");
+    }
+}
+
+#[test]
+fn manual_pages_are_written_for_every_subcommand() {
+    let out = pkadvisor().arg("man").output().unwrap();
+    let page = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH pkadvisor 1"),
+        "{page}"
+    );
+    for sub in SUBCOMMANDS {
+        assert!(page.contains(sub), "the main page lacks {sub}");
+    }
+    let dir = crate::util::scratch("man_pages");
+    let out = pkadvisor()
+        .args(["man", "--dir"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    for sub in SUBCOMMANDS {
+        let page = std::fs::read_to_string(dir.join(format!("pkadvisor-{sub}.1"))).unwrap();
+        assert!(page.contains(&format!(".TH pkadvisor-{sub} 1")), "{sub}");
+    }
+}
