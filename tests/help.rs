@@ -121,3 +121,113 @@ fn manual_pages_are_written_for_every_subcommand() {
         assert!(page.contains(&format!(".TH pkadvisor-{sub} 1")), "{sub}");
     }
 }
+
+/// The rows of the box tables in `text` (lines drawn with the table's borders).
+fn table_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| l.starts_with(['┌', '│', '╞', '└', '├']))
+        .collect()
+}
+
+#[test]
+fn screens_fit_100_columns_without_cutting_a_header_word() {
+    let fixture = [
+        "fixtures/multitenant/docs.ndjson",
+        "--queries",
+        "fixtures/multitenant/queries.ndjson",
+        "--target-storage",
+        "500GB",
+    ];
+    let ranking = [&["analyze"][..], &fixture[..]].concat();
+    let explain = [
+        &ranking[..],
+        &["--explain", "/tenantId,/userId,/sessionId"][..],
+    ]
+    .concat();
+    for (args, headers) in [
+        (ranking, &["#", "key", "score", "RU/s", "findings"][..]),
+        (
+            explain,
+            &["#", "pkrange", "EPK range", "bytes", "logical", "RU"][..],
+        ),
+    ] {
+        let out = pkadvisor().args(&args).output().unwrap();
+        let text = String::from_utf8(out.stdout).unwrap();
+        let lines = table_lines(&text);
+        assert!(!lines.is_empty(), "{text}");
+        for l in &lines {
+            assert!(
+                l.chars().count() <= 100,
+                "{} columns: {l}",
+                l.chars().count()
+            );
+        }
+        let header = lines[1];
+        for h in headers {
+            assert!(header.contains(&format!(" {h} ")), "{h:?} cut in {header}");
+        }
+    }
+}
+
+#[test]
+fn explain_ranges_tell_neighbours_apart_in_epk_order() {
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            "fixtures/multitenant/docs.ndjson",
+            "--target-storage",
+            "500GB",
+            "--explain",
+            "/tenantId,/userId,/sessionId",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let ranges: Vec<&str> = table_lines(&text)
+        .iter()
+        .filter_map(|l| l.split('┆').nth(2).map(str::trim))
+        .filter(|r| r.starts_with('['))
+        .collect();
+    assert!(ranges.len() > 3, "{text}");
+    let mut distinct = ranges.clone();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), ranges.len(), "{ranges:?}");
+    // In EPK order: each range starts where the one before ends.
+    for w in ranges.windows(2) {
+        let end = w[0].rsplit(", ").next().unwrap().trim_end_matches(')');
+        let start = w[1].trim_start_matches('[').split(", ").next().unwrap();
+        assert_eq!(end, start, "{ranges:?}");
+    }
+    assert!(ranges[0].starts_with("[\"\", ") && ranges.last().unwrap().ends_with(", FF)"));
+}
+
+#[test]
+fn a_declared_key_generated_again_is_listed_once() {
+    let out = pkadvisor()
+        .args([
+            "check",
+            "--container",
+            "tests/data/infra/arm-nested.json",
+            "fixtures/multitenant/docs.ndjson",
+            "--queries",
+            "fixtures/multitenant/queries.ndjson",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows: Vec<&serde_json::Value> = r["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["key"]["spec"] == "/tenantId")
+        .collect();
+    assert_eq!(rows.len(), 1);
+    let origin = rows[0]["origin"].as_str().unwrap();
+    assert!(
+        origin.starts_with("declared") && origin.contains("; also "),
+        "{origin}"
+    );
+}

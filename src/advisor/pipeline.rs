@@ -178,12 +178,10 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
     if req.candidates.is_empty() || req.auto_extend {
         let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
         for c in generate(req, limit)? {
-            if !req
-                .candidates
-                .iter()
-                .any(|k| k.spec == c.spec && k.definition.is_none())
-            {
-                req.candidates.push(c);
+            // A key given and generated too is listed once, with both origins.
+            match (req.candidates.iter_mut()).find(|k| k.spec == c.spec && k.definition.is_none()) {
+                Some(k) => k.origin = format!("{}; also {}", k.origin, c.origin),
+                None => req.candidates.push(c),
             }
         }
         if req.candidates.is_empty() {

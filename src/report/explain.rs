@@ -1,9 +1,13 @@
-//! Renders one candidate's partition map (`analyze --explain`): EPK ranges, bytes, logical
-//! partitions, RU and the largest values of each physical partition.
+//! Renders one candidate's partition map (`analyze --explain`): the physical partitions in
+//! EPK order with their ranges (cut after the digits that tell neighbours apart; `--wide`
+//! prints them whole), bytes, logical partitions, the RU the log charged them and their
+//! largest values.
 
 use std::io::{self, Write};
 
-use comfy_table::{ContentArrangement, Table, presets};
+use std::io::IsTerminal;
+
+use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 
 use super::Format;
 use super::markdown::cell;
@@ -18,7 +22,8 @@ pub fn render(report: &ExplainReport, format: Format, out: &mut dyn Write) -> io
             out.write_all(text.as_bytes())?;
             writeln!(out)
         }
-        Format::Table | Format::WideTable => table(report, out),
+        Format::Table => table(report, out, false),
+        Format::WideTable => table(report, out, true),
         Format::Markdown => markdown(report, out),
     }
 }
@@ -33,74 +38,126 @@ fn header(r: &ExplainReport) -> String {
     )
 }
 
-fn largest(r: &ExplainReport, p: &crate::engine::map::PhysicalView) -> String {
+/// The partition's largest values with their bytes, one a line; labels cut to `width`
+/// characters when given.
+fn largest(
+    r: &ExplainReport,
+    p: &crate::engine::map::PhysicalView,
+    width: Option<usize>,
+) -> String {
     p.largest
         .iter()
         .map(|l| {
-            let label = r
-                .labels
-                .get(&l.epk)
-                .map_or("(small values, projected)", String::as_str);
-            format!("{label} {}", human_bytes(l.bytes))
+            let tail = if width.is_some() {
+                "(others)"
+            } else {
+                "(small values, projected)"
+            };
+            let label = r.labels.get(&l.epk).map_or(tail, String::as_str);
+            let label = match width {
+                Some(w) if label.chars().count() > w => {
+                    format!("{}…", label.chars().take(w - 1).collect::<String>())
+                }
+                _ => label.to_owned(),
+            };
+            format!("{} {label}", human_bytes(l.bytes))
         })
         .collect::<Vec<_>>()
         .join("\n")
 }
 
-fn short(epk: &str) -> String {
-    if epk.len() > 20 {
-        format!("{}…", &epk[..20])
-    } else if epk.is_empty() {
-        "\"\"".to_owned()
-    } else {
-        epk.to_owned()
-    }
+/// Characters of a value's label in the table (`--wide`: all of it).
+const VALUE_WIDTH: usize = 9;
+
+/// What the columns hold.
+const LEGEND: &str = "In EPK order. pkrange: the partition's id; EPK range: [min, max) in hex, cut after the digits\nthat tell it from its neighbours; logical: logical partitions; RU: request units the replayed\nlog charged it; largest values cut (--wide: whole), (others) the projected small values.";
+
+/// Each boundary (the ranges' mins, then the last max) cut after the hex digits that tell
+/// it from the boundaries beside it; whole when `wide`.
+fn boundaries(r: &ExplainReport, wide: bool) -> Vec<String> {
+    let mut all: Vec<&str> = r.map.partitions.iter().map(|p| p.min.as_str()).collect();
+    all.extend(r.map.partitions.last().map(|p| p.max.as_str()));
+    let common = |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    (0..all.len())
+        .map(|i| {
+            let e = all[i];
+            if e.is_empty() {
+                return "\"\"".to_owned();
+            }
+            let before = i.checked_sub(1).map_or(0, |j| common(all[j], e));
+            let after = all.get(i + 1).map_or(0, |n| common(e, n));
+            let keep = (before.max(after) + 2).max(4).min(e.len());
+            if wide || keep >= e.len() {
+                e.to_owned()
+            } else if keep <= 12 {
+                format!("{}…", &e[..keep])
+            } else {
+                // Long shared prefixes (a big tenant's partitions): its head, then the
+                // digits where neighbours part.
+                format!("{}…{}…", &e[..4], &e[keep - 8..keep])
+            }
+        })
+        .collect()
 }
 
-fn table(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
+fn table(r: &ExplainReport, out: &mut dyn Write, wide: bool) -> io::Result<()> {
     writeln!(out, "{}", header(r))?;
+    writeln!(out, "{LEGEND}")?;
     let mut t = Table::new();
     t.load_style(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
         .set_header([
-            "id",
+            "#",
+            "pkrange",
             "EPK range",
             "bytes",
             "logical",
             "RU",
             "largest values",
         ]);
-    for p in &r.map.partitions {
+    if !wide && !io::stdout().is_terminal() {
+        t.set_width(super::table::DEFAULT_WIDTH as u16);
+    }
+    let edges = boundaries(r, wide);
+    for (i, p) in r.map.partitions.iter().enumerate() {
         t.add_row([
+            (i + 1).to_string(),
             p.id.to_string(),
-            format!("[{}, {})", short(&p.min), short(&p.max)),
+            format!("[{}, {})", edges[i], edges[i + 1]),
             human_bytes(p.bytes),
             p.logical_partitions.to_string(),
             format!("{:.0}", p.ru),
-            largest(r, p),
+            largest(r, p, (!wide).then_some(VALUE_WIDTH)),
         ]);
+    }
+    // Ranges and counts never wrap: only the values do.
+    for (i, col) in t.column_iter_mut().enumerate().take(6) {
+        let _ = i;
+        col.set_constraint(ColumnConstraint::ContentWidth);
     }
     writeln!(out, "{t}")
 }
 
 fn markdown(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "## {}\n", cell(&header(r)))?;
+    writeln!(out, "{}\n", LEGEND.replace(" (--wide: whole)", ""))?;
     writeln!(
         out,
-        "| id | min | max | bytes | logical | RU | largest values |"
+        "| # | pkrange | min | max | bytes | logical | RU | largest values |"
     )?;
-    writeln!(out, "|---:|---|---|---:|---:|---:|---|")?;
-    for p in &r.map.partitions {
+    writeln!(out, "|---:|---:|---|---|---:|---:|---:|---|")?;
+    for (i, p) in r.map.partitions.iter().enumerate() {
         writeln!(
             out,
-            "| {} | `{}` | `{}` | {} | {} | {:.0} | {} |",
+            "| {} | {} | `{}` | `{}` | {} | {} | {:.0} | {} |",
+            i + 1,
             p.id,
             p.min,
             p.max,
             human_bytes(p.bytes),
             p.logical_partitions,
             p.ru,
-            cell(&largest(r, p))
+            cell(&largest(r, p, None))
         )?;
     }
     Ok(())
