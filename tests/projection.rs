@@ -206,3 +206,41 @@ fn figures_do_not_depend_on_the_other_candidates() {
         assert_eq!(codes(&c), codes(&alone), "{n}");
     }
 }
+
+#[test]
+fn a_sequence_is_monotonic_but_no_hotspot() {
+    let dir = scratch("projection_sequence");
+    let mut s = String::new();
+    for i in 0..5_000u64 {
+        writeln!(s, r#"{{"id":"r{i}","seq":{},"v":{}}}"#, 10_000 + i, i % 7).unwrap();
+    }
+    let docs = write(&dir, "docs.ndjson", &s);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/seq",
+        "--target-storage",
+        "1TB",
+        "--format",
+        "json",
+    ]);
+    let c = candidate(&r, "/seq");
+    let found: Vec<(String, String)> = c["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["code"].as_str().unwrap().to_owned(),
+                f["severity"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(
+        found.contains(&("MONOTONIC_KEY".to_owned(), "info".to_owned())),
+        "{found:?}"
+    );
+    assert!(!found.iter().any(|f| f.0 == "WRITE_HOTSPOT"), "{found:?}");
+    assert!(c["throughput"]["write_spread"].as_f64().unwrap() > 0.8);
+}

@@ -66,7 +66,7 @@ pub fn arrival_correlation(spec: &KeySpec, values: &ValueStats) -> Option<f64> {
 }
 
 /// Whether the key's values are readings of the clock: dates or times (RFC 3339 text, or
-/// epoch seconds or milliseconds after 2001). Concurrent writes share such a value at its
+/// epoch seconds or milliseconds of 2017–2099). Concurrent writes share such a value at its
 /// resolution; they do not share a sequence number.
 pub fn is_clock_reading(values: &ValueStats) -> bool {
     let mut seen = 0;
@@ -78,7 +78,10 @@ pub fn is_clock_reading(values: &ValueStats) -> bool {
                 let text = t.trim_matches('"');
                 crate::time::parse_rfc3339(text).is_some()
             }
-            Some(Ordered::Number(n)) => (1e9..1e13).contains(&n.abs()),
+            // Epoch seconds or milliseconds of 2017–2099: sequence numbers seldom fall there.
+            Some(Ordered::Number(n)) => {
+                (1.5e9..4.1e9).contains(&n) || (1.5e12..4.1e12).contains(&n)
+            }
             None => false,
         };
         times += clock as usize;

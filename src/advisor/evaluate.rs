@@ -35,6 +35,8 @@ pub struct Evaluation {
     pub usable: f64,
     /// Rank correlation of values with their arrival (single-path keys of orderable values).
     pub arrival_order: Option<f64>,
+    /// Whether the values are clock readings (dates, times).
+    pub clock_reading: bool,
 }
 
 /// What the evaluation needs besides the candidate.
@@ -76,11 +78,10 @@ pub fn evaluate(
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     let arrival_order = super::clock::arrival_correlation(&spec, &stats.values);
     let parts = projection.container.partitions().len();
+    let clock_reading = super::clock::is_clock_reading(&stats.values);
     // A clock reading that increases with arrival: at production rates the writes of one
     // moment share its value, one partition, however unique the sample's values are.
-    if arrival_order.is_some_and(|r| r >= super::clock::MONOTONIC_MIN)
-        && super::clock::is_clock_reading(&stats.values)
-        && parts > 1
+    if arrival_order.is_some_and(|r| r >= super::clock::MONOTONIC_MIN) && clock_reading && parts > 1
     {
         workload.write_spread = workload.write_spread.min(1.0 / parts as f64);
     }
@@ -101,6 +102,7 @@ pub fn evaluate(
         ru_skew,
         usable,
         arrival_order,
+        clock_reading,
     }
 }
 

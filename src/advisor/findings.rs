@@ -193,9 +193,13 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
             "writes concentrate in time: runs of consecutive writes reach {:.0}% of the physical partitions that writes placed at random would reach (threshold {:.0}%); a key that follows the clock or has few values",
             e.workload.write_spread * 100.0, WRITE_SPREAD_MIN * 100.0));
     }
-    if let Some(r) = e.arrival_order.filter(|r| *r >= MONOTONIC_MIN) {
-        hotspot.push(format!(
-            "values increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}), like a timestamp, date or sequence number: writes arriving together get the same or neighbouring values, so wherever production writes share a value (a second, a day, a batch number) they all go to one logical partition, however unique the values look in this sample"));
+    let monotonic = e.arrival_order.filter(|r| *r >= MONOTONIC_MIN);
+    match monotonic {
+        Some(r) if e.clock_reading => hotspot.push(format!(
+            "values are clock readings that increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}): writes arriving together share the moment's value, so at production rates every write of a second (or a day) goes to one logical partition, however unique the values look in this sample")),
+        Some(r) => out.push(finding("MONOTONIC_KEY", Severity::Info, format!(
+            "values increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}), like a sequence number: hashing spreads values that stay unique, but writes that ever share a value (a batch number) share its logical partition"))),
+        None => {}
     }
     if !hotspot.is_empty() {
         out.push(finding(

@@ -316,7 +316,12 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         .iter()
         .filter(|f| f.severity != Severity::Violation && !denied(&f.code))
     {
-        writeln!(out, "  ! {} (warning): {}", f.code, f.message)?;
+        let severity = if f.severity == Severity::Info {
+            "info"
+        } else {
+            "warning"
+        };
+        writeln!(out, "  ! {} ({severity}): {}", f.code, f.message)?;
     }
     writeln!(out, "Cost: {}", cost_line(report, v))?;
     for i in &report.declared_indexes {

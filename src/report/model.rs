@@ -313,7 +313,7 @@ pub struct Finding {
 }
 
 /// Every finding code, as `--deny` accepts them.
-pub const FINDING_CODES: [&str; 13] = [
+pub const FINDING_CODES: [&str; 14] = [
     "LOGICAL_PARTITION_LIMIT",
     "INVALID_KEY_VALUE",
     "KEY_TOO_LONG",
@@ -327,6 +327,7 @@ pub const FINDING_CODES: [&str; 13] = [
     "CROSS_PARTITION_TRANSACTION",
     "EXCESS_RU",
     "THROUGHPUT_SHORTFALL",
+    "MONOTONIC_KEY",
 ];
 
 /// The advice.
