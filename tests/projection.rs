@@ -244,3 +244,41 @@ fn a_sequence_is_monotonic_but_no_hotspot() {
     assert!(!found.iter().any(|f| f.0 == "WRITE_HOTSPOT"), "{found:?}");
     assert!(c["throughput"]["write_spread"].as_f64().unwrap() > 0.8);
 }
+
+#[test]
+fn a_time_path_that_matches_nothing_is_an_error() {
+    let dir = scratch("projection_time_path");
+    let docs = write(&dir, "docs.ndjson", &telemetry(2_000));
+    let out = crate::util::pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/when",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--time-path /when: 2000 of 2000 documents"),
+        "{err}"
+    );
+    // With --skip-invalid it goes on, and says so.
+    let out = crate::util::pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/when",
+            "--skip-invalid",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("left out of the arrival windows"));
+}

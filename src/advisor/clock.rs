@@ -102,8 +102,11 @@ pub fn concurrency(values: &ValueStats, documents: u64) -> Option<f64> {
             repeated += v.docs as f64 * scale;
         }
     }
-    let width = (span.last - span.first) as f64;
-    if !span.is_known() || width <= 0.0 || repeated < 0.5 * documents as f64 {
+    if !span.is_known() {
+        return None;
+    }
+    let width = span.last as f64 - span.first as f64;
+    if width <= 0.0 || repeated < 0.5 * documents as f64 {
         return None;
     }
     Some((open / width).max(1.0))
@@ -180,6 +183,19 @@ mod tests {
         assert!(is_clock_reading(&days.values));
         let seq = stats(|i| format!("order-{i:08}"));
         assert!(!is_clock_reading(&seq.values));
+    }
+
+    #[test]
+    fn values_without_arrivals_say_nothing() {
+        let mut s = CandidateStats::new(1 << 20, true);
+        for i in 0..100 {
+            let v = format!("v{}", i % 10);
+            let c = [PkValueRef::Str(&v)];
+            s.add(&c, &hash_v2(&c), false, 100, None);
+        }
+        assert_eq!(concurrency(&s.values, 100), None);
+        let spec = KeySpec::parse("/v").unwrap();
+        assert_eq!(arrival_correlation(&spec, &s.values), None);
     }
 
     #[test]

@@ -208,13 +208,35 @@ pub fn run(request: Request, quiet: bool) -> Result<Outcome> {
     } else {
         ProgressBar::for_sources(&request.sources)
     };
+    let time_path = request.time_path.clone();
+    let skip_invalid = request.read.skip_invalid;
     let outcome = pipeline::run(request, &progress);
     progress.finish();
     let outcome = outcome?;
     for w in &outcome.warnings {
         eprintln!("pkadvisor: warning: {w}");
     }
+    if let Some(p) = time_path {
+        untimed(&p, &outcome, skip_invalid)?;
+    }
     Ok(outcome)
+}
+
+/// Documents without a timestamp at `--time-path` are left out of the arrival windows: when
+/// most lack it the path is wrong, and the write replay would silently be empty.
+fn untimed(path: &KeyPath, outcome: &Outcome, skip_invalid: bool) -> Result<()> {
+    let (missing, docs) = (outcome.untimed, outcome.input.documents);
+    if missing == 0 {
+        return Ok(());
+    }
+    let message = format!(
+        "--time-path {path}: {missing} of {docs} documents hold no timestamp there (RFC 3339 text, or epoch seconds or milliseconds)"
+    );
+    if missing.saturating_mul(2) > docs && !skip_invalid {
+        bail!("{message}; check the path, or pass --skip-invalid to go on with the others");
+    }
+    eprintln!("pkadvisor: warning: {message}; they are left out of the arrival windows");
+    Ok(())
 }
 
 /// Candidates given with `--key`.
