@@ -439,6 +439,11 @@ fn hostile_log_values_are_errors_not_wraparounds() {
             r#"{"op":"create","doc":{"id":"x"},"ts":1e300}"#,
             "\"ts\" must be",
         ),
+        // A charge that would overflow sums (and make a hot workload look even).
+        (
+            r#"{"op":"query","sql":"SELECT * FROM c","ru":1e308}"#,
+            "between 0 and 1,000,000",
+        ),
     ];
     for (line, message) in cases {
         let log = write(&dir, "q.ndjson", &format!("{line}\n"));

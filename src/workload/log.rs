@@ -404,14 +404,24 @@ fn ts(v: &Value) -> Result<Option<i64>, (u64, String)> {
         .ok_or_else(|| err(1, "\"ts\" must be RFC 3339 or epoch seconds/milliseconds"))
 }
 
+/// The most RU one logged request may claim: far above any real request (a point read of
+/// 2 MB is about 45 RU; a query pays a few thousand at most), far below what would overflow
+/// sums.
+pub const MAX_REQUEST_RU: f64 = 1_000_000.0;
+
 fn ru(v: &Value) -> Result<Option<f64>, (u64, String)> {
     match v.get("ru") {
         None => Ok(None),
         Some(r) => r
             .as_f64()
-            .filter(|x| *x >= 0.0)
+            .filter(|x| (0.0..=MAX_REQUEST_RU).contains(x))
             .map(Some)
-            .ok_or_else(|| err(1, "\"ru\" must be a non-negative number")),
+            .ok_or_else(|| {
+                err(
+                    1,
+                    "\"ru\" must be a number of request units between 0 and 1,000,000",
+                )
+            }),
     }
 }
 
