@@ -315,8 +315,29 @@ pub fn label(components: &[PkValueRef<'_>]) -> String {
     out
 }
 
-/// Writes [`label`] at the end of `out`.
+/// Labels longer than this many bytes are cut (reports print values whole otherwise: a
+/// 200 MB value would make a 200 MB report).
+pub const MAX_LABEL_BYTES: usize = 256;
+
+/// Writes [`label`] at the end of `out`: cut past [`MAX_LABEL_BYTES`], with the whole
+/// label's length and a hash of it.
 pub fn label_into(components: &[PkValueRef<'_>], out: &mut String) {
+    let start = out.len();
+    write_label(components, out);
+    let len = out.len() - start;
+    if len > MAX_LABEL_BYTES {
+        let (h1, _) = crate::engine::murmur::murmur3_x64_128(&out.as_bytes()[start..]);
+        let mut cut = start + MAX_LABEL_BYTES - 64;
+        while !out.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        out.truncate(cut);
+        use std::fmt::Write as _;
+        let _ = write!(out, "… ({len} bytes, #{:012x})", h1 >> 16);
+    }
+}
+
+fn write_label(components: &[PkValueRef<'_>], out: &mut String) {
     match components {
         [one] => component_label(*one, out),
         many => {
@@ -535,6 +556,17 @@ mod tests {
                 assert!(v.bytes - v.min_bytes < real / 10, "{v:?} holds {real}");
             }
         }
+    }
+
+    #[test]
+    fn long_labels_are_cut_with_their_length_and_a_hash() {
+        let long = "é".repeat(50_000);
+        let l = label(&[PkValueRef::Str(&long)]);
+        assert!(l.len() <= MAX_LABEL_BYTES + 40, "{}", l.len());
+        assert!(l.contains("(100002 bytes, #"), "{l}");
+        let other = label(&[PkValueRef::Str(&format!("{long}x"))]);
+        assert_ne!(l, other);
+        assert_eq!(label(&[PkValueRef::Str("short")]), "\"short\"");
     }
 
     #[test]
