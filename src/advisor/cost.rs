@@ -119,6 +119,19 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
 
 /// The RU/s to provision, or why it is unknown.
 fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'static str> {
+    let per_need = rate(e, prices)?;
+    let per_second = e.workload.need_ru * per_need;
+    let gb = target.storage_bytes as f64 / GB as f64;
+    let floor = match target.throughput {
+        Throughput::Manual(_) => (gb * 1.0).max(400.0),
+        Throughput::Autoscale(_) => (gb * 10.0).max(1_000.0),
+    };
+    Ok(per_second.max(floor).ceil())
+}
+
+/// RU/s to provision per unit of `need_ru` (the same for every candidate of a run: they
+/// replay the same windows), or why rates are unknown.
+pub fn rate(e: &Evaluation, prices: &Prices) -> Result<f64, &'static str> {
     let w = &e.workload;
     if w.reads == 0 && !w.writes_from_sample && w.writes == 0 {
         return Err("no operations to measure");
@@ -138,13 +151,7 @@ fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'s
     // The key's need over the whole log, at the workload's peak: the busiest window's share
     // of the ideal RU (the same for every key, so RU/s follow efficiency).
     let peak = w.peak_ideal_ru / w.ideal_need_ru.max(f64::MIN_POSITIVE);
-    let per_second = w.need_ru * peak / seconds.max(1.0) / share;
-    let gb = target.storage_bytes as f64 / GB as f64;
-    let floor = match target.throughput {
-        Throughput::Manual(_) => (gb * 1.0).max(400.0),
-        Throughput::Autoscale(_) => (gb * 10.0).max(1_000.0),
-    };
-    Ok(per_second.max(floor).ceil())
+    Ok(peak / seconds.max(1.0) / share)
 }
 
 #[cfg(test)]

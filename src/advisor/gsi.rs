@@ -7,8 +7,11 @@
 //! is free of violations is tried as the index's key: the reads it routes to fewer
 //! partitions move there. Their RU under the index replaces their RU on the source; the
 //! index pays about one write per source write (a create at the mean document's size) and
-//! the source pays the change feed's reads (a point read's charge per write). RU/s follow
-//! each container's own RU/s per logged RU; the index is priced as autoscale (the only mode
+//! the source pays the change feed's reads (a point read's charge per write). Each
+//! container's RU/s follow its need (partitions × its hottest partition's RU over the log):
+//! the moved reads, which loaded every partition alike, leave the source's hottest
+//! partition by their share; the index is as skewed as its key over the whole log. The
+//! index is priced as autoscale (the only mode
 //! a GSI takes, at 1.5× the manual price unless prices are given) and billed no less than
 //! autoscale's floor (a tenth of the larger of 1,000 RU/s and 10 RU/s per GB); it stores a
 //! full copy. A GSI is proposed when the moved reads carry at least a tenth of the reads'
@@ -146,13 +149,6 @@ fn moved(b: &Evaluation, g: &Evaluation, key: usize, any: bool) -> Moved {
     m
 }
 
-/// RU/s per RU of the log under a candidate, when its RU/s are known.
-fn rate(e: &Evaluation, r: &CandidateReport) -> Option<f64> {
-    r.cost
-        .required_ru
-        .map(|ru| ru / e.workload.ru.max(f64::MIN_POSITIVE))
-}
-
 fn price(
     evals: &[Evaluation],
     reports: &[CandidateReport],
@@ -170,17 +166,25 @@ fn price(
     let share = m.ru_before / read_ru.max(f64::MIN_POSITIVE);
     let source_ru = w.ru - m.ru_before + change_feed_ru;
     let index_ru = m.ru_after + write_ru_added;
+    // What each container needs provisioned (partitions × its hottest partition's RU over
+    // the log). Reads that visited every partition loaded each alike, so moving them lowers
+    // the hottest partition by their share; the change feed reads the source evenly. The
+    // index's load is as skewed as its key's over the whole log.
+    let source_need = (w.need_ru - m.ru_before).max(0.0) + change_feed_ru;
+    let g_skew = g.workload.need_ru / g.workload.ru.max(f64::MIN_POSITIVE);
+    let index_need = index_ru * g_skew.max(1.0);
     let ru_saved = m.ru_before - m.ru_after;
     let regions = prices.regions.max(1) as f64;
     let gb = target.storage_bytes as f64 / GB as f64;
     let storage = gb.max(1.0) * prices.gb_month * regions;
     let before = reports[best].cost.monthly.total;
-    let monthly = match (rate(b, &reports[best]), rate(g, &reports[m.key])) {
-        (Some(rb), Some(rg)) => {
+    let rate = super::cost::rate(b, prices).ok();
+    let monthly = match (rate, reports[best].cost.required_ru) {
+        (Some(r), Some(_)) => {
             let hour = |ru: f64, price: f64| ru / 100.0 * price * HOURS_PER_MONTH * regions;
-            let source = (rb * source_ru).max(400.0).max(gb);
+            let source = (r * source_need).max(400.0).max(gb);
             let floor = 0.1 * (10.0 * gb).max(1_000.0);
-            let index = (rg * index_ru).max(floor);
+            let index = (r * index_need).max(floor);
             Some(
                 hour(source, prices.ru_hour_per_100)
                     + hour(index, autoscale(prices))
