@@ -354,3 +354,79 @@ fn auto_mode_tries_what_an_expert_would() {
     }
     assert!(specs.contains(&"/id"), "{specs:?}");
 }
+
+#[test]
+fn a_hot_partition_does_not_depend_on_how_the_log_groups_requests() {
+    let dir = scratch("cost_hot_lines");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs());
+    // Tenant t0 takes 40% of the reads; the same reads as 100 lines of 2,000 or 4,000 of 50.
+    let log = |lines: u64, count: u64| {
+        let mut s = String::new();
+        for i in 0..lines {
+            let t = if i % 5 < 2 { 0 } else { 1 + i % 199 };
+            writeln!(
+                s,
+                r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.tenantId = 't{t}'","ts":{},"count":{count}}}"#,
+                1_794_700_800 + i
+            )
+            .unwrap();
+        }
+        s
+    };
+    for (lines, count) in [(100, 2_000), (4_000, 50)] {
+        let log = write(&dir, "log.ndjson", &log(lines, count));
+        let r = json(&[
+            "analyze",
+            &docs,
+            "--queries",
+            &log,
+            "--target-storage",
+            "1TB",
+            "--key",
+            "/tenantId,/userId",
+            "--format",
+            "json",
+        ]);
+        let c = candidate(&r, "/tenantId,/userId");
+        assert!(
+            codes(c).contains(&"HOT_PARTITION".to_owned()),
+            "{lines} lines: {:?}",
+            codes(c)
+        );
+    }
+}
+
+#[test]
+fn a_query_by_id_returns_one_document() {
+    let dir = scratch("cost_by_id");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs());
+    // A thousand queries and one write (so the sample's documents do not stand in for
+    // writes and swamp the reads' RU).
+    let log = |filter: &str| {
+        format!(
+            "{{\"op\":\"query\",\"sql\":\"SELECT * FROM c WHERE {filter}\",\"count\":1000}}\n{{\"op\":\"create\",\"doc\":{{\"id\":\"n\",\"region\":\"r1\"}}}}\n"
+        )
+    };
+    let one = write(&dir, "one.ndjson", &log("c.id = 'e1'"));
+    let ten = write(&dir, "ten.ndjson", &log("c.id = 'e1' OR c.region = 'r1'"));
+    let ru = |log: &str| {
+        let r = json(&[
+            "analyze",
+            &docs,
+            "--queries",
+            log,
+            "--key",
+            "/id",
+            "--format",
+            "json",
+        ]);
+        candidate(&r, "/id")["cost"]["ru_per_operation"]
+            .as_f64()
+            .unwrap()
+    };
+    // Under /id the first reads one item from one partition; the second fans out and pays
+    // for a page of ten.
+    let (one, ten) = (ru(&one), ru(&ten));
+    assert!(one < 3.5, "{one}");
+    assert!(ten > one + 5.0, "{ten} vs {one}");
+}

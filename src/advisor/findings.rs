@@ -14,6 +14,9 @@ use crate::units::human_bytes;
 /// the same operations placed at random would allow (so that a small sample or a log of a
 /// few heavy lines does not pass for a hot key).
 pub const HOT_RELATIVE: f64 = 0.5;
+/// `HOT_PARTITION` too when, over the whole log, the busiest partition takes at least this
+/// many times its share of the RU.
+pub const HOT_SKEW: f64 = 2.0;
 /// `WRITE_HOTSPOT` when runs of consecutive writes reach less than this share of the
 /// partitions that writes placed at random would reach.
 pub const WRITE_SPREAD_MIN: f64 = 0.5;
@@ -182,10 +185,16 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
             "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
             e.distinct.0)));
     }
-    if parts > 1 && e.workload.usable_relative < HOT_RELATIVE {
+    let w = &e.workload;
+    // Over the whole log: independent of how the log groups requests into lines.
+    let skew = w.need_ru / w.counted_ru.max(f64::MIN_POSITIVE);
+    if parts > 1 && w.counted_ru > 0.0 && skew >= HOT_SKEW {
+        out.push(finding("HOT_PARTITION", Severity::Warning, format!(
+            "over the whole log the busiest physical partition takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): the key must provision that many times what its load needs on average")));
+    } else if parts > 1 && w.usable_relative < HOT_RELATIVE {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
             "the busiest physical partition takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
-            e.ru_skew, e.usable * 100.0, e.workload.usable_relative * 100.0, HOT_RELATIVE * 100.0)));
+            e.ru_skew, e.usable * 100.0, w.usable_relative * 100.0, HOT_RELATIVE * 100.0)));
     }
     let mut hotspot = Vec::new();
     if parts > 1 && e.workload.writes > 0 && e.workload.write_spread < WRITE_SPREAD_MIN {

@@ -72,6 +72,8 @@ pub struct WorkloadStats {
     /// The ideal RU of the busiest window (by ideal RU, the same for every key): the
     /// workload's peak, for RU/s.
     pub peak_ideal_ru: f64,
+    /// The RU counted in `need_ru`, all partitions together.
+    pub counted_ru: f64,
     /// Seconds per replay window, when every logged operation has a timestamp (rates are
     /// known).
     pub window_seconds: Option<f64>,
@@ -224,6 +226,7 @@ pub fn replay(
         r.container.next_window();
     }
     r.stats.peak_ideal_ru = r.need.peak;
+    r.stats.counted_ru = r.need.totals.iter().sum();
     let partitions = r.container.partitions().len() as f64;
     r.stats.need_ru = r.need.totals.iter().copied().fold(0.0, f64::max) * partitions;
     r.stats.ideal_need_ru = r.need.ideal_total;
@@ -495,7 +498,7 @@ impl Replayer<'_, '_> {
                 let results = match (x.shape.max_results(), x.shape.aggregate) {
                     (_, Some(_)) => 0.0,
                     (Some(m), None) => m as f64,
-                    (None, None) => cost::DEFAULT_QUERY_RESULTS,
+                    (None, None) => by_id(&x.constraints).unwrap_or(cost::DEFAULT_QUERY_RESULTS),
                 };
                 (r, results, self.avg_doc)
             }
@@ -660,6 +663,17 @@ impl Replayer<'_, '_> {
                 self.stats.cross_partition_batches.saturating_add(op.count);
         }
     }
+}
+
+/// Documents a query that fixes `id` returns: one per id it names (ids are unique within a
+/// logical partition, and a query names them per partition key value at most once).
+fn by_id(c: &crate::query::Constraints) -> Option<f64> {
+    let id = crate::engine::KeyPath::from_segments(["id"]);
+    let alternatives = c.alternatives()?;
+    alternatives
+        .iter()
+        .all(|conj| conj.get(&id).is_some())
+        .then_some(alternatives.len().max(1) as f64)
 }
 
 fn single_point(reaches: &[Reach]) -> Option<Epk> {
