@@ -282,3 +282,53 @@ fn a_time_path_that_matches_nothing_is_an_error() {
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("left out of the arrival windows"));
 }
+
+#[test]
+fn with_timestamps_file_order_changes_nothing() {
+    // 20 tenants writing over 30 days: in time order, and grouped by tenant newest first
+    // (an export by key). With --time-path both are the same data.
+    let dir = scratch("projection_file_order");
+    let mut rows: Vec<(u64, i64, String)> = (0..6_000u64)
+        .map(|i| {
+            let t = i % 20;
+            let ts = 1_793_491_200 + (i as i64 * 30 * 86_400) / 6_000;
+            (
+                t,
+                ts,
+                format!(
+                    r#"{{"id":"r{i}","tenant":"t{t}","ts":{ts},"p":"{}"}}"#,
+                    "x".repeat(200)
+                ),
+            )
+        })
+        .collect();
+    let text = |rows: &[(u64, i64, String)]| {
+        rows.iter()
+            .map(|r| format!("{}\n", r.2))
+            .collect::<String>()
+    };
+    let sorted = write(&dir, "sorted.ndjson", &text(&rows));
+    rows.sort_by(|a, b| a.0.cmp(&b.0).then(b.1.cmp(&a.1)));
+    let grouped = write(&dir, "grouped.ndjson", &text(&rows));
+    let figures = |docs: &str| {
+        let r = json(&[
+            "analyze",
+            docs,
+            "--key",
+            "/tenant",
+            "--time-path",
+            "/ts",
+            "--target-storage",
+            "1TB",
+            "--format",
+            "json",
+        ]);
+        let c = candidate(&r, "/tenant").clone();
+        (
+            c["storage"]["largest_logical_bytes"].as_u64().unwrap(),
+            c["throughput"]["write_spread"].as_f64().unwrap(),
+            codes(&c),
+        )
+    };
+    assert_eq!(figures(&sorted), figures(&grouped));
+}

@@ -112,22 +112,38 @@ pub fn concurrency(values: &ValueStats, documents: u64) -> Option<f64> {
     Some((open / width).max(1.0))
 }
 
-/// Spearman's correlation between position in `times` (already in value order) and rank
-/// of each time (ties by position).
+/// Spearman's correlation between position in `times` (already in value order) and the
+/// rank of each time, tied times sharing their average rank (Pearson's correlation of the
+/// ranks); 0 when the times do not vary (nothing is known of their order).
 fn spearman(times: &[i64]) -> f64 {
     let n = times.len();
     let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by_key(|&i| (times[i], i));
-    let d2: f64 = order
-        .iter()
-        .enumerate()
-        .map(|(rank, &i)| {
-            let d = rank as f64 - i as f64;
-            d * d
-        })
-        .sum();
-    let n = n as f64;
-    1.0 - 6.0 * d2 / (n * (n * n - 1.0))
+    order.sort_by_key(|&i| times[i]);
+    let mut rank = vec![0.0; n];
+    let mut start = 0;
+    while start < n {
+        let mut end = start;
+        while end + 1 < n && times[order[end + 1]] == times[order[start]] {
+            end += 1;
+        }
+        let average = (start + end) as f64 / 2.0;
+        for &i in &order[start..=end] {
+            rank[i] = average;
+        }
+        start = end + 1;
+    }
+    let mean = (n as f64 - 1.0) / 2.0;
+    let (mut cov, mut var_pos, mut var_rank) = (0.0, 0.0, 0.0);
+    for (pos, r) in rank.iter().enumerate() {
+        let (a, b) = (pos as f64 - mean, r - mean);
+        cov += a * b;
+        var_pos += a * a;
+        var_rank += b * b;
+    }
+    if var_rank <= 0.0 || var_pos <= 0.0 {
+        return 0.0;
+    }
+    cov / (var_pos * var_rank).sqrt()
 }
 
 #[cfg(test)]
@@ -202,5 +218,14 @@ mod tests {
     fn perfect_orders() {
         assert!((spearman(&[1, 2, 3, 4]) - 1.0).abs() < 1e-12);
         assert!((spearman(&[4, 3, 2, 1]) + 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn tied_times_say_nothing_of_order() {
+        // Every value first seen at the same moment (a coarse or constant --time-path).
+        assert_eq!(spearman(&[5; 50]), 0.0);
+        // Two batches, each in no particular value order: far from monotonic.
+        let batches: Vec<i64> = (0..100).map(|i| if i % 2 == 0 { 1 } else { 2 }).collect();
+        assert!(spearman(&batches).abs() < 0.1);
     }
 }

@@ -74,6 +74,7 @@ pub fn evaluate(
         blocks: &stats.blocks,
         avg_doc,
         concurrency: super::clock::concurrency(&stats.values, stats.documents),
+        timed: ctx.timed,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     let arrival_order = super::clock::arrival_correlation(&spec, &stats.values);

@@ -17,6 +17,8 @@ pub const HOT_RELATIVE: f64 = 0.5;
 /// `HOT_PARTITION` too when, over the whole log, the busiest partition takes at least this
 /// many times its share of the RU.
 pub const HOT_SKEW: f64 = 2.0;
+/// The whole-log skew counts only with at least this many requests per partition.
+pub const HOT_MIN_LUMPS: u64 = 20;
 /// `WRITE_HOTSPOT` when runs of consecutive writes reach less than this share of the
 /// partitions that writes placed at random would reach.
 pub const WRITE_SPREAD_MIN: f64 = 0.5;
@@ -67,8 +69,9 @@ fn shortfall(cost: &Cost, target: &Target, out: &mut Vec<Finding>) {
 }
 
 /// `EXCESS_RU` on every candidate that needs at least [`EXCESS_RU_RATIO`] times the RU/s of
-/// the cheapest candidate without violations; `needs[i]` is candidate `i`'s busiest-window
-/// need (the candidates of one run replay the same windows).
+/// the cheapest candidate without violations; `needs[i]` is candidate `i`'s need over the
+/// whole log (partitions × its hottest partition's RU: the same operations for every
+/// candidate of a run, so needs compare).
 pub fn excess_ru(candidates: &mut [CandidateReport], needs: &[f64]) {
     let clean = |c: &CandidateReport| c.findings.iter().all(|f| f.severity != Severity::Violation);
     let best = candidates
@@ -188,7 +191,15 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let w = &e.workload;
     // Over the whole log: independent of how the log groups requests into lines.
     let skew = w.need_ru / w.counted_ru.max(f64::MIN_POSITIVE);
-    if parts > 1 && w.counted_ru > 0.0 && skew >= HOT_SKEW {
+    // Enough separate requests (log lines, or documents) that chance alone cannot make one
+    // partition twice as busy as the mean.
+    let lumps = if w.per_op.is_empty() {
+        w.writes
+    } else {
+        w.per_op.len() as u64
+    };
+    let enough = lumps >= HOT_MIN_LUMPS * parts as u64;
+    if parts > 1 && w.counted_ru > 0.0 && enough && skew >= HOT_SKEW {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
             "over the whole log the busiest physical partition takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): the key must provision that many times what its load needs on average")));
     } else if parts > 1 && w.usable_relative < HOT_RELATIVE {

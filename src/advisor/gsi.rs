@@ -34,7 +34,7 @@ pub const MIN_MOVED_SHARE: f64 = 0.1;
 struct Moved {
     /// Index among the evaluations of the index's key.
     key: usize,
-    reads: u64,
+    reads: f64,
     ru_before: f64,
     ru_after: f64,
 }
@@ -103,7 +103,7 @@ pub fn pair(
 fn remaining_fan_out(source: &Evaluation, index: &Evaluation) -> f64 {
     let (mut fan, mut all) = (0.0, 0.0);
     for (s, i) in source.workload.per_op.iter().zip(&index.workload.per_op) {
-        let (ru, everywhere) = if i.reads > 0 && i.ru < s.ru {
+        let (ru, everywhere) = if i.reads > 0.0 && i.ru < s.ru {
             (i.ru as f64, i.everywhere)
         } else {
             (s.ru as f64, s.everywhere)
@@ -130,7 +130,7 @@ fn eligible(e: &Evaluation, r: &CandidateReport) -> bool {
 fn moved(b: &Evaluation, g: &Evaluation, key: usize, any: bool) -> Moved {
     let mut m = Moved {
         key,
-        reads: 0,
+        reads: 0.0,
         ru_before: 0.0,
         ru_after: 0.0,
     };
@@ -140,8 +140,8 @@ fn moved(b: &Evaluation, g: &Evaluation, key: usize, any: bool) -> Moved {
         } else {
             mine.everywhere && !theirs.everywhere
         };
-        if better && theirs.reads > 0 {
-            m.reads += u64::from(mine.reads);
+        if better && theirs.reads > 0.0 {
+            m.reads += f64::from(mine.reads);
             m.ru_before += mine.ru as f64;
             m.ru_after += theirs.ru as f64;
         }
@@ -182,7 +182,11 @@ fn price(
     let monthly = match (rate, reports[best].cost.required_ru) {
         (Some(r), Some(_)) => {
             let hour = |ru: f64, price: f64| ru / 100.0 * price * HOURS_PER_MONTH * regions;
-            let source = (r * source_need).max(400.0).max(gb);
+            let floor_source = match target.throughput {
+                crate::engine::Throughput::Manual(_) => gb.max(400.0),
+                crate::engine::Throughput::Autoscale(_) => (10.0 * gb).max(1_000.0),
+            };
+            let source = (r * source_need).max(floor_source);
             let floor = 0.1 * (10.0 * gb).max(1_000.0);
             let index = (r * index_need).max(floor);
             Some(
@@ -212,7 +216,7 @@ fn price(
             definition: g.definition.to_json(),
         },
         proposed,
-        queries_moved: round4(m.reads as f64 / w.reads.max(1) as f64),
+        queries_moved: round4(m.reads / w.reads.max(1) as f64),
         ru_saved: ru_saved.round(),
         write_ru_added: write_ru_added.round(),
         change_feed_ru: change_feed_ru.round(),

@@ -4,7 +4,7 @@
 //!
 //! | component | 1.0 means | formula | weight |
 //! |---|---|---|---|
-//! | `efficiency` | the key needs no more RU/s than an ideal one | ideal need / this key's need, busiest window | 0.45 |
+//! | `efficiency` | the key needs no more RU/s than an ideal one | ideal need / this key's need, over the whole log | 0.45 |
 //! | `storage_headroom` | the key breaks far beyond the target | `log(breaks at / target) / log 5`, 0 at or below the target, 1 from 5× (and when values do not grow) | 0.15 |
 //! | `routing` | every logged read names its key value or prefix | share of reads single or targeted (1 without reads) | 0.10 |
 //! | `write_spread` | writes of a moment reach as many partitions as chance | see [`crate::workload::spread`] | 0.10 |

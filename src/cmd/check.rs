@@ -9,7 +9,7 @@ use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::infra::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
-use pkadvisor::report::columns::cost_summary;
+use pkadvisor::report::columns::{cost_summary, thousands};
 use pkadvisor::report::model::{CandidateReport, CheckResult, FINDING_CODES, Report, Severity};
 use pkadvisor::report::{self, Format, markdown::cell, table};
 
@@ -220,6 +220,7 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
         .iter()
         .find(|o| {
             !o.origin.starts_with(DECLARED)
+                && !o.origin.starts_with(INDEX)
                 && o.findings.iter().all(|f| f.severity != Severity::Violation)
         })
         .filter(|o| o.score > c.score)
@@ -234,11 +235,14 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
         } else {
             "with its declared indexes, the monthly bill"
         };
+        let mine = match pair_bill(report) {
+            Some(p) => format!("{} USD a month with its indexes", thousands(p)),
+            None => cost_summary(c),
+        };
         reasons.push(format!(
-            "needs {r:.1}× {what} of {} (--max-cost-ratio {}): {} against {}",
+            "needs {r:.1}× {what} of {} (--max-cost-ratio {}): {mine} against {}",
             o.key.spec,
             args.max_cost_ratio,
-            cost_summary(c),
             cost_summary(o)
         ));
     }
@@ -258,13 +262,17 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
 /// What the declared key (with its declared indexes, priced as pairs: the cheapest pair's
 /// monthly bill against the alternative's) needs over what `alt` needs.
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
-    let pair = (report.declared_indexes.iter())
-        .filter_map(|i| i.monthly_after)
-        .min_by(f64::total_cmp);
-    match (pair, alt.cost.monthly.throughput) {
+    match (pair_bill(report), alt.cost.monthly.throughput) {
         (Some(p), Some(_)) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
         _ => alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE),
     }
+}
+
+/// The monthly bill of the cheapest pair of the container and a declared index.
+fn pair_bill(report: &Report) -> Option<f64> {
+    (report.declared_indexes.iter())
+        .filter_map(|i| i.monthly_after)
+        .min_by(f64::total_cmp)
 }
 
 /// The alternative without violations that needs the fewest RU/s (ties: the better rank).

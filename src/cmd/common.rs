@@ -15,6 +15,9 @@ use pkadvisor::units::parse_size;
 
 use crate::cli::{CommonArgs, FormatArg, ReadArgs};
 
+/// The largest `--target-storage`: 1 PB.
+const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;
+
 /// Reading threads unless `--threads` says otherwise.
 pub const DEFAULT_THREADS: usize = 2;
 
@@ -57,6 +60,10 @@ pub fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
     };
     if storage_bytes == 0 {
         bail!("--target-storage must be more than 0 bytes");
+    }
+    // 20,000 partitions of 50 GB: past it the engine's splits take minutes.
+    if storage_bytes > MAX_TARGET_STORAGE {
+        bail!("--target-storage must be at most 1PB (the largest container the engine models)");
     }
     let throughput = match (args.throughput, args.autoscale_max) {
         (Some(ru), _) => Throughput::Manual(check_ru(ru, "--throughput", 400.0)?),

@@ -243,7 +243,14 @@ impl ValueStats {
         t.docs += 1;
         t.bytes += bytes;
         if let Some(p) = position {
-            t.last = t.last.max(p);
+            if p >= t.last && t.last != NO_POSITION.1 {
+                t.last = p;
+            } else {
+                t.last = t.last.max(p);
+                // Out of order (a file grouped by key): the first arrival may move back.
+                let d = &mut self.details[t.detail as usize];
+                d.first = d.first.min(p);
+            }
         }
         self.total += bytes;
         Some(t.slice)

@@ -111,8 +111,8 @@ pub struct OpCharge {
     /// RU charged to its reads, times its `count` (single precision: eight bytes an
     /// operation and candidate).
     pub ru: f32,
-    /// Its reads, times its `count` (saturating).
-    pub reads: u32,
+    /// Its reads, times its `count` (a weight: single precision is plenty for shares).
+    pub reads: f32,
     /// Whether a read of it visited every physical partition (of more than one).
     pub everywhere: bool,
 }
@@ -140,6 +140,10 @@ pub struct Sample<'a> {
     /// How many key values receive writes at one moment, when known: at production rates
     /// the writes of a moment reach those values' partitions.
     pub concurrency: Option<f64>,
+    /// Whether arrivals are `--time-path` timestamps: blocks of consecutive input then say
+    /// nothing of what arrives together (an export may be grouped by key), so only the
+    /// values open at one moment judge the spread.
+    pub timed: bool,
 }
 
 /// Replays `log` (if any) and, when it has no writes, the sample documents as creates.
@@ -236,7 +240,11 @@ pub fn replay(
         let c = &*r.container;
         let fallback = |s: usize| c.route(&boundary_at((s as f64 + 0.5) / SLICES as f64, v1));
         let parts = c.partitions().len();
-        let blocks = block_spread(sample.blocks, &r.slices, parts, fallback);
+        let blocks = if sample.timed {
+            1.0
+        } else {
+            block_spread(sample.blocks, &r.slices, parts, fallback)
+        };
         // At production rates, the writes of a moment reach the partitions of the values
         // open at that moment, where writes placed at random would reach them all.
         let moment = sample
@@ -544,7 +552,7 @@ impl Replayer<'_, '_> {
         }
         if let Some(c) = self.stats.per_op.get_mut(self.current) {
             c.ru += (each * visits) as f32;
-            c.reads = c.reads.saturating_add(n.min(u32::MAX as u64) as u32);
+            c.reads += n as f32;
             c.everywhere |= everywhere;
         }
         if parts.len() == 1 {
