@@ -18,6 +18,9 @@ use crate::workload::{Log, OpKind};
 
 /// Default number of candidates generated.
 pub const DEFAULT_AUTO: usize = 20;
+/// A hierarchy level below the first needs at least this many values in the first
+/// documents.
+const MIN_LEVEL_VALUES: usize = 10;
 
 /// What the generator knows.
 pub struct Inputs<'a> {
@@ -139,17 +142,29 @@ fn from_log(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
     if f.total <= 0.0 {
         return;
     }
+    // Below the first level, a property of a handful of values divides nothing: a
+    // hierarchy is built of the co-filtered properties that do.
+    let divides = |p: &KeyPath| {
+        inp.discovery
+            .paths
+            .get(p)
+            .is_none_or(|s| s.distinct.len() >= MIN_LEVEL_VALUES)
+    };
     let mut chain: Vec<KeyPath> = Vec::new();
     while chain.len() < 2 {
         let refs: Vec<&KeyPath> = chain.iter().collect();
-        match f.next(&refs).into_iter().next() {
+        let next = f
+            .next(&refs)
+            .into_iter()
+            .find(|p| chain.is_empty() || divides(p));
+        match next {
             Some(p) => chain.push(p),
             None => break,
         }
     }
     let refs: Vec<&KeyPath> = chain.iter().collect();
-    let thirds = if chain.len() == 2 {
-        f.next(&refs)
+    let thirds: Vec<KeyPath> = if chain.len() == 2 {
+        f.next(&refs).into_iter().filter(|p| divides(p)).collect()
     } else {
         Vec::new()
     };
