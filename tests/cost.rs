@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
+use crate::util::{analyze_logged, candidate, codes, json, pkadvisor, scratch, write};
 
 /// 40,000 events of 200 tenants (100 users each, all small); every line has a timestamp.
 fn tenant_docs() -> String {
@@ -193,22 +193,7 @@ fn write_heavy_point_reads_want_the_id() {
     }
     let docs = write(&dir, "docs.ndjson", &docs);
     let log = write(&dir, "log.ndjson", &log);
-    let r = json(&[
-        "analyze",
-        &docs,
-        "--queries",
-        &log,
-        "--target-storage",
-        "1TB",
-        "--format",
-        "json",
-        "--key",
-        "/id",
-        "--key",
-        "/tenantId",
-        "--key",
-        "/tenantId,/id",
-    ]);
+    let r = analyze_logged(&docs, &log, "1TB", &["/id", "/tenantId", "/tenantId,/id"]);
     assert_eq!(
         r["recommendation"]["spec"], "/id",
         "{}",
@@ -375,18 +360,7 @@ fn a_hot_partition_does_not_depend_on_how_the_log_groups_requests() {
     };
     for (lines, count) in [(100, 2_000), (4_000, 50)] {
         let log = write(&dir, "log.ndjson", &log(lines, count));
-        let r = json(&[
-            "analyze",
-            &docs,
-            "--queries",
-            &log,
-            "--target-storage",
-            "1TB",
-            "--key",
-            "/tenantId,/userId",
-            "--format",
-            "json",
-        ]);
+        let r = analyze_logged(&docs, &log, "1TB", &["/tenantId,/userId"]);
         let c = candidate(&r, "/tenantId,/userId");
         assert!(
             codes(c).contains(&"HOT_PARTITION".to_owned()),

@@ -249,17 +249,22 @@ fn a_sequence_is_monotonic_but_no_hotspot() {
 fn a_time_path_that_matches_nothing_is_an_error() {
     let dir = scratch("projection_time_path");
     let docs = write(&dir, "docs.ndjson", &telemetry(2_000));
-    let out = crate::util::pkadvisor()
-        .args([
-            "analyze",
-            &docs,
-            "--key",
-            "/deviceId",
-            "--time-path",
-            "/when",
-        ])
-        .output()
-        .unwrap();
+    let run = |extra: &[&str]| {
+        let args = [
+            &[
+                "analyze",
+                docs.as_str(),
+                "--key",
+                "/deviceId",
+                "--time-path",
+                "/when",
+            ][..],
+            extra,
+        ]
+        .concat();
+        crate::util::pkadvisor().args(&args).output().unwrap()
+    };
+    let out = run(&[]);
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -267,18 +272,7 @@ fn a_time_path_that_matches_nothing_is_an_error() {
         "{err}"
     );
     // With --skip-invalid it goes on, and says so.
-    let out = crate::util::pkadvisor()
-        .args([
-            "analyze",
-            &docs,
-            "--key",
-            "/deviceId",
-            "--time-path",
-            "/when",
-            "--skip-invalid",
-        ])
-        .output()
-        .unwrap();
+    let out = run(&["--skip-invalid"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stderr).contains("left out of the arrival windows"));
 }

@@ -56,3 +56,22 @@ pub fn codes(c: &serde_json::Value) -> Vec<String> {
         .map(|f| f["code"].as_str().expect("code").to_owned())
         .collect()
 }
+
+/// `analyze DOCS --queries LOG --target-storage TARGET --format json` with `--key` for each
+/// of `keys`, parsed.
+pub fn analyze_logged(docs: &str, log: &str, target: &str, keys: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "analyze",
+        docs,
+        "--queries",
+        log,
+        "--target-storage",
+        target,
+        "--format",
+        "json",
+    ];
+    for k in keys {
+        args.extend(["--key", k]);
+    }
+    json(&args)
+}
