@@ -103,17 +103,7 @@ impl Arrival {
     /// The window with `key`, created if needed. Arrivals are mostly in order, so the
     /// last window is checked first.
     fn window(&mut self, key: i64) -> &mut Window {
-        let idx = match self.windows.last() {
-            Some((k, _)) if *k == key => self.windows.len() - 1,
-            _ => match self.windows.binary_search_by_key(&key, |(k, _)| *k) {
-                Ok(i) => i,
-                Err(i) => {
-                    self.windows.insert(i, (key, Window::default()));
-                    i
-                }
-            },
-        };
-        &mut self.windows[idx].1
+        super::entry(&mut self.windows, key, Window::default)
     }
 
     /// Records a document of `bytes` at `position`, landing in `slice` of the hash space

@@ -90,17 +90,7 @@ impl Blocks {
     /// The block at `index`, created if needed: documents mostly arrive in order, so the
     /// last block is checked first.
     fn block(&mut self, index: u64) -> &mut Block {
-        let at = match self.blocks.last() {
-            Some((k, _)) if *k == index => self.blocks.len() - 1,
-            _ => match self.blocks.binary_search_by_key(&index, |(k, _)| *k) {
-                Ok(i) => i,
-                Err(i) => {
-                    self.blocks.insert(i, (index, Block::new()));
-                    i
-                }
-            },
-        };
-        &mut self.blocks[at].1
+        super::entry(&mut self.blocks, index, Block::new)
     }
 
     fn coarsen(&mut self) {

@@ -292,6 +292,22 @@ impl CandidateStats {
     }
 }
 
+/// The value at `key` in a vector sorted by key, inserted by `make` if absent. Keys mostly
+/// arrive in order, so the last entry is checked first.
+fn entry<K: Ord + Copy, V>(v: &mut Vec<(K, V)>, key: K, make: impl FnOnce() -> V) -> &mut V {
+    let at = match v.last() {
+        Some((k, _)) if *k == key => v.len() - 1,
+        _ => match v.binary_search_by_key(&key, |(k, _)| *k) {
+            Ok(i) => i,
+            Err(i) => {
+                v.insert(i, (key, make()));
+                i
+            }
+        },
+    };
+    &mut v[at].1
+}
+
 /// A 64-bit identity of a key value, taken from its EPK (which is already a strong hash):
 /// the low half of each 16-byte digest, folded; V1 keys mix every byte.
 pub fn value_hash(epk: &Epk) -> u64 {
