@@ -162,26 +162,62 @@ fn definition(
     PartitionKeyDefinition::parse(&refs, kind, version).map_err(|e: DefinitionError| e.to_string())
 }
 
-fn strings(v: Option<&Value>) -> Result<Vec<String>, String> {
+/// An ARM template expression (`[parameters('pk')]`): its value is known only once deployed.
+fn unresolved(field: &str, text: &str) -> Option<String> {
+    (text.starts_with('[') && text.ends_with(']') && !text.starts_with("[[")).then(|| {
+        format!(
+            "{field} is the ARM expression {text}, known only when deployed: give a template with its parameters resolved, or the key with --key"
+        )
+    })
+}
+
+fn strings(v: Option<&Value>, field: &str) -> Result<Vec<String>, String> {
+    let one = |p: &Value| match p.as_str() {
+        Some(text) => unresolved(field, text).map_or(Ok(text.to_owned()), Err),
+        None => Err(format!("{field}: path {p} is not a string")),
+    };
     match v {
-        Some(Value::Array(a)) => a
-            .iter()
-            .map(|p| {
-                p.as_str()
-                    .map(str::to_owned)
-                    .ok_or_else(|| format!("path {p} is not a string"))
-            })
-            .collect(),
-        Some(Value::String(s)) => Ok(vec![s.clone()]),
-        _ => Err("no partition key paths".to_owned()),
+        Some(Value::Array(a)) => a.iter().map(one).collect(),
+        Some(s @ Value::String(_)) => Ok(vec![one(s)?]),
+        _ => Err(format!("no partition key paths ({field})")),
+    }
+}
+
+/// The kind: absent means Hash; anything but a string is an error naming the field.
+fn kind_of<'a>(v: Option<&'a Value>, field: &str) -> Result<&'a str, String> {
+    match v {
+        None => Ok("Hash"),
+        Some(Value::String(s)) => unresolved(field, s).map_or(Ok(s.as_str()), Err),
+        Some(other) => Err(format!(
+            "{field} must be \"Hash\" or \"MultiHash\", not {other}"
+        )),
+    }
+}
+
+/// The version: absent, or the number 1 or 2 (`2.0` too); a string or anything else is an
+/// error naming the field, never a silent version 1.
+fn version_of(v: Option<&Value>, field: &str) -> Result<Option<u64>, String> {
+    let Some(v) = v else { return Ok(None) };
+    if let Some(text) = v.as_str()
+        && let Some(e) = unresolved(field, text)
+    {
+        return Err(e);
+    }
+    match v.as_f64() {
+        Some(n) if n == 1.0 || n == 2.0 => Ok(Some(n as u64)),
+        _ => Err(format!("{field} must be the number 1 or 2, not {v}")),
     }
 }
 
 /// `{"paths": [...], "kind": "Hash", "version": 2}`.
 pub fn arm_definition(pk: &Value) -> Result<PartitionKeyDefinition, String> {
-    let paths = strings(pk.get("paths"))?;
-    let kind = pk.get("kind").and_then(Value::as_str).unwrap_or("Hash");
-    definition(paths, kind, pk.get("version").and_then(Value::as_u64))
+    let paths = strings(pk.get("paths"), "partitionKey.paths")?;
+    let kind = kind_of(pk.get("kind"), "partitionKey.kind")?;
+    definition(
+        paths,
+        kind,
+        version_of(pk.get("version"), "partitionKey.version")?,
+    )
 }
 
 fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String> {
@@ -189,21 +225,52 @@ fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String
         values
             .get("partition_key_paths")
             .or_else(|| values.get("partition_key_path")),
+        "partition_key_paths",
     )?;
-    let kind = values
-        .get("partition_key_kind")
-        .and_then(Value::as_str)
-        .unwrap_or("Hash");
-    definition(
-        paths,
-        kind,
-        values.get("partition_key_version").and_then(Value::as_u64),
-    )
+    let kind = kind_of(values.get("partition_key_kind"), "partition_key_kind")?;
+    let version = version_of(values.get("partition_key_version"), "partition_key_version")?;
+    definition(paths, kind, version)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unrecognised_versions_and_kinds_are_errors_naming_the_field() {
+        let def = |pk: Value| arm_definition(&pk);
+        assert_eq!(
+            def(serde_json::json!({"paths": ["/a"], "kind": "Hash", "version": 2.0}))
+                .unwrap()
+                .version(),
+            2
+        );
+        for (pk, field) in [
+            (
+                serde_json::json!({"paths": ["/a"], "version": "2"}),
+                "partitionKey.version",
+            ),
+            (
+                serde_json::json!({"paths": ["/a"], "version": 3}),
+                "partitionKey.version",
+            ),
+            (
+                serde_json::json!({"paths": ["/a"], "kind": 5}),
+                "partitionKey.kind",
+            ),
+            (
+                serde_json::json!({"paths": ["/a"], "version": "[parameters('v')]"}),
+                "ARM expression",
+            ),
+            (
+                serde_json::json!({"paths": "[parameters('pk')]"}),
+                "ARM expression",
+            ),
+        ] {
+            let e = def(pk.clone()).unwrap_err();
+            assert!(e.contains(field), "{pk}: {e}");
+        }
+    }
 
     #[test]
     fn a_global_secondary_index_names_its_source() {

@@ -2,6 +2,7 @@
 //! merged give the report of the whole; profiles that do not belong together, or that were
 //! changed, are refused.
 
+use predicates::prelude::*;
 use predicates::str::contains;
 
 use crate::util::{json, pkadvisor, scratch};
@@ -185,4 +186,61 @@ fn profiles_that_do_not_belong_together_or_were_changed_are_refused() {
         .assert()
         .code(2)
         .stderr(contains("the profiles did not measure this key"));
+}
+
+#[test]
+fn hostile_profile_paths_and_sizes_end_cleanly() {
+    let dir = scratch("profile_hostile");
+    let docs = crate::util::write(
+        &dir,
+        "d.ndjson",
+        "{\"id\":\"a\",\"k\":1}\n{\"id\":\"b\",\"k\":2}\n",
+    );
+    // A device is written through, never replaced by a regular file.
+    profile(&docs, "/dev/null", &["--key", "/k"]);
+    let meta = std::fs::metadata("/dev/null").unwrap();
+    assert!(!meta.is_file(), "/dev/null became a regular file");
+    // A regular target is written whole, and no temporary file is left beside it.
+    let out = dir.join("p.profile").to_string_lossy().into_owned();
+    profile(&docs, &out, &["--key", "/k"]);
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // Endless input where a profile should be: refused at once, not buffered.
+    pkadvisor()
+        .args(["analyze", "--profile", "/dev/zero"])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains("/dev/zero").and(contains("not a pkadvisor profile")));
+    // A compressed object that never ends stops at the cap.
+    let bomb = dir.join("bomb.profile.zst");
+    {
+        let file = std::fs::File::create(&bomb).unwrap();
+        let mut z = zstd::Encoder::new(file, 19).unwrap();
+        use std::io::Write as _;
+        z.write_all(b"{\"format\":\"").unwrap();
+        let chunk = vec![b'a'; 1 << 20];
+        for _ in 0..1100 {
+            z.write_all(&chunk).unwrap();
+        }
+        z.finish().unwrap();
+    }
+    pkadvisor()
+        .args(["analyze", "--profile"])
+        .arg(&bomb)
+        .timeout(std::time::Duration::from_secs(120))
+        .assert()
+        .code(2)
+        .stderr(contains("MiB once decompressed"));
+    // The same for an infrastructure file.
+    pkadvisor()
+        .args(["check", "--container", "/dev/zero", &docs])
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(contains("more than 64 MiB"));
 }

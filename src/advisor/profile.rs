@@ -24,6 +24,9 @@ use crate::stats::CandidateStats;
 pub const FORMAT: &str = "pkadvisor-profile";
 /// The layout version written, and the only one read.
 pub const VERSION: u32 = 2;
+/// The largest profile read, decompressed: 1 GiB (a decompression bomb ends there; input
+/// that does not start as a JSON object is refused at once).
+pub const MAX_PROFILE_BYTES: u64 = 1 << 30;
 
 /// The statistics of one share of the input.
 #[derive(Debug)]
@@ -160,12 +163,28 @@ impl Profile {
     }
 
     /// Reads a profile written by [`write`](Self::write); `name` names it in errors.
-    pub fn read(name: &str, mut input: impl Read) -> Result<Profile, ProfileError> {
+    pub fn read(name: &str, input: impl Read) -> Result<Profile, ProfileError> {
         let bad = |what: String| ProfileError::Invalid(format!("{name}: {what}"));
-        let mut text = Vec::new();
+        let mut input = input.take(MAX_PROFILE_BYTES + 1);
+        // A profile is one JSON object: anything else is refused before it is buffered.
+        let mut text = vec![0u8; 64];
+        let n =
+            read_up_to(&mut input, &mut text).map_err(|e| bad(format!("cannot be read ({e})")))?;
+        text.truncate(n);
+        if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(bad(
+                "not a pkadvisor profile (a profile is one JSON object)".into(),
+            ));
+        }
         input
             .read_to_end(&mut text)
             .map_err(|e| bad(format!("cannot be read ({e})")))?;
+        if text.len() as u64 > MAX_PROFILE_BYTES {
+            return Err(bad(format!(
+                "more than {} MiB once decompressed: not a profile pkadvisor writes",
+                MAX_PROFILE_BYTES >> 20
+            )));
+        }
         let file: File = serde_json::from_slice(&text).map_err(|e| {
             bad(format!(
                 "line {} column {}: not a pkadvisor profile ({e})",
@@ -303,9 +322,24 @@ pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
     merged.ok_or_else(|| anyhow::anyhow!("no profile given"))
 }
 
+/// Reads until `buf` is full or the input ends; the bytes read.
+fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut n = 0;
+    while n < buf.len() {
+        match input.read(&mut buf[n..]) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(n)
+}
+
 /// Writes `profile` to `path` (`-`: standard output), compressed when the name ends in
-/// `.gz` or `.zst`. A file appears whole or not at all: it is written beside its final
-/// name, then renamed.
+/// `.gz` or `.zst`. A regular file appears whole or not at all: it is written under a name
+/// of its own beside its final one (two writers never share it), then renamed. A path that
+/// is not a regular file (a device, a FIFO) is written through, never replaced.
 pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
     use anyhow::Context as _;
     if path == "-" {
@@ -313,9 +347,26 @@ pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
         profile.write(&mut out)?;
         return Ok(out.flush()?);
     }
-    let partial = format!("{path}.partial");
+    let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
+    if special {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(path)
+            .with_context(|| format!("writing {path}"))?;
+        let mut out = std::io::BufWriter::new(file);
+        profile.write(&mut out)?;
+        return out.flush().with_context(|| format!("writing {path}"));
+    }
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let partial = format!("{path}.{}.{stamp}.partial", std::process::id());
     let write = || -> std::io::Result<()> {
-        let file = std::io::BufWriter::new(std::fs::File::create(&partial)?);
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&partial)?;
+        let file = std::io::BufWriter::new(file);
         if path.ends_with(".gz") {
             let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
             profile.write(&mut gz)?;

@@ -95,9 +95,27 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
     }
 }
 
+/// The most an infrastructure file may hold: 64 MiB (a template is kilobytes).
+const MAX_INFRA_BYTES: u64 = 64 << 20;
+
+fn read_capped(file: &str) -> Result<String> {
+    use std::io::Read as _;
+    let f = std::fs::File::open(file).with_context(|| format!("cannot read {file}"))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_INFRA_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {file}"))?;
+    if bytes.len() as u64 > MAX_INFRA_BYTES {
+        bail!(
+            "{file}: more than 64 MiB: not an infrastructure file (ARM, Bicep JSON, Terraform JSON)"
+        );
+    }
+    String::from_utf8(bytes).map_err(|e| anyhow!("{file}: not UTF-8 text ({e})"))
+}
+
 /// Every container the file declares.
 fn read_declared(file: &str) -> Result<Vec<Declared>> {
-    let text = std::fs::read_to_string(file).with_context(|| format!("cannot read {file}"))?;
+    let text = read_capped(file)?;
     let doc: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
         .map_err(|e| anyhow!("{file}:{}:{}: not JSON ({e}); Bicep files must be compiled to ARM JSON first (az bicep build)", e.line(), e.column()))?;
     Ok(infra::containers(&doc))
