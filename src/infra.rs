@@ -24,6 +24,9 @@ pub struct Declared {
     /// For a global secondary index (ARM `materializedViewDefinition`): the container it
     /// is filled from (`sourceCollectionId`).
     pub source: Option<String>,
+    /// `database/container` when the file says which database holds it (an ARM resource
+    /// name `account/database/container`), else the name alone.
+    pub qualified: String,
 }
 
 /// Every container declared in `doc`.
@@ -52,6 +55,7 @@ fn declared(name: &str, at: &str, pk: &Value) -> Declared {
         at: at.to_owned(),
         definition: arm_definition(pk),
         source: None,
+        qualified: name.to_owned(),
     }
 }
 
@@ -80,6 +84,16 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
             .pointer("/materializedViewDefinition/sourceCollectionId")
             .and_then(Value::as_str)
             .map(str::to_owned);
+        // `account/database/container`: the database tells same-named containers apart.
+        let full = obj.get("name").and_then(Value::as_str).unwrap_or("");
+        let parts: Vec<&str> = full.trim_matches(['[', ']']).split('/').collect();
+        if let [.., db, c] = parts[..]
+            && parts.len() >= 3
+            && !db.contains('(')
+            && c.trim_end_matches([')', '\'']) == name
+        {
+            d.qualified = format!("{db}/{name}");
+        }
         out.push(d);
     }
     // Child resources: an array, or an object keyed by symbolic name (languageVersion 2.0).
@@ -121,11 +135,18 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                         at,
                         definition: terraform_definition(values),
                         source: None,
+                        qualified: name.to_owned(),
                     });
                 }
                 return;
             }
+            // A plan's prior state holds the key before the change: what is gated is the
+            // planned one.
+            let plan = obj.contains_key("planned_values") || obj.contains_key("resource_changes");
             for (k, child) in obj {
+                if plan && k == "prior_state" {
+                    continue;
+                }
                 terraform(child, &format!("{at}/{k}"), out);
             }
         }
@@ -270,6 +291,40 @@ mod tests {
             let e = def(pk.clone()).unwrap_err();
             assert!(e.contains(field), "{pk}: {e}");
         }
+    }
+
+    #[test]
+    fn same_named_containers_are_told_apart_by_database() {
+        let c = |name: &str, id: &str, path: &str| {
+            serde_json::json!({"type": ARM_TYPE, "name": name,
+                "properties": {"resource": {"id": id, "partitionKey": {"paths": [path], "kind": "Hash", "version": 2}}}})
+        };
+        let doc = serde_json::json!({"resources": [
+            c("acct/db1/events", "events", "/a"),
+            c("[concat(parameters('account'), '/db2/events')]", "events", "/b"),
+        ]});
+        let found = containers(&doc);
+        let q: Vec<&str> = found.iter().map(|d| d.qualified.as_str()).collect();
+        assert_eq!(q, ["db1/events", "db2/events"]);
+    }
+
+    #[test]
+    fn a_plan_gates_its_planned_key_not_the_prior_one() {
+        let resource = |path: &str| {
+            serde_json::json!({"type": TERRAFORM_TYPE, "address": "azurerm_cosmosdb_sql_container.c",
+                "values": {"name": "events", "partition_key_paths": [path], "partition_key_version": 2}})
+        };
+        let plan = serde_json::json!({
+            "prior_state": {"values": {"root_module": {"resources": [resource("/old")]}}},
+            "resource_changes": [{"type": TERRAFORM_TYPE, "address": "azurerm_cosmosdb_sql_container.c",
+                "change": {"after": {"name": "events", "partition_key_paths": ["/new"], "partition_key_version": 2}}}]
+        });
+        let found = containers(&plan);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            found[0].definition.as_ref().unwrap().paths()[0].to_string(),
+            "/new"
+        );
     }
 
     #[test]

@@ -119,7 +119,7 @@ fn several_containers_need_a_name() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains(
-            "pick one with --container-name: events, legacy",
+            "pick one with --container-name: events-db/events, events-db/legacy",
         ));
     pkadvisor()
         .args([

@@ -182,14 +182,29 @@ fn pick(file: &str, found: Vec<Declared>, name: Option<&str>) -> Result<Declared
             infra::TERRAFORM_TYPE
         );
     }
-    let names: Vec<String> = found.iter().map(|d| d.name.clone()).collect();
+    let names: Vec<String> = found.iter().map(|d| d.qualified.clone()).collect();
     match name {
-        Some(n) => found.into_iter().find(|d| d.name == n).ok_or_else(|| {
-            anyhow!(
-                "{file}: no container named {n:?}; it declares: {}",
-                names.join(", ")
-            )
-        }),
+        Some(n) => {
+            let mut matching: Vec<Declared> = found
+                .into_iter()
+                .filter(|d| d.name == n || d.qualified == n)
+                .collect();
+            match matching.len() {
+                0 => bail!(
+                    "{file}: no container named {n:?}; it declares: {}",
+                    names.join(", ")
+                ),
+                1 => Ok(matching.remove(0)),
+                _ => bail!(
+                    "{file}: several containers are named {n:?}: {}; pick one with --container-name database/container",
+                    matching
+                        .iter()
+                        .map(|d| d.qualified.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }
+        }
         None if found.len() == 1 => Ok(found.into_iter().next().expect("one")),
         None => bail!(
             "{file} declares {} containers; pick one with --container-name: {}",
