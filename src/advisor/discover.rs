@@ -13,6 +13,9 @@ use crate::engine::KeyPath;
 const DISTINCT_CAP: usize = 50_000;
 /// Deepest nesting explored.
 const MAX_DEPTH: usize = 4;
+/// Property paths followed at most: documents with a million distinct property names (a
+/// map keyed by ids) would otherwise cost a gigabyte; past it, new paths are ignored.
+const MAX_PATHS: usize = 10_000;
 
 /// What the first documents show of one path.
 #[derive(Clone, Debug, Default)]
@@ -79,6 +82,9 @@ pub fn discover(text: &[u8], max_docs: usize) -> Discovery {
             let mut seen = Vec::new();
             walk(&doc, &mut Vec::new(), &mut seen);
             for (path, text, fractional) in seen {
+                if d.paths.len() >= MAX_PATHS && !d.paths.contains_key(&path) {
+                    continue;
+                }
                 record(d.paths.entry(path).or_default(), text, fractional);
             }
             d.docs.push(doc);
@@ -131,6 +137,21 @@ fn record(p: &mut PathStats, text: String, fractional: bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn property_names_are_bounded() {
+        // One document whose properties are a map keyed by 50,000 ids.
+        let mut text = String::from("{\"id\":\"x\",\"m\":{");
+        for i in 0..50_000 {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&format!("\"k{i}\":{i}"));
+        }
+        text.push_str("}}\n");
+        let d = discover(text.as_bytes(), 10);
+        assert_eq!(d.paths.len(), MAX_PATHS);
+    }
 
     #[test]
     fn finds_nested_scalar_paths_in_every_form() {

@@ -17,6 +17,9 @@ use crate::time::epoch_seconds;
 
 /// The largest `count` accepted: beyond 2^53 counts stop being exact as doubles.
 pub const MAX_COUNT: u64 = 1 << 53;
+/// The most operations a whole log may add up to (2^60): beyond it weighted counters would
+/// saturate and fractions stop adding up to one.
+pub const MAX_TOTAL: u64 = 1 << 60;
 
 /// Lines longer than this are rejected (memory stays bounded on hostile input).
 pub const MAX_LINE_BYTES: usize = 16 << 20;
@@ -160,6 +163,13 @@ pub fn read_log(
         } else {
             parser.parse_line(&buf, line, &mut log.warnings)
         };
+        let result = result.and_then(|op| match op {
+            Some(o) if log.total.saturating_add(o.count) > MAX_TOTAL => Err(err(
+                1,
+                "the log's counts add up to more than 2^60 operations".to_owned(),
+            )),
+            other => Ok(other),
+        });
         match result {
             Ok(Some(op)) => log.keep(op, max_ops),
             Ok(None) => {}
