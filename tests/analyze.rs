@@ -571,3 +571,31 @@ fn a_long_log_is_sampled_within_memory_and_still_estimates_its_fractions() {
         assert!((got - exact).abs() < 0.02, "{field}: {got} vs {exact}");
     }
 }
+
+#[test]
+fn large_in_lists_count_at_their_size_against_memory() {
+    // 600 queries of 2,000 literals each: far fewer operations than the allowance's floor,
+    // but hundreds of kilobytes each once parsed. They must be sampled to stay in bounds.
+    let dir = scratch("analyze_in_lists");
+    let docs = write(&dir, "d.ndjson", &tenant_docs(500, 10));
+    let list: Vec<String> = (0..2_000).map(|i| format!("'t{i}'")).collect();
+    let line = format!(
+        "{{\"op\":\"query\",\"sql\":\"SELECT * FROM c WHERE c.tenantId IN ({})\"}}\n",
+        list.join(",")
+    );
+    let log = write(&dir, "q.ndjson", &line.repeat(600));
+    pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--queries",
+            &log,
+            "--key",
+            "/tenantId",
+            "--memory",
+            "16MB",
+        ])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("were sampled down"));
+}

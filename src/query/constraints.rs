@@ -61,6 +61,15 @@ impl Conjunct {
         self.fixed.iter().map(|(p, v)| (&**p, &**v))
     }
 
+    /// About the heap bytes it holds: each fixed path and value, and the value's text.
+    pub fn approx_bytes(&self) -> usize {
+        let text = |v: &PkValue| match v {
+            PkValue::String(s) => s.len(),
+            _ => 0,
+        };
+        24 + self.fixed.iter().map(|(_, v)| 80 + text(v)).sum::<usize>()
+    }
+
     /// How many paths are fixed.
     pub fn len(&self) -> usize {
         self.fixed.len()

@@ -44,6 +44,11 @@ pub const OPERATION_FOOTPRINT: usize = 1024;
 /// Operations kept whatever the memory given.
 pub const MIN_KEPT_OPERATIONS: usize = 10_000;
 
+/// How many [`OPERATION_FOOTPRINT`]s an operation takes.
+fn units(op: &Operation) -> usize {
+    1 + op.kind.extra_bytes() / OPERATION_FOOTPRINT
+}
+
 /// Operations a log may keep in `memory` bytes: a quarter of it (the documents' statistics
 /// have the rest), at [`OPERATION_FOOTPRINT`] each.
 pub fn operations_within(memory: usize) -> usize {
@@ -70,6 +75,8 @@ pub struct Log {
     pub writes: bool,
     /// The sampling level (0: every operation kept).
     pub level: u32,
+    /// The kept operations' size in footprints (see [`units`]).
+    units: usize,
     /// Invalid lines skipped (`--skip-invalid`).
     pub invalid: u64,
     /// The first skipped line's error.
@@ -89,7 +96,8 @@ impl Log {
         self.writes
     }
 
-    /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept.
+    /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept (an operation
+    /// holding more than [`OPERATION_FOOTPRINT`] counts as that many times as many).
     fn keep(&mut self, op: Operation, max_ops: usize) {
         self.total = self.total.saturating_add(op.count);
         self.read += 1;
@@ -97,11 +105,13 @@ impl Log {
         if !takes_at(&op, self.level) {
             return;
         }
+        self.units += units(&op);
         self.ops.push(op);
-        while self.ops.len() > max_ops.max(1) && self.level < 63 {
+        while self.units > max_ops.max(1) && self.level < 63 {
             self.level += 1;
             let level = self.level;
             self.ops.retain(|o| takes_at(o, level));
+            self.units = self.ops.iter().map(units).sum();
         }
     }
 

@@ -99,6 +99,19 @@ pub enum OpKind {
 }
 
 impl OpKind {
+    /// About the heap bytes beyond a fixed footprint: a query's alternatives (an `IN` list
+    /// of thousands of values holds as many), a batch's operations.
+    pub fn extra_bytes(&self) -> usize {
+        match self {
+            OpKind::Query(x) => x
+                .constraints
+                .alternatives()
+                .map_or(0, |alts| alts.iter().map(|c| c.approx_bytes()).sum()),
+            OpKind::Batch(ops) => ops.iter().map(|o| 256 + o.extra_bytes()).sum(),
+            _ => 0,
+        }
+    }
+
     /// Whether it reads (queries and point reads): the operations routing is judged on.
     pub fn is_read(&self) -> bool {
         matches!(self, OpKind::Query(_) | OpKind::Read(_))
