@@ -55,9 +55,6 @@ pub struct WorkloadStats {
     pub write_spread: f64,
     /// Total RU charged.
     pub ru: f64,
-    /// RU the same operations would cost if each reached one partition (its
-    /// single-partition charge): what an ideal key would pay.
-    pub ideal_ru: f64,
     /// RU charged to reads.
     pub read_ru: f64,
     /// RU that reads visiting every partition spend on partitions beyond the first.
@@ -173,6 +170,7 @@ pub fn replay(
         owners: FxHashMap::default(),
         runs: Runs::new(parts),
         need: Need::default(),
+        id: crate::engine::KeyPath::from_segments(["id"]),
         current: 0,
         scratch: Scratch::default(),
         slices: Vec::new(),
@@ -329,15 +327,14 @@ fn arrival_times(log: &Log) -> Option<Vec<i64>> {
     )
 }
 
-/// What the busiest window needs provisioned, for the key and for an ideal key.
+/// What the key needs provisioned (its RU per partition over the whole replay) and what an
+/// ideal key would (its single-partition charges, in all and in the busiest window).
 #[derive(Debug, Default)]
 struct Need {
     /// Whether logged operations are counted (else the sample's creates).
     counts_logged: bool,
     /// Whether the operation being replayed is logged.
     logged: bool,
-    /// RU per partition in the open window.
-    load: Vec<f64>,
     /// RU per partition over the whole replay.
     totals: Vec<f64>,
     /// Ideal RU over the whole replay.
@@ -355,11 +352,9 @@ impl Need {
 
     fn charge(&mut self, idx: usize, ru: f64, parts: usize) {
         if self.counts() {
-            if self.load.len() < parts {
-                self.load.resize(parts, 0.0);
+            if self.totals.len() < parts {
                 self.totals.resize(parts, 0.0);
             }
-            self.load[idx] += ru;
             self.totals[idx] += ru;
         }
     }
@@ -374,7 +369,6 @@ impl Need {
     fn close_window(&mut self) {
         self.peak = self.peak.max(self.window_ideal);
         self.window_ideal = 0.0;
-        self.load.iter_mut().for_each(|l| *l = 0.0);
     }
 }
 
@@ -434,8 +428,10 @@ struct Replayer<'a, 'c> {
     owners: FxHashMap<String, u64>,
     /// The logged writes in runs, for their spread.
     runs: Runs,
-    /// What the busiest window needs provisioned.
+    /// What the key and an ideal key need provisioned.
     need: Need,
+    /// The path `/id`, for queries that name items by id.
+    id: crate::engine::KeyPath,
     /// The index of the logged operation being replayed.
     current: usize,
     /// This window's single-partition operations (reads and writes) as lumps.
@@ -457,17 +453,11 @@ impl Replayer<'_, '_> {
         self.need.charge(idx, ru, parts);
     }
 
-    /// Counts `ru` as what an ideal key would pay.
-    fn ideal(&mut self, ru: f64) {
-        self.stats.ideal_ru += ru;
-        self.need.ideal(ru);
-    }
-
     fn sample_creates(&mut self, slices: &Arrivals) {
         let v1 = self.subject.definition.is_v1();
         for &(slice, docs, bytes) in slices {
             let ru = cost::create(bytes as f64 / docs as f64) * docs as f64;
-            self.ideal(ru);
+            self.need.ideal(ru);
             self.stats.writes = self.stats.writes.saturating_add(docs);
             self.all_lumps.0 += docs as f64;
             self.all_lumps.1 += docs as f64;
@@ -506,7 +496,9 @@ impl Replayer<'_, '_> {
                 let results = match (x.shape.max_results(), x.shape.aggregate) {
                     (_, Some(_)) => 0.0,
                     (Some(m), None) => m as f64,
-                    (None, None) => by_id(&x.constraints).unwrap_or(cost::DEFAULT_QUERY_RESULTS),
+                    (None, None) => {
+                        by_id(&x.constraints, &self.id).unwrap_or(cost::DEFAULT_QUERY_RESULTS)
+                    }
                 };
                 (r, results, self.avg_doc)
             }
@@ -541,7 +533,7 @@ impl Replayer<'_, '_> {
             _ => overhead / visits + payload,
         } * n as f64;
         // Never more than it was charged (an observed charge may be below the model's).
-        self.ideal(single.min(each * visits));
+        self.need.ideal(single.min(each * visits));
         self.stats.read_ru += each * visits;
         // Fan-out by its cost: a read that visits every partition, whether the key gives it
         // no value or too many (every suffix of a random suffix).
@@ -590,7 +582,7 @@ impl Replayer<'_, '_> {
             _ => (None, 0.0),
         };
         let ru = observed.unwrap_or(ru) * n as f64;
-        self.ideal(ru);
+        self.need.ideal(ru);
         match &epk {
             Some(e) => {
                 let idx = self.container.route(e);
@@ -675,12 +667,11 @@ impl Replayer<'_, '_> {
 
 /// Documents a query that fixes `id` returns: one per id it names (ids are unique within a
 /// logical partition, and a query names them per partition key value at most once).
-fn by_id(c: &crate::query::Constraints) -> Option<f64> {
-    let id = crate::engine::KeyPath::from_segments(["id"]);
+fn by_id(c: &crate::query::Constraints, id: &crate::engine::KeyPath) -> Option<f64> {
     let alternatives = c.alternatives()?;
     alternatives
         .iter()
-        .all(|conj| conj.get(&id).is_some())
+        .all(|conj| conj.get(id).is_some())
         .then_some(alternatives.len().max(1) as f64)
 }
 
