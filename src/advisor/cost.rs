@@ -102,18 +102,36 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
         Ok(ru) => (Some(ru), None),
         Err(why) => (None, Some(why.to_owned())),
     };
-    let regions = prices.regions.max(1) as f64;
-    let monthly_throughput =
-        required_ru.map(|ru| ru / 100.0 * prices.ru_hour_per_100 * HOURS_PER_MONTH * regions);
-    let gb = target.storage_bytes as f64 / GB as f64;
+    let monthly_throughput = required_ru.map(|ru| monthly(ru, prices.ru_hour_per_100, prices));
     Cost {
         ru_per_operation: w.ru / ops,
         efficiency,
         required_ru,
         unknown_because,
         monthly_throughput,
-        monthly_storage: gb.max(1.0) * prices.gb_month * regions,
+        monthly_storage: monthly_storage(target, prices),
         need: w.need_ru,
+    }
+}
+
+/// USD a month for `ru` RU/s at `price` per 100 RU/s-hour, in every region.
+pub fn monthly(ru: f64, price: f64, prices: &Prices) -> f64 {
+    ru / 100.0 * price * HOURS_PER_MONTH * prices.regions.max(1) as f64
+}
+
+/// USD a month for storing the target's data (at least 1 GB), in every region.
+pub fn monthly_storage(target: &Target, prices: &Prices) -> f64 {
+    let gb = target.storage_bytes as f64 / GB as f64;
+    gb.max(1.0) * prices.gb_month * prices.regions.max(1) as f64
+}
+
+/// The least RU/s a container of `storage_bytes` may have (`cosmos-facts.md` §15): manual,
+/// 400 and 1 per GB; an autoscale maximum, 1,000 and 10 per GB.
+pub fn min_ru(throughput: Throughput, storage_bytes: u64) -> f64 {
+    let gb = storage_bytes as f64 / GB as f64;
+    match throughput {
+        Throughput::Manual(_) => gb.max(400.0),
+        Throughput::Autoscale(_) => (gb * 10.0).max(1_000.0),
     }
 }
 
@@ -121,12 +139,9 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
 fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'static str> {
     let per_need = rate(e, prices)?;
     let per_second = e.workload.need_ru * per_need;
-    let gb = target.storage_bytes as f64 / GB as f64;
-    let floor = match target.throughput {
-        Throughput::Manual(_) => (gb * 1.0).max(400.0),
-        Throughput::Autoscale(_) => (gb * 10.0).max(1_000.0),
-    };
-    Ok(per_second.max(floor).ceil())
+    Ok(per_second
+        .max(min_ru(target.throughput, target.storage_bytes))
+        .ceil())
 }
 
 /// RU/s to provision per unit of `need_ru` (the same for every candidate of a run: they

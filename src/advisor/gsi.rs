@@ -18,14 +18,15 @@
 //! RU and the pair costs less a month than the single container (without rates: fewer RU),
 //! and no hierarchical candidate serves both patterns for less.
 
-use super::cost::{AUTOSCALE_RU_HOUR, HOURS_PER_MONTH, MANUAL_RU_HOUR, Prices};
+use super::cost::{self, AUTOSCALE_RU_HOUR, MANUAL_RU_HOUR, Prices};
 use super::evaluate::Evaluation;
 use super::project::Target;
-use crate::engine::GB;
+use super::{cents, round4};
+use crate::engine::Throughput;
 use crate::key::{KeyKind, KeyLevel};
 use crate::report::columns::thousands;
-use crate::report::model::{CandidateReport, KeyInfo, SecondaryIndex, Severity};
-use crate::workload::cost;
+use crate::report::model::{CandidateReport, SecondaryIndex, Severity};
+use crate::workload::cost as ru_cost;
 
 /// Moved reads must carry at least this share of the reads' RU.
 pub const MIN_MOVED_SHARE: f64 = 0.1;
@@ -160,10 +161,9 @@ fn price(
     let w = &b.workload;
     let avg_doc = b.stats.bytes as f64 / b.stats.documents.max(1) as f64;
     let writes = if w.writes_from_sample { 0 } else { w.writes } as f64;
-    let write_ru_added = writes * cost::create(avg_doc);
-    let change_feed_ru = writes * cost::read(avg_doc);
-    let read_ru: f64 = w.per_op.iter().map(|c| c.ru as f64).sum();
-    let share = m.ru_before / read_ru.max(f64::MIN_POSITIVE);
+    let write_ru_added = writes * ru_cost::create(avg_doc);
+    let change_feed_ru = writes * ru_cost::read(avg_doc);
+    let share = m.ru_before / w.read_ru.max(f64::MIN_POSITIVE);
     let source_ru = w.ru - m.ru_before + change_feed_ru;
     let index_ru = m.ru_after + write_ru_added;
     // What each container needs provisioned (partitions × its hottest partition's RU over
@@ -174,25 +174,19 @@ fn price(
     let g_skew = g.workload.need_ru / g.workload.ru.max(f64::MIN_POSITIVE);
     let index_need = index_ru * g_skew.max(1.0);
     let ru_saved = m.ru_before - m.ru_after;
-    let regions = prices.regions.max(1) as f64;
-    let gb = target.storage_bytes as f64 / GB as f64;
-    let storage = gb.max(1.0) * prices.gb_month * regions;
     let before = reports[best].cost.monthly.total;
-    let rate = super::cost::rate(b, prices).ok();
+    let rate = cost::rate(b, prices).ok();
     let monthly = match (rate, reports[best].cost.required_ru) {
         (Some(r), Some(_)) => {
-            let hour = |ru: f64, price: f64| ru / 100.0 * price * HOURS_PER_MONTH * regions;
-            let floor_source = match target.throughput {
-                crate::engine::Throughput::Manual(_) => gb.max(400.0),
-                crate::engine::Throughput::Autoscale(_) => (10.0 * gb).max(1_000.0),
-            };
-            let source = (r * source_need).max(floor_source);
-            let floor = 0.1 * (10.0 * gb).max(1_000.0);
+            let source =
+                (r * source_need).max(cost::min_ru(target.throughput, target.storage_bytes));
+            // Autoscale bills at least a tenth of its maximum, itself at least its minimum.
+            let floor = 0.1 * cost::min_ru(Throughput::Autoscale(0.0), target.storage_bytes);
             let index = (r * index_need).max(floor);
             Some(
-                hour(source, prices.ru_hour_per_100)
-                    + hour(index, autoscale(prices))
-                    + 2.0 * storage,
+                cost::monthly(source, prices.ru_hour_per_100, prices)
+                    + cost::monthly(index, autoscale(prices), prices)
+                    + 2.0 * cost::monthly_storage(target, prices),
             )
         }
         _ => None,
@@ -210,11 +204,7 @@ fn price(
         alternative,
     );
     SecondaryIndex {
-        key: KeyInfo {
-            spec: g.spec.to_string(),
-            kind: g.spec.kind().as_str().to_owned(),
-            definition: g.definition.to_json(),
-        },
+        key: super::key_info(&g.spec, &g.definition),
         proposed,
         queries_moved: round4(m.reads / w.reads.max(1) as f64),
         ru_saved: ru_saved.round(),
@@ -314,12 +304,4 @@ fn reason(
     format!(
         "{moved}; {bill}. The index is eventually consistent (filled by the change feed): reads that must see their own writes stay on the source."
     )
-}
-
-fn cents(x: f64) -> f64 {
-    (x * 100.0).round() / 100.0
-}
-
-fn round4(x: f64) -> f64 {
-    (x * 1e4).round() / 1e4
 }

@@ -178,7 +178,6 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
 }
 
 fn cost_report(c: &cost::Cost) -> CostReport {
-    let cents = |x: f64| (x * 100.0).round() / 100.0;
     CostReport {
         ru_per_operation: round4(c.ru_per_operation),
         efficiency: round4(c.efficiency),
@@ -276,6 +275,11 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         labels,
         map,
     }
+}
+
+/// Rounds to whole cents.
+pub fn cents(x: f64) -> f64 {
+    (x * 100.0).round() / 100.0
 }
 
 /// Rounds to 4 decimals, so output does not depend on the last bits of a float sum.
