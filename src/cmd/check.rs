@@ -251,11 +251,7 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
     let best_alternative = report
         .candidates
         .iter()
-        .find(|o| {
-            !o.origin.starts_with(DECLARED)
-                && !o.origin.starts_with(INDEX)
-                && o.findings.iter().all(|f| f.severity != Severity::Violation)
-        })
+        .find(|o| is_alternative(o))
         .filter(|o| o.score > c.score)
         .map(|o| o.key.spec.clone());
     let cheapest = cheapest_alternative(report);
@@ -263,14 +259,12 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
     if let (Some(o), Some(r)) = (cheapest, cost_ratio)
         && r >= args.max_cost_ratio
     {
-        let what = if report.declared_indexes.is_empty() {
-            "the RU/s"
-        } else {
-            "with its declared indexes, the monthly bill"
-        };
-        let mine = match pair_bill(report) {
-            Some(p) => format!("{} USD a month with its indexes", thousands(p)),
-            None => cost_summary(c),
+        let (what, mine) = match pair_against(report, o) {
+            Some(p) => (
+                "with its declared indexes, the monthly bill",
+                format!("{} USD a month with its indexes", thousands(p)),
+            ),
+            None => ("the RU/s", cost_summary(c)),
         };
         reasons.push(format!(
             "needs {r:.1}× {what} of {} (--max-cost-ratio {}): {mine} against {}",
@@ -288,24 +282,34 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
         best_alternative,
         max_cost_ratio: args.max_cost_ratio,
         cheapest_alternative: cheapest.map(|o| o.key.spec.clone()),
-        cost_ratio: cost_ratio.map(|r| (r * 100.0).round() / 100.0),
+        cost_ratio: cost_ratio.map(pkadvisor::advisor::cents),
     }
 }
 
 /// What the declared key (with its declared indexes, priced as pairs: the cheapest pair's
 /// monthly bill against the alternative's) needs over what `alt` needs.
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
-    match (pair_bill(report), alt.cost.monthly.throughput) {
-        (Some(p), Some(_)) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
+    match pair_against(report, alt) {
+        Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
         _ => alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE),
     }
 }
 
-/// The monthly bill of the cheapest pair of the container and a declared index.
-fn pair_bill(report: &Report) -> Option<f64> {
+/// The monthly bill of the cheapest pair of the container and a declared index, when
+/// `alt`'s bill is known too: the cost gate then compares bills, not RU/s.
+fn pair_against(report: &Report, alt: &CandidateReport) -> Option<f64> {
+    alt.cost.monthly.throughput?;
     (report.declared_indexes.iter())
         .filter_map(|i| i.monthly_after)
         .min_by(f64::total_cmp)
+}
+
+/// A candidate the declared key is compared with: neither it nor a declared index, and
+/// free of violations.
+fn is_alternative(o: &CandidateReport) -> bool {
+    !o.origin.starts_with(DECLARED)
+        && !o.origin.starts_with(INDEX)
+        && o.findings.iter().all(|f| f.severity != Severity::Violation)
 }
 
 /// The alternative without violations that needs the fewest RU/s (ties: the better rank).
@@ -313,11 +317,7 @@ fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
     report
         .candidates
         .iter()
-        .filter(|o| {
-            !o.origin.starts_with(DECLARED)
-                && !o.origin.starts_with(INDEX)
-                && o.findings.iter().all(|f| f.severity != Severity::Violation)
-        })
+        .filter(|o| is_alternative(o))
         .max_by(|a, b| {
             a.cost
                 .efficiency
@@ -380,15 +380,14 @@ fn cost_line(report: &Report, v: &CheckResult) -> String {
         .as_ref()
         .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
     if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
+        let what = match pair_against(report, o) {
+            Some(_) => "monthly bill, with its declared indexes",
+            None => "RU/s",
+        };
         line.push_str(&format!(
-            "; the cheapest alternative, {}, needs {} (the key needs {r:.2}× its {}; limit {}×)",
+            "; the cheapest alternative, {}, needs {} (the key needs {r:.2}× its {what}; limit {}×)",
             o.key.spec,
             cost_summary(o),
-            if report.declared_indexes.is_empty() {
-                "RU/s"
-            } else {
-                "monthly bill, with its declared indexes"
-            },
             v.max_cost_ratio
         ));
     }
