@@ -104,6 +104,8 @@ struct Carrier<'a> {
     span: Span,
     /// Its label, for values reported one by one (exact or heavy).
     label: Option<&'a str>,
+    /// Whether its writes have stopped (see [`Arrivals::is_closed`]).
+    closed: bool,
 }
 
 /// The values placed one by one: every value while counted exactly; once sampled, the heavy
@@ -120,6 +122,7 @@ fn carriers(stats: &CandidateStats) -> Vec<Carrier<'_>> {
             count: v.docs,
             span: v.span,
             label: Some(v.label),
+            closed: false,
         });
     }
     if !stats.values.is_exact() {
@@ -135,6 +138,7 @@ fn carriers(stats: &CandidateStats) -> Vec<Carrier<'_>> {
                     count: v.docs,
                     span: v.span,
                     label: None,
+                    closed: false,
                 });
             }
         }
@@ -200,8 +204,8 @@ struct Growth {
 impl Growth {
     /// How much a value grows: open values seen more than once by `g`; values seen once
     /// are what new values look like, and closed values are done.
-    fn of(&self, c: &Carrier<'_>, a: &Arrivals) -> f64 {
-        if a.is_closed(c) || (c.count < 2 && self.open >= 1.0) {
+    fn of(&self, c: &Carrier<'_>) -> f64 {
+        if c.closed || (c.count < 2 && self.open >= 1.0) {
             self.closed
         } else {
             self.open
@@ -211,14 +215,10 @@ impl Growth {
 
 fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arrivals) -> Growth {
     let sample: f64 = carriers.iter().map(|c| c.bytes).sum();
-    let closed_bytes: f64 = carriers
-        .iter()
-        .filter(|c| a.is_closed(c))
-        .map(|c| c.bytes)
-        .sum();
+    let closed_bytes: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.bytes).sum();
     let growing: f64 = carriers
         .iter()
-        .filter(|c| !a.is_closed(c) && c.count >= 2)
+        .filter(|c| !c.closed && c.count >= 2)
         .map(|c| c.bytes)
         .sum();
     if scale < 1.0 || sample <= 0.0 {
@@ -300,8 +300,11 @@ pub fn project(
     let v1 = definition.is_v1();
     let sample = stats.histogram().total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
-    let carriers = carriers(stats);
+    let mut carriers = carriers(stats);
     let arrivals = Arrivals::of(&carriers, timed);
+    for c in &mut carriers {
+        c.closed = arrivals.is_closed(c);
+    }
     let g = growth(stats, &carriers, scale, &arrivals);
     let mut container = Container::new(definition.clone(), target.throughput);
     let avg_doc = sample / stats.documents.max(1) as f64;
@@ -310,7 +313,7 @@ pub fn project(
     let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
     let mut anywhere = 0.0;
     for c in &carriers {
-        let grow = g.of(c, &arrivals);
+        let grow = g.of(c);
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
         let new = c.bytes * g.unseen_per_byte;
@@ -327,8 +330,8 @@ pub fn project(
         place_in_prefix(&mut container, prefix, mass, avg_doc);
     }
     container.settle();
-    let (largest, largest_closed) = largest(&carriers, &arrivals, &g);
-    let max_container_bytes = limit_size(&carriers, &arrivals, &g, sample);
+    let (largest, largest_closed) = largest(&carriers, &g);
+    let max_container_bytes = limit_size(&carriers, &g, sample);
     Projection {
         container,
         scale,
@@ -342,15 +345,11 @@ pub fn project(
 }
 
 /// The largest value reported one by one, projected; and it again when it is closed.
-fn largest(
-    carriers: &[Carrier<'_>],
-    a: &Arrivals,
-    g: &Growth,
-) -> (Option<(String, u64)>, Option<ClosedValue>) {
+fn largest(carriers: &[Carrier<'_>], g: &Growth) -> (Option<(String, u64)>, Option<ClosedValue>) {
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
         let Some(label) = c.label else { continue };
-        let grow = g.of(c, a);
+        let grow = g.of(c);
         let b = (c.bytes * grow).round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         let better = best.is_none_or(|(l, lb)| b > lb || (b == lb && Some(label) < l.label));
@@ -362,7 +361,7 @@ fn largest(
         return (None, None);
     };
     let label = c.label.unwrap_or_default().to_owned();
-    let closed = a.is_closed(c).then(|| ClosedValue {
+    let closed = c.closed.then(|| ClosedValue {
         label: label.clone(),
         bytes: b,
         period: c.span.last - c.span.first,
@@ -410,19 +409,19 @@ fn insert_piece(c: &mut Container, epk: Epk, bytes: f64, avg_doc: f64) {
 /// logical limit: solve `bytes · (1 + (k - 1) B (1 - p) / B_open) = limit` for `k`, times
 /// the sample size `B`. A closed value already past the limit breaks the key at any size;
 /// `None` when open values do not grow (or not before an exabyte).
-fn limit_size(carriers: &[Carrier<'_>], a: &Arrivals, g: &Growth, sample: f64) -> Option<u64> {
+fn limit_size(carriers: &[Carrier<'_>], g: &Growth, sample: f64) -> Option<u64> {
     let limit = crate::engine::Limits::default().logical_bytes as f64;
     let named = carriers.iter().filter(|c| c.label.is_some());
     let closed_max = named
         .clone()
-        .filter(|c| a.is_closed(c))
+        .filter(|c| c.closed)
         .map(|c| c.bytes)
         .fold(0.0, f64::max);
     if closed_max >= limit {
         return Some(sample as u64);
     }
     let open_max = named
-        .filter(|c| !a.is_closed(c) && c.count >= 2)
+        .filter(|c| !c.closed && c.count >= 2)
         .map(|c| c.bytes)
         .fold(0.0, f64::max);
     let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
