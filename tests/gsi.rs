@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{json, scratch, write};
+use crate::util::{analyze_logged, json, scratch, write};
 
 /// Orders of 6,000 users, each with its own order number; a log of `lines` lines of 5,000
 /// operations each over 50 minutes: `by_user` and `by_order` shares of queries, the rest
@@ -39,22 +39,7 @@ fn orders(dir: &std::path::Path, by_user: u64, by_order: u64) -> serde_json::Val
     }
     let docs = write(dir, "docs.ndjson", &docs);
     let log = write(dir, "log.ndjson", &log);
-    json(&[
-        "analyze",
-        &docs,
-        "--queries",
-        &log,
-        "--target-storage",
-        "5TB",
-        "--key",
-        "/userId",
-        "--key",
-        "/orderNumber",
-        "--key",
-        "/id",
-        "--format",
-        "json",
-    ])
+    analyze_logged(&docs, &log, "5TB", &["/userId", "/orderNumber", "/id"])
 }
 
 #[test]
