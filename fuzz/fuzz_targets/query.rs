@@ -4,7 +4,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pkadvisor::query::{ParseErrorKind, Parameters, extract, parse};
+use pkadvisor::query::{Parameters, ParseErrorKind, extract, parse};
 
 fn parameters() -> Parameters {
     let mut params = Parameters::new();
@@ -28,7 +28,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let params = parameters();
     let extraction = extract(&query, &params);
-    assert_eq!(extraction.constraints.to_string(), extract(&query, &params).constraints.to_string());
+    assert_eq!(
+        extraction.constraints.to_string(),
+        extract(&query, &params).constraints.to_string()
+    );
     let printed = query.to_string();
     match parse(&printed) {
         Ok(reparsed) => {

@@ -17,7 +17,8 @@ struct Collect(Vec<(u64, u64, u64, String)>);
 impl Sink for Collect {
     fn document(&mut self, d: &Document<'_>) {
         assert!(d.line >= 1);
-        self.0.push((d.ordinal, d.line, d.bytes, format!("{:?}", d.fields)));
+        self.0
+            .push((d.ordinal, d.line, d.bytes, format!("{:?}", d.fields)));
     }
 
     fn merge(&mut self, other: Self) {
@@ -36,7 +37,10 @@ fn outcome(text: &[u8], opts: &ReadOptions) -> String {
             assert!(summary.documents > 0);
             assert_eq!(summary.documents, sink.0.len() as u64);
             sink.0.sort();
-            assert!(sink.0.windows(2).all(|w| w[0].0 < w[1].0), "ordinals unique");
+            assert!(
+                sink.0.windows(2).all(|w| w[0].0 < w[1].0),
+                "ordinals unique"
+            );
             format!("{:?} {summary:?}", sink.0)
         }
         Err(e) => {
