@@ -129,16 +129,8 @@ fn declared_indexes(file: &str, source: &str) -> Result<Vec<Candidate>> {
         .into_iter()
         .filter(|d| d.source.as_deref() == Some(source))
     {
-        let definition = d.definition.map_err(|e| {
-            anyhow!(
-                "{file}: global secondary index {:?} (at {}) declares an invalid partition key: {e}",
-                d.name,
-                d.at
-            )
-        })?;
-        let spec = spec_of(&definition)?;
         let origin = format!("{INDEX} {source} declared in {file} (container {})", d.name);
-        out.push(own_definition(spec, origin, definition));
+        out.push(candidate_of(file, "global secondary index", d, origin)?);
     }
     Ok(out)
 }
@@ -162,16 +154,23 @@ fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String
         .filter(|d| d.source.is_none() || name == Some(d.name.as_str()))
         .collect();
     let chosen = pick(file, found, name)?;
-    let definition = chosen.definition.map_err(|e| {
+    let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
+    let name = chosen.name.clone();
+    Ok((candidate_of(file, "container", chosen, origin)?, Some(name)))
+}
+
+/// The candidate a declared container (`what`: a container, an index) stands for; an
+/// invalid key is an error naming it and where it is in `file`.
+fn candidate_of(file: &str, what: &str, d: Declared, origin: String) -> Result<Candidate> {
+    let definition = d.definition.map_err(|e| {
         anyhow!(
-            "{file}: container {:?} (at {}) declares an invalid partition key: {e}",
-            chosen.name,
-            chosen.at
+            "{file}: {what} {:?} (at {}) declares an invalid partition key: {e}",
+            d.name,
+            d.at
         )
     })?;
     let spec = spec_of(&definition)?;
-    let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
-    Ok((own_definition(spec, origin, definition), Some(chosen.name)))
+    Ok(own_definition(spec, origin, definition))
 }
 
 fn pick(file: &str, found: Vec<Declared>, name: Option<&str>) -> Result<Declared> {
