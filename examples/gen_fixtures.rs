@@ -14,7 +14,7 @@
 //!
 //! Sets: `multitenant` (SaaS events, hierarchical key), `iot` (vehicle telemetry, write
 //! hotspot of a date key), `profiles` (point reads by id), `nutrition` (skewed low-cardinality
-//! food groups) and `bad` (small invalid inputs with known error positions).
+//! food groups), `layouts` (DocumentDB-era client-side layouts against native keys) and `bad` (small invalid inputs with known error positions).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -3424,6 +3424,9 @@ struct Output {
     summary: String,
 }
 
+#[path = "gen_fixtures_sets/layouts.rs"]
+mod layouts;
+
 fn generate() -> Output {
     let mut files: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     let mut summary_json = serde_json::Map::new();
@@ -3440,6 +3443,10 @@ fn generate() -> Output {
         files.insert(format!("{}/docs.ndjson", set.name), docs.into_bytes());
         files.insert(format!("{}/queries.ndjson", set.name), log.into_bytes());
         stats.push(st);
+    }
+    let layouts = layouts::generate();
+    for (path, bytes) in layouts.files {
+        files.insert(path, bytes);
     }
     let bad = bad();
     for c in &bad {
@@ -3470,6 +3477,8 @@ fn generate() -> Output {
         v["verdicts"] = verdict;
         summary_json.insert(st.name.to_string(), v);
     }
+    readme.push_str(&layouts.readme);
+    summary_json.insert("layouts".to_string(), layouts.summary);
     readme.push_str(BAD_INTRO);
     readme.push_str("| file | what it shows | what the advisor must report |\n|---|---|---|\n");
     let mut bad_json = serde_json::Map::new();

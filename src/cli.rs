@@ -98,15 +98,19 @@ Examples:
   pkadvisor check --container tests/data/infra/arm-nested.json fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson
   pkadvisor check --container tests/data/infra/arm-two-containers.json --container-name events fixtures/multitenant/docs.ndjson --min-score 60
   pkadvisor check --key /tenantId,/userId fixtures/multitenant/docs.ndjson --deny FAN_OUT_QUERIES --format markdown
+  pkadvisor check --layout hash:/customerId=8 fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --target-storage 60GB
 
-The key fails on any violation, a score below --min-score, or a finding named with --deny.
+The design fails on any violation, a score below --min-score, a finding named with --deny, or
+needing --max-cost-ratio times the RU/s of the cheapest alternative. --layout gates a
+DocumentDB-era client-side layout instead of a key, to plan a migration away from it.
 --container reads ARM templates (and Bicep compiled to ARM), a container resource, a bare
 partitionKey object, or a Terraform JSON plan or state (terraform show -json).";
 
 /// `pkadvisor check`.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
-    /// Inputs, target and output (--key gives the key to check instead of --container).
+    /// Inputs, target and output (--key or --layout gives the design to check instead of
+    /// --container).
     #[command(flatten)]
     pub common: CommonArgs,
     /// The infrastructure file declaring the container.
@@ -137,9 +141,13 @@ Examples:
   pkadvisor analyze fixtures/multitenant/docs.ndjson --explain /tenantId,/userId,/sessionId --target-storage 500GB
   pkadvisor analyze fixtures/bad/syntax-error.ndjson fixtures/iot/docs.ndjson --key /id --skip-invalid
   pkadvisor analyze fixtures/nutrition/docs.ndjson --queries fixtures/nutrition/queries.ndjson --regions 2 --wide
+  pkadvisor analyze fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --layout spillover --layout hash:/customerId=8 --target-storage 60GB
+  pkadvisor analyze fixtures/layouts/docs.ndjson --explain lookup:/region=fixtures/layouts/regions.json --target-storage 60GB
 
 Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical),
-concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).";
+concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).
+Layouts (--layout, DocumentDB-era collections): spillover[:SIZE], range:/p=A..M,N..Z,
+lookup:/p=FILE, hash:/p=N.";
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -250,6 +258,18 @@ pub struct CommonArgs {
     /// Replace key values in the report by stable hashes.
     #[arg(long)]
     pub redact: bool,
+    /// A DocumentDB-era client-side layout to compare with the keys (repeatable):
+    /// spillover[:SIZE], range:/path=A..M,N..Z, lookup:/path=FILE (a JSON map of value →
+    /// collection, "*" for any other value) or hash:/path=N.
+    #[arg(long = "layout", value_name = "SPEC")]
+    pub layouts: Vec<String>,
+    /// The size of each collection of a --layout (a spillover's own SIZE wins) [default:
+    /// 10GB, a single-partition collection].
+    #[arg(long, value_name = "SIZE")]
+    pub collection_size: Option<String>,
+    /// The RU/s of each collection of a --layout [default: 2500, the legacy S3 level].
+    #[arg(long, value_name = "RU")]
+    pub collection_throughput: Option<f64>,
     /// How many of each candidate's largest values to list.
     #[arg(long, value_name = "N", default_value_t = pkadvisor::advisor::DEFAULT_TOP_VALUES)]
     pub top: usize,
@@ -270,7 +290,7 @@ pub struct AnalyzeArgs {
     pub auto: u16,
     /// A profile written by `pkadvisor profile` (repeatable): its statistics are merged,
     /// with those of any DOCS given, and its candidates and settings are used.
-    #[arg(long = "profile", value_name = "FILE", conflicts_with_all = ["keys", "time_path", "seed", "memory", "auto"])]
+    #[arg(long = "profile", value_name = "FILE", conflicts_with_all = ["keys", "time_path", "seed", "memory", "auto", "layouts"])]
     pub profiles: Vec<String>,
 }
 

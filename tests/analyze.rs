@@ -42,7 +42,7 @@ fn json_report_has_the_contract_fields_and_ranks_violations_last() {
         "json",
         "--quiet",
     ]);
-    assert_eq!(r["schema_version"], "1.1");
+    assert_eq!(r["schema_version"], "1.2");
     assert_eq!(r["tool"]["name"], "pkadvisor");
     assert_eq!(r["input"]["documents"], 4000);
     assert_eq!(r["target"]["storage_bytes"], 500_000_000_000u64);

@@ -18,6 +18,9 @@ mod cost;
 // Global secondary indexes: proposed when they pay, declined with a reason.
 mod gsi;
 
+// DocumentDB-era client-side layouts beside native keys.
+mod layouts;
+
 // The advisor's verdicts on the realistic fixtures.
 mod fixtures;
 

@@ -26,6 +26,8 @@ pub const HOURS_PER_MONTH: f64 = 730.0;
 pub const MANUAL_RU_HOUR: f64 = 0.008;
 /// List price of 100 RU/s for an hour, autoscale, one write region (USD): 1.5× manual.
 pub const AUTOSCALE_RU_HOUR: f64 = 0.012;
+/// The least RU/s of one collection of a client-side layout (a container of its own).
+pub const MIN_COLLECTION_RU: f64 = 400.0;
 /// List price of a GB stored for a month (USD).
 pub const GB_MONTH: f64 = 0.25;
 /// Where the default prices come from.
@@ -139,8 +141,14 @@ pub fn min_ru(throughput: Throughput, storage_bytes: u64) -> f64 {
 fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'static str> {
     let per_need = rate(e, prices)?;
     let per_second = e.workload.need_ru * per_need;
+    // A layout's collections are containers of their own: 400 RU/s each at least.
+    let collections = match e.layout {
+        Some(_) => e.projection.container.partitions().len() as f64 * MIN_COLLECTION_RU,
+        None => 0.0,
+    };
     Ok(per_second
         .max(min_ru(target.throughput, target.storage_bytes))
+        .max(collections)
         .ceil())
 }
 

@@ -19,6 +19,8 @@ pub struct Evaluation {
     pub definition: PartitionKeyDefinition,
     /// Why it was considered.
     pub origin: String,
+    /// The client-side layout it is, when it is one.
+    pub layout: Option<std::sync::Arc<crate::key::Layout>>,
     /// Its sample statistics.
     pub stats: CandidateStats,
     /// Distinct values and whether exact.
@@ -61,13 +63,17 @@ pub fn evaluate(
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
-    let mut projection = project(&definition, &stats, ctx.target, ctx.timed);
+    let mut projection = match &candidate.layout {
+        Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
+        None => project(&definition, &stats, ctx.target, ctx.timed),
+    };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {
         spec: &spec,
         definition: &definition,
         inputs,
         seed: ctx.seed,
+        layout: candidate.layout.as_deref(),
     };
     let sample = Sample {
         arrival: &stats.arrival,
@@ -90,11 +96,16 @@ pub fn evaluate(
     let storage_skew = skew(c, |p| p.bytes() as f64);
     let ru_skew = skew(c, |p| p.ru());
     let usable = c.usable_fraction();
-    let distinct = stats.distinct_values();
+    let distinct = match &candidate.layout {
+        // A spillover has no key: its unit is the collection.
+        Some(l) if l.is_spillover() => (parts as u64, true),
+        _ => stats.distinct_values(),
+    };
     Evaluation {
         spec,
         definition,
         origin,
+        layout: candidate.layout.clone(),
         stats,
         distinct,
         projection,

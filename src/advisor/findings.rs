@@ -6,6 +6,7 @@ use super::cost::Cost;
 use super::evaluate::Evaluation;
 use super::project::Target;
 use crate::engine::Limits;
+use crate::key::Layout;
 use crate::report::model::{CandidateReport, Finding, Severity};
 use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
 use crate::units::human_bytes;
@@ -49,13 +50,22 @@ pub fn findings(
     throughput_given: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    logical_limit(e, target, &mut out);
-    values(e, &mut out);
+    match &e.layout {
+        Some(l) => {
+            collection_limit(e, l, target, &mut out);
+            unmapped(e, l, &mut out);
+            collection_shortfall(e, l, cost, &mut out);
+        }
+        None => {
+            logical_limit(e, target, &mut out);
+            values(e, &mut out);
+            if throughput_given {
+                shortfall(cost, target, &mut out);
+            }
+        }
+    }
     distribution(e, &mut out);
     workload(e, &mut out);
-    if throughput_given {
-        shortfall(cost, target, &mut out);
-    }
     out.sort_by_key(|f| f.severity);
     out
 }
@@ -91,6 +101,83 @@ pub fn excess_ru(candidates: &mut [CandidateReport], needs: &[f64]) {
                 "needs {ratio:.1}× the RU/s of {name}, the cheapest candidate without violations, for the same operations (threshold {EXCESS_RU_RATIO}×)")));
             c.findings.sort_by_key(|f| f.severity);
         }
+    }
+}
+
+/// What a candidate's partitions are called in messages: a layout's are its collections.
+fn unit(e: &Evaluation) -> &'static str {
+    match e.layout {
+        Some(_) => "collection",
+        None => "physical partition",
+    }
+}
+
+/// `COLLECTION_LIMIT`: collections of a layout projected past their size.
+fn collection_limit(e: &Evaluation, l: &Layout, target: &Target, out: &mut Vec<Finding>) {
+    let c = &e.projection.container;
+    let limit = l.tier().bytes;
+    let mut over: Vec<(u64, String)> = (c.partitions().iter().enumerate())
+        .filter(|(_, p)| p.bytes() > limit)
+        .map(|(i, p)| (p.bytes(), l.collection_name(i)))
+        .collect();
+    if over.is_empty() {
+        return;
+    }
+    over.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    let named: Vec<String> = (over.iter().take(3))
+        .map(|(b, n)| format!("{n} ({})", human_bytes(*b)))
+        .collect();
+    let more = match over.len() {
+        n if n > 3 => format!(" and {} more", n - 3),
+        _ => String::new(),
+    };
+    let breaks = e.projection.max_container_bytes.map_or(String::new(), |b| {
+        format!(
+            "; the layout holds at most {} before its fullest collection is full",
+            human_bytes(b)
+        )
+    });
+    out.push(finding("COLLECTION_LIMIT", Severity::Violation, format!(
+        "{} of {} collections are projected past their {} limit at {} of data: {}{more}{breaks}",
+        over.len(), c.partitions().len(), human_bytes(limit), human_bytes(target.storage_bytes), named.join(", "))));
+}
+
+/// `UNMAPPED_VALUE`: documents the layout's resolver cannot place.
+fn unmapped(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
+    let s = &e.stats;
+    if s.invalid == 0 {
+        return;
+    }
+    let why = match l.kind() {
+        "range" => "a value in no range",
+        "lookup" => "a value the map does not name (and no \"*\" entry)",
+        _ => "an object or array",
+    };
+    let examples: Vec<String> = s.unplaced.iter().map(|v| format!("{v:?}")).collect();
+    let examples = match examples.is_empty() {
+        true => String::new(),
+        false => format!(", e.g. {}", examples.join(", ")),
+    };
+    out.push(finding(
+        "UNMAPPED_VALUE",
+        Severity::Violation,
+        format!(
+            "{} documents ({:.1}%) have {why} at {}: the resolver cannot place them{examples}",
+            s.invalid,
+            pct(s.invalid, s.documents),
+            l.path().map_or_else(String::new, ToString::to_string)
+        ),
+    ));
+}
+
+/// `THROUGHPUT_SHORTFALL` for a layout: it needs more than its collections provide.
+fn collection_shortfall(e: &Evaluation, l: &Layout, cost: &Cost, out: &mut Vec<Finding>) {
+    let n = e.projection.container.partitions().len();
+    let given = l.tier().ru * n as f64;
+    if let Some(need) = cost.required_ru.filter(|r| *r > given) {
+        out.push(finding("THROUGHPUT_SHORTFALL", Severity::Warning, format!(
+            "needs {need:.0} RU/s so that no collection throttles in the busiest window, more than its {n} collections at {:.0} RU/s provide ({given:.0} RU/s)",
+            l.tier().ru)));
     }
 }
 
@@ -182,8 +269,9 @@ fn is_id(e: &Evaluation) -> bool {
 
 fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let parts = e.projection.container.partitions().len();
+    let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
-    if e.distinct.0 < needed {
+    if e.distinct.0 < needed && e.layout.is_none() {
         out.push(finding("LOW_CARDINALITY", Severity::Warning, format!(
             "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
             e.distinct.0)));
@@ -201,16 +289,23 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let enough = lumps >= HOT_MIN_LUMPS * parts as u64;
     if parts > 1 && w.counted_ru > 0.0 && enough && skew >= HOT_SKEW {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
-            "over the whole log the busiest physical partition takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): the key must provision that many times what its load needs on average")));
+            "over the whole log the busiest {unit} takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): the key must provision that many times what its load needs on average")));
     } else if parts > 1 && w.usable_relative < HOT_RELATIVE {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
-            "the busiest physical partition takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
+            "the busiest {unit} takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
             e.ru_skew, e.usable * 100.0, w.usable_relative * 100.0, HOT_RELATIVE * 100.0)));
     }
     let mut hotspot = Vec::new();
     if parts > 1 && e.workload.writes > 0 && e.workload.write_spread < WRITE_SPREAD_MIN {
+        let why = match e.layout.as_deref().map(Layout::kind) {
+            Some("spillover") => "a spillover writes to its newest collection only",
+            Some(_) => {
+                "the resolver sends the writes of a moment to one collection (a range of time takes every current write)"
+            }
+            None => "a key that follows the clock or has few values",
+        };
         hotspot.push(format!(
-            "writes concentrate in time: runs of consecutive writes reach {:.0}% of the physical partitions that writes placed at random would reach (threshold {:.0}%); a key that follows the clock or has few values",
+            "writes concentrate in time: runs of consecutive writes reach {:.0}% of the {unit}s that writes placed at random would reach (threshold {:.0}%); {why}",
             e.workload.write_spread * 100.0, WRITE_SPREAD_MIN * 100.0));
     }
     let monotonic = e.arrival_order.filter(|r| *r >= MONOTONIC_MIN);
@@ -232,6 +327,7 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
 
 fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
     let w = &e.workload;
+    let unit = unit(e);
     let parts = e.projection.container.partitions().len();
     let fan_out_share = w.fan_out_ru / w.read_ru.max(f64::MIN_POSITIVE);
     if parts > 1 && fan_out_share >= FAN_OUT_RU_SHARE {
@@ -239,7 +335,7 @@ fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
             "FAN_OUT_QUERIES",
             Severity::Warning,
             format!(
-                "reads that visit all {parts} physical partitions ({:.0}% of reads fix no key value) spend {:.0}% of the reads' RU on the partitions beyond the first, 2.5 RU each (threshold {:.0}%)",
+                "reads that visit all {parts} {unit}s ({:.0}% of reads fix no key value) spend {:.0}% of the reads' RU on the partitions beyond the first, 2.5 RU each (threshold {:.0}%)",
                 w.fraction(w.fan_out) * 100.0,
                 fan_out_share * 100.0,
                 FAN_OUT_RU_SHARE * 100.0

@@ -121,6 +121,7 @@ fn remaining_fan_out(source: &Evaluation, index: &Evaluation) -> f64 {
 fn eligible(e: &Evaluation, r: &CandidateReport) -> bool {
     let top_level = matches!(e.spec.levels(), [KeyLevel::Path(p)] if p.segments().len() == 1);
     top_level
+        && e.layout.is_none()
         && e.spec.kind() == KeyKind::Single
         && r.findings.iter().all(|f| f.severity != Severity::Violation)
 }

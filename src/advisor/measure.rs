@@ -5,10 +5,11 @@
 use std::sync::Arc;
 
 use super::pipeline::Candidate;
+use crate::engine::PkValueRef;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
-use crate::key::{KeyLevel, KeySpec, KeyValue, Scratch};
+use crate::key::{KeyLevel, KeySpec, KeyValue, Layout, Scratch};
 use crate::stats::CandidateStats;
 use crate::time::epoch_seconds;
 
@@ -30,6 +31,8 @@ struct Planned {
     fields: Vec<usize>,
     /// For a key of one plain path, that path's index: its value is the field's.
     plain: Option<usize>,
+    /// A client-side layout: documents are placed by its resolver.
+    layout: Option<Arc<Layout>>,
 }
 
 impl Plan {
@@ -65,7 +68,8 @@ impl Plan {
                 };
                 Planned {
                     fields,
-                    plain,
+                    plain: plain.filter(|_| c.layout.is_none()),
+                    layout: c.layout.clone(),
                     definition: c.definition(),
                     spec: c.spec.clone(),
                 }
@@ -145,6 +149,40 @@ impl MeasureSink {
     }
 }
 
+/// Counts a document under a client-side layout: at the EPK its resolver gives it (a
+/// spillover's documents all at one: they are placed by arrival at the projection), or as
+/// one the resolver cannot place.
+fn place(
+    layout: &Layout,
+    definition: &PartitionKeyDefinition,
+    doc: &Document<'_>,
+    field: usize,
+    stats: &mut CandidateStats,
+    position: Option<i64>,
+) {
+    if layout.is_spillover() {
+        let epk = crate::engine::Epk::min();
+        stats.add(&[PkValueRef::Null], &epk, false, doc.bytes, position);
+        return;
+    }
+    let value = doc.fields[field].component();
+    // Collections are counted at the projection; any count places a value in the same
+    // part of its collection's range, so the slice statistics hold.
+    let n = layout.collections(0);
+    match value.and_then(|v| Some((v, layout.place(v, definition, n)?))) {
+        Some((v, epk)) => {
+            let slice = stats.add(&[v], &epk, false, doc.bytes, position);
+            stats.blocks.add(doc.ordinal, slice);
+        }
+        None => {
+            stats.add_invalid(doc.bytes);
+            if let Some(v) = value {
+                stats.note_unplaced(v);
+            }
+        }
+    }
+}
+
 /// The per-value budget is divided this many ways (or by the thread count, if larger).
 const BUDGET_SHARES: usize = 4;
 
@@ -163,6 +201,10 @@ impl Sink for MeasureSink {
             ..
         } = self;
         for (c, stats) in plan.candidates.iter().zip(stats.iter_mut()) {
+            if let Some(layout) = &c.layout {
+                place(layout, &c.definition, doc, c.fields[0], stats, position);
+                continue;
+            }
             if let Some(i) = c.plain {
                 match doc.fields[i].component() {
                     Some(v) => {

@@ -9,6 +9,7 @@ pub mod discover;
 pub mod evaluate;
 pub mod findings;
 pub mod gsi;
+pub mod layout;
 pub mod measure;
 pub mod pipeline;
 pub mod profile;
@@ -78,7 +79,8 @@ pub fn build_report(
     rank(&mut candidates);
     let mut recommendation = recommend(&candidates, &opts.target);
     if let Some(r) = recommendation.as_mut().filter(|_| opts.gsi) {
-        let best = unranked.iter().position(|c| c.key.spec == r.spec);
+        let best = (unranked.iter().position(|c| c.key.spec == r.spec))
+            .filter(|&b| evals[b].layout.is_none());
         r.secondary_index =
             best.and_then(|b| gsi::propose(&evals, &unranked, b, &opts.target, &opts.prices));
     }
@@ -135,7 +137,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
         rank: 0,
         score,
         components: round_all(components),
-        key: key_info(&e.spec, &e.definition),
+        key: key_of(e),
         cardinality: Cardinality {
             estimate: e.distinct.0,
             exact: e.distinct.1,
@@ -268,12 +270,19 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         .flat_map(|p| p.largest.iter().map(|l| l.epk.clone()))
         .collect();
     labels.retain(|k, _| shown.contains(k));
+    let collections = match &e.layout {
+        Some(l) => (0..map.partitions.len())
+            .map(|i| l.collection_name(i))
+            .collect(),
+        None => Vec::new(),
+    };
     ExplainReport {
         schema_version: SCHEMA_VERSION.to_owned(),
-        key: key_info(&e.spec, &e.definition),
+        key: key_of(e),
         storage_bytes,
         labels,
         map,
+        collections,
     }
 }
 
@@ -309,6 +318,19 @@ pub fn rank(candidates: &mut [CandidateReport]) {
     });
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
+    }
+}
+
+/// The key block of an evaluated candidate: a key's, or a layout's (`kind` `layout`, its
+/// canonical spec, and its collections in place of a definition).
+pub fn key_of(e: &Evaluation) -> KeyInfo {
+    match &e.layout {
+        Some(l) => KeyInfo {
+            spec: l.to_string(),
+            kind: "layout".to_owned(),
+            definition: l.to_json(e.projection.container.partitions().len()),
+        },
+        None => key_info(&e.spec, &e.definition),
     }
 }
 
@@ -376,11 +398,19 @@ fn strengths(c: &CandidateReport, target: &Target) -> String {
     } else {
         String::new()
     };
+    let (unit, limit) = match c.key.definition["collectionBytes"].as_u64() {
+        Some(bytes) => ("collection", bytes),
+        None => (
+            "logical partition",
+            crate::engine::Limits::default().logical_bytes,
+        ),
+    };
     format!(
-        "At {} it needs {}; its largest logical partition is projected at {} (limit 20 GB) over {} distinct values, and writes spread at {:.2} of chance.{reads}",
+        "At {} it needs {}; its largest {unit} is projected at {} (limit {}) over {} distinct values, and writes spread at {:.2} of chance.{reads}",
         human_bytes(target.storage_bytes),
         crate::report::columns::cost_summary(c),
         human_bytes(c.storage.largest_logical_bytes),
+        human_bytes(limit),
         c.cardinality.estimate,
         c.throughput.write_spread
     )

@@ -13,7 +13,7 @@ use super::profile::Profile;
 use super::project::Target;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::input::{self, Progress, ReadOptions, Source};
-use crate::key::KeySpec;
+use crate::key::{KeySpec, Layout};
 use crate::report::model::InputSummary;
 use crate::stats::CandidateStats;
 use crate::workload::log::operations_within;
@@ -28,6 +28,9 @@ pub struct Candidate {
     pub origin: String,
     /// The container definition, when it is not the spec's own (a declared Hash V1 key).
     pub definition: Option<PartitionKeyDefinition>,
+    /// A client-side layout of fixed collections, measured by its resolver's path (`spec`
+    /// is that path, or `/id` for a spillover).
+    pub layout: Option<Arc<Layout>>,
 }
 
 impl Candidate {
@@ -37,6 +40,28 @@ impl Candidate {
             spec,
             origin: origin.into(),
             definition: None,
+            layout: None,
+        }
+    }
+
+    /// A client-side layout as a candidate.
+    pub fn layout(layout: Layout, origin: impl Into<String>) -> Candidate {
+        let path = (layout.path().cloned()).unwrap_or_else(|| KeyPath::from_segments(["id"]));
+        let spec =
+            KeySpec::new(vec![crate::key::KeyLevel::Path(path)]).expect("one path is a valid key");
+        Candidate {
+            spec,
+            origin: origin.into(),
+            definition: None,
+            layout: Some(Arc::new(layout)),
+        }
+    }
+
+    /// The name the report gives it: the key's spec, or the layout's.
+    pub fn name(&self) -> String {
+        match &self.layout {
+            Some(l) => l.to_string(),
+            None => self.spec.to_string(),
         }
     }
 
@@ -179,7 +204,9 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
         let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
         for c in generate(req, limit)? {
             // A key given and generated too is listed once, with both origins.
-            match (req.candidates.iter_mut()).find(|k| k.spec == c.spec && k.definition.is_none()) {
+            match (req.candidates.iter_mut())
+                .find(|k| k.spec == c.spec && k.definition.is_none() && k.layout.is_none())
+            {
                 Some(k) => k.origin = format!("{}; also {}", k.origin, c.origin),
                 None => req.candidates.push(c),
             }

@@ -297,6 +297,32 @@ pub fn project(
     target: &Target,
     timed: bool,
 ) -> Projection {
+    let container = Container::new(definition.clone(), target.throughput);
+    project_into(container, stats, target, timed, NewValues::Anywhere)
+}
+
+/// Where the new values of a projection go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NewValues {
+    /// Anywhere in the hash space (a hash of the value decides), or, for a hierarchical
+    /// key, inside their parent prefix's range.
+    Anywhere,
+    /// To each physical partition in proportion to the sample's bytes in it, spread over
+    /// its range (the collections of a range or lookup layout: a resolver, not a hash,
+    /// decides, and new values follow the sample's mix).
+    LikeSample,
+}
+
+/// Projects `stats` onto `container` (empty, laid out for the target) as [`project`] does;
+/// `new` says where new values go.
+pub fn project_into(
+    mut container: Container,
+    stats: &CandidateStats,
+    target: &Target,
+    timed: bool,
+    new: NewValues,
+) -> Projection {
+    let definition = container.definition().clone();
     let v1 = definition.is_v1();
     let sample = stats.histogram().total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
@@ -306,7 +332,6 @@ pub fn project(
         c.closed = arrivals.is_closed(c);
     }
     let g = growth(stats, &carriers, scale, &arrivals);
-    let mut container = Container::new(definition.clone(), target.throughput);
     let avg_doc = sample / stats.documents.max(1) as f64;
     let hierarchical = definition.kind() == PartitionKind::MultiHash;
     // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
@@ -323,8 +348,13 @@ pub fn project(
             false => anywhere += new,
         }
     }
-    for i in 0..BUCKETS {
-        place_chunks(&mut container, i, anywhere / BUCKETS as f64, avg_doc, v1);
+    match new {
+        NewValues::Anywhere => {
+            for i in 0..BUCKETS {
+                place_chunks(&mut container, i, anywhere / BUCKETS as f64, avg_doc, v1);
+            }
+        }
+        NewValues::LikeSample => place_like_sample(&mut container, &carriers, anywhere, avg_doc),
     }
     for (prefix, mass) in parents {
         place_in_prefix(&mut container, prefix, mass, avg_doc);
@@ -375,6 +405,33 @@ fn place_chunks(c: &mut Container, bucket: usize, mass: f64, avg_doc: f64, v1: b
     for j in 0..pieces {
         let f = (bucket as f64 + (j as f64 + 0.5) / pieces as f64) / BUCKETS as f64;
         insert_piece(c, boundary_at(f, v1), mass / pieces as f64, avg_doc);
+    }
+}
+
+/// Spreads `mass` bytes over the partitions of `c` in proportion to the bytes of the open
+/// carriers in each (of all carriers when none is open: new data goes where writes still
+/// go), over each one's range, in chunks of at most 1 GB (evenly when carriers hold
+/// nothing). For a container of equal fixed ranges (a layout's collections).
+fn place_like_sample(c: &mut Container, carriers: &[Carrier<'_>], mass: f64, avg_doc: f64) {
+    let n = c.partitions().len();
+    let mut weights = vec![0.0; n];
+    let any_open = carriers.iter().any(|c| !c.closed);
+    for carrier in carriers.iter().filter(|c| !c.closed || !any_open) {
+        weights[c.route(carrier.epk)] += carrier.bytes;
+    }
+    let total: f64 = weights.iter().sum();
+    for (i, w) in weights.into_iter().enumerate() {
+        let share = if total > 0.0 {
+            w / total
+        } else {
+            1.0 / n as f64
+        };
+        let pieces = pieces(mass * share);
+        for j in 0..pieces {
+            let f = (j as f64 + 0.5) / pieces as f64;
+            let epk = crate::engine::epk::within(i, n, f, j as u64);
+            insert_piece(c, epk, mass * share / pieces as f64, avg_doc);
+        }
     }
 }
 

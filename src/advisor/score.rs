@@ -10,7 +10,7 @@
 //! | `write_spread` | writes of a moment reach as many partitions as chance | see [`crate::workload::spread`] | 0.10 |
 //! | `cardinality` | many more values than partitions | `log(distinct) / log(max(100, 10 P))`, capped at 1 | 0.10 |
 //! | `storage_balance` | physical partitions hold equal bytes | `mean / max` partition bytes | 0.05 |
-//! | `simplicity` | a native key of one path | 1 plain, 0.95 per extra hierarchy level (every point operation must name each level), 0.9 computed (concat, hash_suffix), 0.7 with a random suffix | 0.05 |
+//! | `simplicity` | a native key of one path | 1 plain, 0.95 per extra hierarchy level (every point operation must name each level), 0.9 computed (concat, hash_suffix), 0.7 with a random suffix, 0.6 a client-side layout | 0.05 |
 
 use std::collections::BTreeMap;
 
@@ -87,7 +87,9 @@ fn cardinality(distinct: u64, parts: usize) -> f64 {
 
 fn simplicity(e: &Evaluation) -> f64 {
     let levels = e.spec.levels();
-    if levels
+    if e.layout.is_some() {
+        LAYOUT_SIMPLICITY
+    } else if levels
         .iter()
         .any(|l| matches!(l, KeyLevel::RandSuffix { .. }))
     {
@@ -98,6 +100,10 @@ fn simplicity(e: &Evaluation) -> f64 {
         1.0 - 0.05 * (levels.len().saturating_sub(1)) as f64
     }
 }
+
+/// A client-side layout's simplicity: the application routes every request and moves
+/// data between collections by hand.
+pub const LAYOUT_SIMPLICITY: f64 = 0.6;
 
 /// The weight of each component.
 pub fn weights() -> BTreeMap<String, f64> {

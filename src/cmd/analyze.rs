@@ -10,21 +10,32 @@ use pkadvisor::report::{self, explain};
 use super::{Exit, common};
 use crate::cli::AnalyzeArgs;
 
+/// What `--explain` shows: a key's partition map or a layout's collections.
+enum Explain {
+    Key(pkadvisor::key::KeySpec),
+    /// A layout's canonical spec.
+    Layout(String),
+}
+
 /// Reads the inputs and prints the ranking (or one candidate's partition map).
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
     let mut specs = common::parse_specs(&c.read.keys)?;
-    let explain_spec = args
-        .explain
-        .as_deref()
-        .map(|s| common::parse_spec(s, "--explain"))
-        .transpose()?;
-    if let Some(e) = &explain_spec
+    let (target, defaults) = common::target(c)?;
+    let mut layout_specs = c.layouts.clone();
+    let explain_spec = match args.explain.as_deref() {
+        Some(s) if common::is_layout(s) => {
+            layout_specs.push(s.to_owned());
+            Some(Explain::Layout(common::layout_name(c, s)?))
+        }
+        Some(s) => Some(Explain::Key(common::parse_spec(s, "--explain")?)),
+        None => None,
+    };
+    if let Some(Explain::Key(e)) = &explain_spec
         && !specs.contains(e)
     {
         specs.push(e.clone());
     }
-    let (target, defaults) = common::target(c)?;
     let prices = common::prices(c, &target)?;
     let format = common::format(c.format, c.wide);
     let profiles = !args.profiles.is_empty();
@@ -33,17 +44,27 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         r.profile = Some(profile::load(&args.profiles)?);
         r
     } else {
-        common::request(c, common::given(specs), target)?
+        let layouts = common::layouts(c, &layout_specs, &target)?;
+        let keys_given = !specs.is_empty();
+        let mut candidates = common::given(specs);
+        // Layouts alone are compared with the keys auto mode finds.
+        let extend = !keys_given && !layouts.is_empty() && explain_spec.is_none();
+        candidates.extend(layouts);
+        let mut r = common::request(c, candidates, target)?;
+        r.auto_extend = extend;
+        r
     };
     request.auto = Some(args.auto as usize);
     let mut outcome = common::run(request, c.read.quiet)?;
     let mut out = std::io::stdout().lock();
-    if let Some(spec) = explain_spec {
-        let e = outcome
-            .evaluations
-            .iter_mut()
-            .find(|e| e.spec == spec)
-            .ok_or_else(|| anyhow!("--explain {spec}: the profiles did not measure this key"))?;
+    if let Some(wanted) = explain_spec {
+        let e = (outcome.evaluations.iter_mut())
+            .find(|e| match (&wanted, &e.layout) {
+                (Explain::Key(spec), None) => e.spec == *spec,
+                (Explain::Layout(name), Some(l)) => l.to_string() == *name,
+                _ => false,
+            })
+            .ok_or_else(|| anyhow!("--explain: the profiles did not measure this key"))?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
         explain::render(&map, format, &mut out).context("writing the map")?;
     } else {

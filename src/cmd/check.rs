@@ -5,6 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result, anyhow, bail};
 
 use pkadvisor::advisor::pipeline::Candidate;
+use pkadvisor::advisor::project::Target;
 use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::infra::{self, Declared};
@@ -42,7 +43,9 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
             args.max_cost_ratio
         );
     }
-    let (declared, container) = declared_key(&args)?;
+    let c = &args.common;
+    let (target, defaults) = common::target(c)?;
+    let (declared, container) = declared_design(&args, &target)?;
     let indexes = match (&args.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name)?,
         _ => Vec::new(),
@@ -51,8 +54,6 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         let specs = indexes.iter().map(|i| i.spec.to_string()).collect();
         (declared.spec.to_string(), specs)
     });
-    let c = &args.common;
-    let (target, defaults) = common::target(c)?;
     let prices = common::prices(c, &target)?;
     let mut candidates = vec![declared];
     candidates.extend(indexes);
@@ -79,12 +80,28 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
 
+/// The design to check: a key (see [`declared_key`]) or a client-side layout given with
+/// `--layout`.
+fn declared_design(args: &CheckArgs, target: &Target) -> Result<(Candidate, Option<String>)> {
+    let mut layouts = common::layouts(&args.common, &args.common.layouts, target)?;
+    match layouts.len() {
+        0 => declared_key(args),
+        1 if args.container.is_none() && args.common.read.keys.is_empty() => {
+            let mut l = layouts.remove(0);
+            l.origin = format!("{DECLARED} with --layout");
+            Ok((l, None))
+        }
+        1 => bail!("give one design to gate: --container FILE, --key SPEC or --layout SPEC"),
+        _ => bail!("check gates one design: give --layout once"),
+    }
+}
+
 /// The key to check, from `--container` or `--key`, and the container's name.
 fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
     match (&args.container, args.common.read.keys.as_slice()) {
         (Some(_), [_, ..]) => bail!("give either --container FILE or --key SPEC, not both"),
         (None, []) => bail!(
-            "check needs the key to gate: --container FILE (ARM, Bicep JSON, Terraform JSON) or --key SPEC"
+            "check needs the design to gate: --container FILE (ARM, Bicep JSON, Terraform JSON), --key SPEC or --layout SPEC"
         ),
         (None, [_, _, ..]) => bail!("check gates one key: give --key once"),
         (None, [key]) => {
@@ -95,27 +112,12 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
     }
 }
 
-/// The most an infrastructure file may hold: 64 MiB (a template is kilobytes).
-const MAX_INFRA_BYTES: u64 = 64 << 20;
-
-fn read_capped(file: &str) -> Result<String> {
-    use std::io::Read as _;
-    let f = std::fs::File::open(file).with_context(|| format!("cannot read {file}"))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_INFRA_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {file}"))?;
-    if bytes.len() as u64 > MAX_INFRA_BYTES {
-        bail!(
-            "{file}: more than 64 MiB: not an infrastructure file (ARM, Bicep JSON, Terraform JSON)"
-        );
-    }
-    String::from_utf8(bytes).map_err(|e| anyhow!("{file}: not UTF-8 text ({e})"))
-}
-
 /// Every container the file declares.
 fn read_declared(file: &str) -> Result<Vec<Declared>> {
-    let text = read_capped(file)?;
+    let text = common::read_capped(
+        file,
+        "an infrastructure file (ARM, Bicep JSON, Terraform JSON)",
+    )?;
     let doc: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
         .map_err(|e| anyhow!("{file}:{}:{}: not JSON ({e}); Bicep files must be compiled to ARM JSON first (az bicep build)", e.line(), e.column()))?;
     Ok(infra::containers(&doc))
@@ -143,6 +145,7 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
         spec,
         origin,
         definition,
+        layout: None,
     }
 }
 
@@ -286,11 +289,20 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
 }
 
 /// What the declared key (with its declared indexes, priced as pairs: the cheapest pair's
-/// monthly bill against the alternative's) needs over what `alt` needs.
+/// monthly bill against the alternative's) needs over what `alt` needs: by efficiency, or
+/// by the RU/s to provision when both are known and that says more (a layout's
+/// collections each need 400 RU/s, whatever their load).
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
     match pair_against(report, alt) {
         Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
-        _ => alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE),
+        _ => {
+            let by_efficiency = alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
+            let by_ru = match (c.cost.required_ru, alt.cost.required_ru) {
+                (Some(mine), Some(theirs)) => mine / theirs.max(f64::MIN_POSITIVE),
+                _ => 0.0,
+            };
+            by_efficiency.max(by_ru)
+        }
     }
 }
 

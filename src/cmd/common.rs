@@ -9,7 +9,8 @@ use pkadvisor::advisor::project::Target;
 use pkadvisor::engine::{KeyPath, Throughput};
 use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
-use pkadvisor::key::KeySpec;
+use pkadvisor::key::layout::MAX_COLLECTIONS;
+use pkadvisor::key::{KeySpec, Layout, Tier};
 use pkadvisor::report::Format;
 use pkadvisor::units::parse_size;
 
@@ -244,6 +245,81 @@ fn untimed(path: &KeyPath, outcome: &Outcome, skip_invalid: bool) -> Result<()> 
     }
     eprintln!("pkadvisor: warning: {message}; they are left out of the arrival windows");
     Ok(())
+}
+
+/// The most an infrastructure file or a lookup map may hold: 64 MiB (they are kilobytes).
+const MAX_SIDE_FILE_BYTES: u64 = 64 << 20;
+
+/// Reads a small side file (infrastructure, lookup map) whole, refusing more than 64 MiB;
+/// `what` says what it should be.
+pub fn read_capped(file: &str, what: &str) -> Result<String> {
+    use std::io::Read as _;
+    let f = std::fs::File::open(file).map_err(|e| anyhow!("cannot read {file}: {e}"))?;
+    let mut bytes = Vec::new();
+    f.take(MAX_SIDE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| anyhow!("cannot read {file}: {e}"))?;
+    if bytes.len() as u64 > MAX_SIDE_FILE_BYTES {
+        bail!("{file}: more than 64 MiB: not {what}");
+    }
+    String::from_utf8(bytes).map_err(|e| anyhow!("{file}: not UTF-8 text ({e})"))
+}
+
+/// The layouts given with `--layout`, as candidates, with each collection's size and
+/// throughput from the flags; `target` bounds a spillover's collection count.
+pub fn layouts(args: &CommonArgs, specs: &[String], target: &Target) -> Result<Vec<Candidate>> {
+    let tier = tier(args)?;
+    let mut out: Vec<Candidate> = Vec::new();
+    for text in specs {
+        let layout = parse_layout(text, tier)?;
+        let n = layout.collections(target.storage_bytes);
+        if n > MAX_COLLECTIONS {
+            bail!(
+                "--layout {layout}: {n} collections at the target of {}, more than {MAX_COLLECTIONS}: give a larger size or a smaller --target-storage",
+                pkadvisor::units::human_bytes(target.storage_bytes)
+            );
+        }
+        if !out.iter().any(|c| c.name() == layout.to_string()) {
+            out.push(Candidate::layout(layout, "given with --layout"));
+        }
+    }
+    Ok(out)
+}
+
+/// Whether a spec names a layout rather than a key (keys start with `/` or a function).
+pub fn is_layout(spec: &str) -> bool {
+    let t = spec.trim_start();
+    ["spillover", "range:", "lookup:", "hash:"]
+        .iter()
+        .any(|k| t.starts_with(k))
+}
+
+/// The canonical spec of a layout given as `text`.
+pub fn layout_name(args: &CommonArgs, text: &str) -> Result<String> {
+    Ok(parse_layout(text, tier(args)?)?.to_string())
+}
+
+fn parse_layout(text: &str, tier: Tier) -> Result<Layout> {
+    let read_map = |file: &str| -> std::result::Result<String, String> {
+        read_capped(file, "a lookup map (a JSON object of value → collection)")
+            .map_err(|e| e.to_string())
+    };
+    Layout::parse(text, tier, &read_map).map_err(|e| anyhow!("invalid --layout: {e}"))
+}
+
+/// Each collection's size and throughput, from the flags.
+fn tier(args: &CommonArgs) -> Result<Tier> {
+    let mut tier = Tier::default();
+    if let Some(size) = &args.collection_size {
+        tier.bytes = parse_size(size).map_err(|e| anyhow!("invalid --collection-size: {e}"))?;
+        if tier.bytes < 1_000_000 {
+            bail!("--collection-size must be at least 1MB");
+        }
+    }
+    if let Some(ru) = args.collection_throughput {
+        tier.ru = check_ru(ru, "--collection-throughput", 100.0)?;
+    }
+    Ok(tier)
 }
 
 /// Candidates given with `--key`.

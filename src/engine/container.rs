@@ -205,6 +205,8 @@ pub struct Container {
     load: WindowedLoad,
     /// Partitions that passed the storage limit but could not split.
     unsplittable: Vec<u64>,
+    /// Whether partitions never split (the fixed collections of a client-side layout).
+    fixed: bool,
 }
 
 impl Container {
@@ -242,9 +244,55 @@ impl Container {
             load: WindowedLoad::new(partitions.len()),
             partitions,
             unsplittable: Vec::new(),
+            fixed: false,
         };
         c.split_for_throughput();
         c
+    }
+
+    /// The `n` collections of a client-side layout as one container of `n` partitions that
+    /// never split: equal ranges of the V2 hash space, each holding at most `tier.bytes`
+    /// (more is recorded as [`unsplittable`](Self::unsplittable)) and provisioned with
+    /// `tier.ru` RU/s.
+    pub fn collections(
+        definition: PartitionKeyDefinition,
+        n: usize,
+        tier: crate::key::Tier,
+    ) -> Self {
+        let n = n.max(1);
+        let limits = Limits {
+            physical_bytes: tier.bytes,
+            physical_ru: tier.ru,
+            logical_bytes: tier.bytes,
+            manual_ru_per_partition: tier.ru,
+        };
+        let mut bounds = vec![Epk::min()];
+        bounds.extend(epk::even_boundaries(n, false));
+        bounds.push(Epk::max());
+        let partitions: Vec<Physical> = (bounds.windows(2).enumerate())
+            .map(|(i, w)| {
+                let range = EpkRange {
+                    min: w[0].clone(),
+                    max: w[1].clone(),
+                };
+                Physical::new(i as u64, None, 0, range)
+            })
+            .collect();
+        Container {
+            definition,
+            limits,
+            throughput: Throughput::Manual(tier.ru * n as f64),
+            next_id: n as u64,
+            load: WindowedLoad::new(n),
+            partitions,
+            unsplittable: Vec::new(),
+            fixed: true,
+        }
+    }
+
+    /// Whether its partitions never split (a client-side layout's collections).
+    pub fn is_fixed(&self) -> bool {
+        self.fixed
     }
 
     /// The partition-key definition.
@@ -376,6 +424,9 @@ impl Container {
     }
 
     fn split_for_throughput(&mut self) {
+        if self.fixed {
+            return;
+        }
         let needed = (self.throughput.max_ru() / self.limits.physical_ru).ceil() as usize;
         while self.partitions.len() < needed {
             // The least-split (widest) range first keeps the layout even, as the service's
@@ -395,6 +446,13 @@ impl Container {
 
     /// Splits partition `idx` while it holds more than the storage limit.
     fn split_for_storage(&mut self, idx: usize) {
+        if self.fixed {
+            let id = self.partitions[idx].id;
+            if !self.unsplittable.contains(&id) {
+                self.unsplittable.push(id);
+            }
+            return;
+        }
         let mut pending = vec![idx];
         while let Some(i) = pending.pop() {
             if self.partitions[i].bytes <= self.limits.physical_bytes {

@@ -502,6 +502,17 @@ pub fn even_boundaries(n: usize, v1: bool) -> Vec<Epk> {
         .collect()
 }
 
+/// The EPK at `fraction` (in `[0, 1)`) of the `i`-th of `n` equal ranges of the V2 hash
+/// space (the ranges [`even_boundaries`] cuts), with `low` as its last 8 bytes (what tells
+/// apart values placed at nearly the same fraction): always inside that range.
+pub fn within(i: usize, n: usize, fraction: f64, low: u64) -> Epk {
+    let n = n.max(1) as u128;
+    let width = V2_SPACE_MAX / n;
+    let steps = (width >> 64).max(1);
+    let high = ((steps as f64 * fraction.clamp(0.0, 1.0)) as u128).min(steps - 1);
+    v2_boundary(width * (i as u128).min(n - 1) + (high << 64 | low as u128))
+}
+
 /// The hash midpoint of `[min, max)`, or `None` when the range is too narrow to cut there.
 pub fn hash_midpoint(range: &EpkRange, v1: bool) -> Option<Epk> {
     let mid = if v1 {

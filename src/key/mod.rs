@@ -52,6 +52,7 @@
 //! `rand_suffix` level never exactly, only as one of N values, which reads must all visit.
 
 mod eval;
+pub mod layout;
 mod parse;
 mod spec;
 
@@ -59,5 +60,6 @@ pub use eval::{
     Components, KeyValue, Knowledge, LevelKnowledge, Scratch, hash_suffix, rand_suffix, splitmix64,
     write_number, write_text,
 };
+pub use layout::{Layout, LayoutError, Tier};
 pub use parse::SpecError;
 pub use spec::{KeyKind, KeyLevel, KeySpec, MAX_SUFFIXES, RuleError, SYNTHETIC_PROPERTY};

@@ -29,13 +29,25 @@ pub fn render(report: &ExplainReport, format: Format, out: &mut dyn Write) -> io
 }
 
 fn header(r: &ExplainReport) -> String {
+    let unit = match r.collections.is_empty() {
+        true => "physical partitions",
+        false => "collections",
+    };
     format!(
-        "{} at {}: {} physical partitions, {:.0} RU/s each",
+        "{} at {}: {} {unit}, {:.0} RU/s each",
         r.key.spec,
         human_bytes(r.storage_bytes),
         r.map.partitions.len(),
         r.map.ru_per_partition
     )
+}
+
+/// What the first column names a partition by: its pkrange id, or a layout's collection.
+fn name(r: &ExplainReport, i: usize, p: &crate::engine::map::PhysicalView) -> String {
+    r.collections
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| p.id.to_string())
 }
 
 /// The partition's largest values with their bytes, one a line; labels cut to `width`
@@ -70,7 +82,7 @@ fn largest(
 const VALUE_WIDTH: usize = 9;
 
 /// What the columns hold.
-const LEGEND: &str = "In EPK order. pkrange: the partition's id; EPK range: [min, max) in hex, cut after the digits\nthat tell it from its neighbours; logical: logical partitions; RU: request units the replayed\nlog charged it; largest values cut (--wide: whole), (others) the projected small values.";
+const LEGEND: &str = "In EPK order. pkrange: the partition's id (a layout's collection); EPK range: [min, max) in hex, cut after the digits\nthat tell it from its neighbours; logical: logical partitions; RU: request units the replayed\nlog charged it; largest values cut (--wide: whole), (others) the projected small values.";
 
 /// Each boundary (the ranges' mins, then the last max) cut after the hex digits that tell
 /// it from the boundaries beside it; whole when `wide`.
@@ -122,7 +134,7 @@ fn table(r: &ExplainReport, out: &mut dyn Write, wide: bool) -> io::Result<()> {
     for (i, p) in r.map.partitions.iter().enumerate() {
         t.add_row([
             (i + 1).to_string(),
-            p.id.to_string(),
+            name(r, i, p),
             format!("[{}, {})", edges[i], edges[i + 1]),
             human_bytes(p.bytes),
             p.logical_partitions.to_string(),
@@ -151,7 +163,7 @@ fn markdown(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
             out,
             "| {} | {} | `{}` | `{}` | {} | {} | {:.0} | {} |",
             i + 1,
-            p.id,
+            name(r, i, p),
             p.min,
             p.max,
             human_bytes(p.bytes),

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 /// Version of the JSON report's shape.
-pub const SCHEMA_VERSION: &str = "1.1";
+pub const SCHEMA_VERSION: &str = "1.2";
 
 /// One run's findings.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -313,7 +313,7 @@ pub struct Finding {
 }
 
 /// Every finding code, as `--deny` accepts them.
-pub const FINDING_CODES: [&str; 14] = [
+pub const FINDING_CODES: [&str; 16] = [
     "LOGICAL_PARTITION_LIMIT",
     "INVALID_KEY_VALUE",
     "KEY_TOO_LONG",
@@ -328,6 +328,8 @@ pub const FINDING_CODES: [&str; 14] = [
     "EXCESS_RU",
     "THROUGHPUT_SHORTFALL",
     "MONOTONIC_KEY",
+    "COLLECTION_LIMIT",
+    "UNMAPPED_VALUE",
 ];
 
 /// The advice.
@@ -386,4 +388,7 @@ pub struct ExplainReport {
     /// Labels of the logical partitions the map lists, by EPK (hex). Logical partitions
     /// without a label stand for many small values placed together (the projected tail).
     pub labels: BTreeMap<String, String>,
+    /// A client-side layout: its collections' names, one per partition of the map.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub collections: Vec<String>,
 }

@@ -27,6 +27,11 @@ pub const PROFILE_MAX_DOCUMENTS: u64 = 1 << 53;
 /// The most bytes statistics read from a profile may claim (2^60, an exabyte).
 pub const PROFILE_MAX_BYTES: u64 = 1 << 60;
 
+/// Values a layout could not place that are kept as examples.
+const UNPLACED_KEPT: usize = 5;
+/// Characters kept of each.
+const UNPLACED_CHARS: usize = 64;
+
 /// Key values longer than this need large partition keys (Hash V2).
 pub const V1_VALUE_LIMIT: usize = 101;
 /// Key values longer than this are rejected by the service.
@@ -63,6 +68,10 @@ pub struct CandidateStats {
     pub arrival: Arrival,
     /// The slices reached by short runs of consecutive documents.
     pub blocks: Blocks,
+    /// A client-side layout: the first few values (in text order) its resolver could not
+    /// place.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unplaced: Vec<String>,
 }
 
 impl CandidateStats {
@@ -86,6 +95,7 @@ impl CandidateStats {
                 Arrival::by_ordinal()
             },
             blocks: Blocks::default(),
+            unplaced: Vec::new(),
         }
     }
 
@@ -94,6 +104,24 @@ impl CandidateStats {
         self.documents += 1;
         self.bytes += bytes;
         self.invalid += 1;
+    }
+
+    /// Notes a value a client-side layout could not place (see [`Self::unplaced`]).
+    pub fn note_unplaced(&mut self, value: PkValueRef<'_>) {
+        let mut text = String::new();
+        crate::key::write_text(value, &mut text);
+        let text: String = text.chars().take(UNPLACED_CHARS).collect();
+        self.merge_unplaced(vec![text]);
+    }
+
+    fn merge_unplaced(&mut self, more: Vec<String>) {
+        if more.is_empty() {
+            return;
+        }
+        self.unplaced.extend(more);
+        self.unplaced.sort_unstable();
+        self.unplaced.dedup();
+        self.unplaced.truncate(UNPLACED_KEPT);
     }
 
     /// Counts a document of `bytes` arriving at `position` (none: unknown) whose key has
@@ -289,6 +317,7 @@ impl CandidateStats {
         }
         self.arrival.merge(other.arrival);
         self.blocks.merge(other.blocks);
+        self.merge_unplaced(other.unplaced);
     }
 }
 

@@ -124,6 +124,9 @@ pub struct Subject<'a> {
     pub inputs: &'a [usize],
     /// Seed for random suffixes.
     pub seed: u64,
+    /// The client-side layout the candidate is, when it is one: operations are routed by its
+    /// resolver.
+    pub layout: Option<&'a crate::key::Layout>,
 }
 
 /// The sample documents, as the replay needs them.
@@ -238,7 +241,11 @@ pub fn replay(
         let c = &*r.container;
         let fallback = |s: usize| c.route(&boundary_at((s as f64 + 0.5) / SLICES as f64, v1));
         let parts = c.partitions().len();
-        let blocks = if sample.timed {
+        let spillover = subject.layout.is_some_and(|l| l.is_spillover());
+        let blocks = if spillover {
+            // Every write goes to the newest collection.
+            1.0 / random_reach(super::spread::RUN_WRITES, parts).max(1.0)
+        } else if sample.timed {
             1.0
         } else {
             block_spread(sample.blocks, &r.slices, parts, fallback)
@@ -461,6 +468,11 @@ impl Replayer<'_, '_> {
             self.stats.writes = self.stats.writes.saturating_add(docs);
             self.all_lumps.0 += docs as f64;
             self.all_lumps.1 += docs as f64;
+            if self.spillover() {
+                let idx = self.container.partitions().len() - 1;
+                self.charge(idx, ru);
+                continue;
+            }
             if self.slices[slice].is_empty() {
                 let epk = boundary_at((slice as f64 + 0.5) / SLICES as f64, v1);
                 let idx = self.container.route(&epk);
@@ -488,11 +500,14 @@ impl Replayer<'_, '_> {
     fn read(&mut self, kind: &OpKind, observed: Option<f64>, n: u64) {
         let (reaches, results, result_bytes) = match kind {
             OpKind::Query(x) => {
-                let r = route::query_reaches(
-                    self.subject.spec,
-                    self.subject.definition,
-                    &x.constraints,
-                );
+                let (spec, def) = (self.subject.spec, self.subject.definition);
+                let r = match self.subject.layout {
+                    Some(l) => {
+                        let n = self.container.partitions().len();
+                        route::layout_query_reaches(l, def, n, &x.constraints)
+                    }
+                    None => route::query_reaches(spec, def, &x.constraints),
+                };
                 let results = match (x.shape.max_results(), x.shape.aggregate) {
                     (_, Some(_)) => 0.0,
                     (Some(m), None) => m as f64,
@@ -558,7 +573,11 @@ impl Replayer<'_, '_> {
 
     fn point_reaches(&self, p: &PointOp) -> Vec<Reach> {
         let lookup = |path: &crate::engine::KeyPath| p.lookup(path);
-        route::reaches(self.subject.spec, self.subject.definition, &lookup)
+        let def = self.subject.definition;
+        match self.subject.layout {
+            Some(l) => route::layout_reaches(l, def, self.container.partitions().len(), &lookup),
+            None => route::reaches(self.subject.spec, def, &lookup),
+        }
     }
 
     /// Charges a write; returns the key value (hash) it addressed, when one.
@@ -567,6 +586,14 @@ impl Replayer<'_, '_> {
         self.all_lumps.0 += n as f64;
         self.all_lumps.1 += (n as f64) * (n as f64);
         let (epk, ru) = match kind {
+            // A spillover stores new items in its newest collection and finds others by
+            // visiting every one.
+            OpKind::Create(w) if self.spillover() => {
+                (Some(self.newest_collection()), cost::create(w.bytes as f64))
+            }
+            OpKind::Upsert(w) | OpKind::Replace(w) if self.spillover() => {
+                (None, cost::replace(w.bytes as f64))
+            }
             OpKind::Create(w) => (self.write_epk(w, line), cost::create(w.bytes as f64)),
             OpKind::Upsert(w) | OpKind::Replace(w) => {
                 (self.write_epk(w, line), cost::replace(w.bytes as f64))
@@ -618,7 +645,22 @@ impl Replayer<'_, '_> {
         }
     }
 
+    fn spillover(&self) -> bool {
+        self.subject.layout.is_some_and(|l| l.is_spillover())
+    }
+
+    /// An EPK in the newest collection of a spillover (its last partition).
+    fn newest_collection(&self) -> Epk {
+        let n = self.container.partitions().len();
+        crate::engine::epk::within(n - 1, n, 0.5, 0)
+    }
+
     fn write_epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
+        if let Some(l) = self.subject.layout {
+            let value = w.fields[self.subject.inputs[0]].as_field().component()?;
+            let n = self.container.partitions().len();
+            return l.place(value, self.subject.definition, n);
+        }
         let fields: Vec<Field<'_>> = self
             .subject
             .inputs

@@ -11,7 +11,7 @@ use crate::engine::{
     Container, Epk, EpkRange, KeyPath, PartitionKeyDefinition, PkValue, PkValueRef,
 };
 use crate::field::Field;
-use crate::key::{KeyLevel, KeySpec, KeyValue, LevelKnowledge, Scratch, write_text};
+use crate::key::{KeyLevel, KeySpec, KeyValue, Layout, LevelKnowledge, Scratch, write_text};
 use crate::query::Constraints;
 
 /// Past this many key values (suffix combinations, `IN` lists) an operation is taken to
@@ -118,6 +118,48 @@ pub fn query_reaches(spec: &KeySpec, def: &PartitionKeyDefinition, c: &Constrain
         let more = reaches(spec, def, &lookup);
         if more.contains(&Reach::All) || (out.len() + more.len()) as u64 > MAX_ENUMERATED {
             return vec![Reach::All];
+        }
+        out.extend(more);
+    }
+    out
+}
+
+/// What an operation that fixes the values `lookup` returns reaches under a client-side
+/// layout of `n` collections: the collection of the resolver's value, none when the value
+/// cannot be stored, every collection when the value is not fixed (or for a spillover,
+/// whose resolver knows no key).
+pub fn layout_reaches<'v>(
+    layout: &Layout,
+    def: &PartitionKeyDefinition,
+    n: usize,
+    lookup: &dyn Fn(&KeyPath) -> Option<PkValueRef<'v>>,
+) -> Vec<Reach> {
+    let Some(value) = layout.path().and_then(lookup) else {
+        return vec![Reach::All];
+    };
+    layout
+        .place(value, def, n)
+        .map(Reach::Point)
+        .into_iter()
+        .collect()
+}
+
+/// The reaches of a query's constraints under a client-side layout of `n` collections.
+pub fn layout_query_reaches(
+    layout: &Layout,
+    def: &PartitionKeyDefinition,
+    n: usize,
+    c: &Constraints,
+) -> Vec<Reach> {
+    let Some(alternatives) = c.alternatives() else {
+        return vec![Reach::All];
+    };
+    let mut out = Vec::new();
+    for conj in alternatives {
+        let lookup = |p: &KeyPath| conj.get(p).map(PkValue::as_ref);
+        let more = layout_reaches(layout, def, n, &lookup);
+        if more.contains(&Reach::All) {
+            return more;
         }
         out.extend(more);
     }

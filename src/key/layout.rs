@@ -1,0 +1,567 @@
+//! DocumentDB-era client-side layouts (`--layout SPEC`): before containers partitioned
+//! themselves, applications spread data over fixed-size collections, each a single
+//! partition, with a resolver in the client that picks the collection of every document
+//! and of every request.
+//!
+//! | spec | collections | a document goes to | a request reaches |
+//! |---|---|---|---|
+//! | `spillover[:SIZE]` | as many as the data needs, each filled to 90% of SIZE | the newest collection | every collection |
+//! | `range:/p=A..M,N..Z` | one per range | the first range holding its value | the collections of the values it fixes, else all |
+//! | `lookup:/p=FILE` | one per collection FILE names | the collection FILE maps its value to (`"*"`: any other value) | as for `range` |
+//! | `hash:/p=N` | `N` | the one of `N` equal ranges of the hash space holding its value's EPK | as for `range` |
+//!
+//! Ranges: `lo..hi` holds a string `v` when `lo <= v` and `v` either sorts at or below `hi`
+//! or starts with it (byte order), so `A..M` holds `Mary` and `2026-01..2026-03` holds
+//! `2026-03-31T23:59:59Z`; and a number when `lo <= v <= hi` numerically. A bound may be
+//! left out (`..M`, `N..`), and one value stands for the range of itself (`2026-06`).
+//! Other values (booleans, null, a missing path, a string against numeric bounds) are in
+//! no range. A lookup matches a value by its text (as `concat` writes it).
+//!
+//! A value the resolver cannot place (outside every range, absent from the map without a
+//! `"*"` entry, an object or array) is one the application could not store: the advisor
+//! reports it as a violation.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use crate::engine::epk::{self, space_fraction};
+use crate::engine::{Epk, GB, KeyPath, PartitionKeyDefinition, PkValueRef};
+
+use super::eval::write_text;
+
+/// A collection's size unless the spec or `--collection-size` says otherwise: 10 GB, the
+/// limit of a single-partition collection.
+pub const DEFAULT_COLLECTION_BYTES: u64 = 10 * GB;
+/// A collection's throughput unless `--collection-throughput` says otherwise: 2,500 RU/s,
+/// the legacy S3 performance level.
+pub const DEFAULT_COLLECTION_RU: f64 = 2_500.0;
+/// A spillover layout opens the next collection when the newest reaches this share of its
+/// size.
+pub const SPILL_AT: f64 = 0.9;
+/// The most collections a layout may have (ranges, lookup names, `N` of `hash`, or what a
+/// spillover needs at the target).
+pub const MAX_COLLECTIONS: usize = 10_000;
+
+/// The size and throughput of each collection of a layout.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Tier {
+    /// Bytes a collection may hold.
+    pub bytes: u64,
+    /// RU/s each collection is provisioned with.
+    pub ru: f64,
+}
+
+impl Default for Tier {
+    fn default() -> Self {
+        Tier {
+            bytes: DEFAULT_COLLECTION_BYTES,
+            ru: DEFAULT_COLLECTION_RU,
+        }
+    }
+}
+
+/// One bound of a range: its text, and its number when the text is one.
+#[derive(Clone, Debug, PartialEq)]
+struct Bound {
+    text: String,
+    number: Option<f64>,
+}
+
+impl Bound {
+    fn new(text: &str) -> Bound {
+        Bound {
+            text: text.to_owned(),
+            number: text.parse::<f64>().ok().filter(|n| n.is_finite()),
+        }
+    }
+}
+
+/// One range of a `range` layout.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueRange {
+    lo: Option<Bound>,
+    hi: Option<Bound>,
+    /// Written as one value (`2026-06`): the range of that value alone.
+    single: bool,
+}
+
+impl ValueRange {
+    fn parse(text: &str) -> Result<ValueRange, String> {
+        let bound = |t: &str| (!t.is_empty()).then(|| Bound::new(t));
+        match text.split_once("..") {
+            Some((_, hi)) if hi.contains("..") => Err(format!(
+                "range {text:?} has more than one '..' (write lo..hi)"
+            )),
+            Some((lo, hi)) => Ok(ValueRange {
+                lo: bound(lo),
+                hi: bound(hi),
+                single: false,
+            }),
+            None if text.is_empty() => {
+                Err("empty range (write lo..hi, lo.., ..hi or a value)".into())
+            }
+            None => Ok(ValueRange {
+                lo: bound(text),
+                hi: bound(text),
+                single: true,
+            }),
+        }
+    }
+
+    /// Whether the range holds `value`.
+    pub fn contains(&self, value: PkValueRef<'_>) -> bool {
+        match value {
+            PkValueRef::Str(s) => {
+                self.lo.as_ref().is_none_or(|lo| lo.text.as_str() <= s)
+                    && (self.hi.as_ref())
+                        .is_none_or(|hi| s <= hi.text.as_str() || s.starts_with(&hi.text))
+            }
+            PkValueRef::Number(x) => {
+                let at_least = |b: &Bound| b.number.is_some_and(|n| n <= x);
+                let at_most = |b: &Bound| b.number.is_some_and(|n| x <= n);
+                self.lo.as_ref().is_none_or(at_least) && self.hi.as_ref().is_none_or(at_most)
+            }
+            _ => false,
+        }
+    }
+}
+
+impl fmt::Display for ValueRange {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = |b: &Option<Bound>| b.as_ref().map_or("", |b| b.text.as_str()).to_owned();
+        if self.single {
+            f.write_str(&text(&self.lo))
+        } else {
+            write!(f, "{}..{}", text(&self.lo), text(&self.hi))
+        }
+    }
+}
+
+/// How a layout picks a document's collection.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Resolver {
+    /// Fill the newest collection; open the next at 90% of its size.
+    Spillover,
+    /// One collection per range of the path's value.
+    Range {
+        /// The path read.
+        path: KeyPath,
+        /// The ranges, in the order given (the first holding a value wins).
+        ranges: Vec<ValueRange>,
+    },
+    /// An explicit map from the path's value to a collection.
+    Lookup {
+        /// The path read.
+        path: KeyPath,
+        /// The map's file, as given.
+        file: String,
+        /// The collections, sorted by name.
+        names: Vec<String>,
+        /// Value text → index in `names`.
+        map: BTreeMap<String, usize>,
+        /// The collection of every other value (the `"*"` entry).
+        default: Option<usize>,
+    },
+    /// The hash of the path's value over `n` collections.
+    Hash {
+        /// The path read.
+        path: KeyPath,
+        /// How many collections.
+        n: usize,
+    },
+}
+
+/// A client-side layout: its resolver and its collections' tier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Layout {
+    resolver: Resolver,
+    tier: Tier,
+}
+
+/// Why a layout spec is wrong.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct LayoutError(pub String);
+
+fn fail<T>(message: impl Into<String>) -> Result<T, LayoutError> {
+    Err(LayoutError(message.into()))
+}
+
+const GRAMMAR: &str =
+    "expected spillover[:SIZE], range:/path=A..M,N..Z, lookup:/path=FILE or hash:/path=N";
+
+impl Layout {
+    /// Parses a spec; `tier` gives each collection's size and throughput (a spillover's own
+    /// `SIZE` replaces the size), and `read_map` reads a lookup's file (its text).
+    pub fn parse(
+        text: &str,
+        tier: Tier,
+        read_map: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<Layout, LayoutError> {
+        let text = text.trim();
+        let (kind, rest) = text.split_once(':').unwrap_or((text, ""));
+        if kind == "spillover" {
+            return Layout::spillover(rest, tier);
+        }
+        let Some((path, arg)) = rest.split_once('=') else {
+            return fail(format!("{text:?}: {GRAMMAR}"));
+        };
+        let path = KeyPath::parse(path.trim())
+            .map_err(|e| LayoutError(format!("{text:?}: the path: {}", e.message)))?;
+        let arg = arg.trim();
+        let resolver = match kind {
+            "range" => {
+                let ranges = arg
+                    .split(',')
+                    .map(|r| ValueRange::parse(r.trim()))
+                    .collect::<Result<Vec<_>, _>>()
+                    .map_err(|e| LayoutError(format!("{text:?}: {e}")))?;
+                Resolver::Range { path, ranges }
+            }
+            "lookup" => {
+                let json = read_map(arg).map_err(LayoutError)?;
+                lookup(path, arg, &json)?
+            }
+            "hash" => match arg.parse::<usize>() {
+                Ok(n) if (1..=MAX_COLLECTIONS).contains(&n) => Resolver::Hash { path, n },
+                _ => {
+                    return fail(format!(
+                        "{text:?}: expected the number of collections after '=', an integer from 1 to {MAX_COLLECTIONS}"
+                    ));
+                }
+            },
+            _ => return fail(format!("{text:?}: unknown layout {kind:?}: {GRAMMAR}")),
+        };
+        let layout = Layout { resolver, tier };
+        if layout.collections(0) > MAX_COLLECTIONS {
+            return fail(format!("{text:?}: more than {MAX_COLLECTIONS} collections"));
+        }
+        Ok(layout)
+    }
+
+    fn spillover(size: &str, mut tier: Tier) -> Result<Layout, LayoutError> {
+        if !size.is_empty() {
+            tier.bytes = crate::units::parse_size(size)
+                .map_err(|e| LayoutError(format!("spillover size: {e}")))?;
+        }
+        if tier.bytes < GB / 1000 {
+            return fail("a spillover collection holds at least 1MB");
+        }
+        Ok(Layout {
+            resolver: Resolver::Spillover,
+            tier,
+        })
+    }
+
+    /// The resolver.
+    pub fn resolver(&self) -> &Resolver {
+        &self.resolver
+    }
+
+    /// Each collection's size and throughput.
+    pub fn tier(&self) -> Tier {
+        self.tier
+    }
+
+    /// The path the resolver reads (none for a spillover).
+    pub fn path(&self) -> Option<&KeyPath> {
+        match &self.resolver {
+            Resolver::Spillover => None,
+            Resolver::Range { path, .. }
+            | Resolver::Lookup { path, .. }
+            | Resolver::Hash { path, .. } => Some(path),
+        }
+    }
+
+    /// Whether it is a spillover layout.
+    pub fn is_spillover(&self) -> bool {
+        self.resolver == Resolver::Spillover
+    }
+
+    /// The resolver's name: `spillover`, `range`, `lookup` or `hash`.
+    pub fn kind(&self) -> &'static str {
+        match self.resolver {
+            Resolver::Spillover => "spillover",
+            Resolver::Range { .. } => "range",
+            Resolver::Lookup { .. } => "lookup",
+            Resolver::Hash { .. } => "hash",
+        }
+    }
+
+    /// How many collections hold `storage` bytes: fixed by the spec, or for a spillover
+    /// as many as are filled to 90% of their size.
+    pub fn collections(&self, storage: u64) -> usize {
+        match &self.resolver {
+            Resolver::Spillover => {
+                let fill = self.tier.bytes as f64 * SPILL_AT;
+                ((storage as f64 / fill).ceil() as usize).max(1)
+            }
+            Resolver::Range { ranges, .. } => ranges.len(),
+            Resolver::Lookup { names, .. } => names.len(),
+            Resolver::Hash { n, .. } => *n,
+        }
+    }
+
+    /// Collection `i`'s name: a range's text, a lookup's name, or its number from 1.
+    pub fn collection_name(&self, i: usize) -> String {
+        match &self.resolver {
+            Resolver::Range { ranges, .. } => ranges[i].to_string(),
+            Resolver::Lookup { names, .. } => names[i].clone(),
+            Resolver::Spillover | Resolver::Hash { .. } => format!("#{}", i + 1),
+        }
+    }
+
+    /// The collection a value goes to, among `n`; `None` when the resolver cannot place it.
+    /// A hash layout places by EPK (see [`Layout::place`]), so this is for the others.
+    fn collection_of(&self, value: PkValueRef<'_>) -> Option<usize> {
+        match &self.resolver {
+            Resolver::Range { ranges, .. } => ranges.iter().position(|r| r.contains(value)),
+            Resolver::Lookup { map, default, .. } => {
+                if value == PkValueRef::Undefined {
+                    return *default;
+                }
+                let mut text = String::new();
+                write_text(value, &mut text);
+                map.get(&text).copied().or(*default)
+            }
+            Resolver::Spillover | Resolver::Hash { .. } => None,
+        }
+    }
+
+    /// The EPK that stands for `value` in the layout's container of `n` collections (see
+    /// [`crate::engine::Container::collections`]): inside its collection's range, at a
+    /// position taken from the value's own hash, so that values stay apart. `None` when
+    /// the resolver cannot place it. `definition` is the path's own (Hash V2).
+    pub fn place(
+        &self,
+        value: PkValueRef<'_>,
+        definition: &PartitionKeyDefinition,
+        n: usize,
+    ) -> Option<Epk> {
+        let own = definition.epk_unchecked(&[value]);
+        match &self.resolver {
+            Resolver::Hash { .. } => Some(own),
+            // A spillover places by arrival, not by value: the newest collection.
+            Resolver::Spillover => Some(epk::within(n.saturating_sub(1), n, 0.5, 0)),
+            _ => {
+                let i = self.collection_of(value)?;
+                let b = own.as_bytes();
+                let low = u64::from_be_bytes(b[b.len() - 8..].try_into().ok()?);
+                Some(epk::within(i, n, space_fraction(&own, false), low))
+            }
+        }
+    }
+
+    /// The layout as a JSON object for the report's `definition`.
+    pub fn to_json(&self, n: usize) -> serde_json::Value {
+        let names: Vec<String> = (0..n).map(|i| self.collection_name(i)).collect();
+        serde_json::json!({
+            "kind": "Layout",
+            "layout": self.kind(),
+            "paths": self.path().map(|p| vec![p.to_string()]).unwrap_or_default(),
+            "collections": names,
+            "collectionBytes": self.tier.bytes,
+            "collectionThroughput": self.tier.ru,
+        })
+    }
+}
+
+/// A lookup map from its JSON text: an object of value → collection name.
+fn lookup(path: KeyPath, file: &str, json: &str) -> Result<Resolver, LayoutError> {
+    let doc: serde_json::Value = serde_json::from_str(json.trim_start_matches('\u{feff}'))
+        .map_err(|e| {
+            LayoutError(format!(
+                "{file}:{}:{}: not JSON ({e}); a lookup map is an object of value → collection name",
+                e.line(),
+                e.column()
+            ))
+        })?;
+    let Some(entries) = doc.as_object() else {
+        return fail(format!(
+            "{file}: expected an object of value → collection name, e.g. {{\"us\": \"orders-us\", \"*\": \"orders-other\"}}"
+        ));
+    };
+    let mut by_value: BTreeMap<String, String> = BTreeMap::new();
+    for (value, name) in entries {
+        let Some(name) = name.as_str().filter(|n| !n.is_empty()) else {
+            return fail(format!(
+                "{file}: the collection of {value:?} must be a non-empty string, not {name}"
+            ));
+        };
+        by_value.insert(value.clone(), name.to_owned());
+    }
+    let mut names: Vec<String> = by_value.values().cloned().collect();
+    names.sort();
+    names.dedup();
+    if names.is_empty() {
+        return fail(format!("{file}: the map names no collection"));
+    }
+    let index = |n: &String| names.binary_search(n).unwrap_or(0);
+    let default = by_value.remove("*").map(|n| index(&n));
+    let map = by_value
+        .iter()
+        .map(|(v, n)| (v.clone(), index(n)))
+        .collect();
+    Ok(Resolver::Lookup {
+        path,
+        file: file.to_owned(),
+        names,
+        map,
+        default,
+    })
+}
+
+/// A size as a spec writes it: whole GB, MB or kB when it is one, else bytes.
+fn compact_size(bytes: u64) -> String {
+    for (unit, scale) in [
+        ("TB", GB * 1000),
+        ("GB", GB),
+        ("MB", GB / 1000),
+        ("kB", 1000),
+    ] {
+        if bytes >= scale && bytes.is_multiple_of(scale) {
+            return format!("{}{unit}", bytes / scale);
+        }
+    }
+    format!("{bytes}B")
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.resolver {
+            Resolver::Spillover => write!(f, "spillover:{}", compact_size(self.tier.bytes)),
+            Resolver::Range { path, ranges } => {
+                let ranges: Vec<String> = ranges.iter().map(ToString::to_string).collect();
+                write!(f, "range:{path}={}", ranges.join(","))
+            }
+            Resolver::Lookup { path, file, .. } => write!(f, "lookup:{path}={file}"),
+            Resolver::Hash { path, n } => write!(f, "hash:{path}={n}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Layout, LayoutError> {
+        let map = |file: &str| match file {
+            "regions.json" => {
+                Ok(r#"{"us": "orders-us", "eu": "orders-eu", "*": "orders-rest"}"#.to_owned())
+            }
+            "strict.json" => Ok(r#"{"us": "orders-us", "42": "numbers"}"#.to_owned()),
+            other => Err(format!("cannot read {other}")),
+        };
+        Layout::parse(text, Tier::default(), &map)
+    }
+
+    fn s(v: &str) -> PkValueRef<'_> {
+        PkValueRef::Str(v)
+    }
+
+    #[test]
+    fn specs_print_canonically_and_parse_back() {
+        for (given, canonical) in [
+            ("spillover", "spillover:10GB"),
+            ("spillover:25GB", "spillover:25GB"),
+            ("spillover:1.5GB", "spillover:1500MB"),
+            ("range:/name=A..M,N..Z", "range:/name=A..M,N..Z"),
+            (
+                "range: /month = 2026-01 , 2026-02..",
+                "range:/month=2026-01,2026-02..",
+            ),
+            ("lookup:/region=regions.json", "lookup:/region=regions.json"),
+            ("hash:/userId=8", "hash:/userId=8"),
+        ] {
+            let l = parse(given).unwrap();
+            assert_eq!(l.to_string(), canonical, "{given}");
+            assert_eq!(parse(canonical).unwrap(), l);
+        }
+    }
+
+    #[test]
+    fn bad_specs_say_what_was_expected() {
+        for (text, says) in [
+            ("hash:/userId", "spillover[:SIZE]"),
+            ("hash:/userId=0", "integer from 1 to 10000"),
+            ("hash:/userId=x", "integer from 1 to 10000"),
+            ("modulo:/a=3", "unknown layout"),
+            ("range:/a=A..B..C", "more than one '..'"),
+            ("range:/a=A,,B", "empty range"),
+            ("range:a=A", "path"),
+            ("lookup:/r=missing.json", "cannot read missing.json"),
+            ("spillover:5XB", "spillover size"),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
+        let map = |_: &str| Ok(r#"{"us": 3}"#.to_owned());
+        let e = Layout::parse("lookup:/r=m.json", Tier::default(), &map).unwrap_err();
+        assert!(e.to_string().contains("must be a non-empty string"), "{e}");
+        let map = |_: &str| Ok("{\"us\": \n".to_owned());
+        let e = Layout::parse("lookup:/r=m.json", Tier::default(), &map).unwrap_err();
+        assert!(e.to_string().starts_with("m.json:2:"), "{e}");
+    }
+
+    #[test]
+    fn ranges_hold_prefixes_numbers_and_open_ends() {
+        let r = |t: &str| ValueRange::parse(t).unwrap();
+        assert!(r("A..M").contains(s("Mary")));
+        assert!(r("A..M").contains(s("A")));
+        assert!(!r("A..M").contains(s("N")));
+        assert!(
+            !r("A..M").contains(s("alice")),
+            "byte order: lower case sorts after Z"
+        );
+        assert!(r("2026-01..2026-03").contains(s("2026-03-31T23:59:59Z")));
+        assert!(!r("2026-01..2026-03").contains(s("2026-04-01")));
+        assert!(r("2026-06").contains(s("2026-06-15")));
+        assert!(!r("2026-06").contains(s("2026-07-01")));
+        assert!(r("N..").contains(s("zeta")));
+        assert!(r("..M").contains(s("")));
+        assert!(r("10..20").contains(PkValueRef::Number(20.0)));
+        assert!(!r("10..20").contains(PkValueRef::Number(20.5)));
+        assert!(!r("A..M").contains(PkValueRef::Number(1.0)));
+        assert!(!r("10..20").contains(PkValueRef::Null));
+    }
+
+    #[test]
+    fn collections_and_placement_follow_the_resolver() {
+        let def = crate::key::KeySpec::parse("/region").unwrap().definition();
+        let lookup = parse("lookup:/region=regions.json").unwrap();
+        assert_eq!(lookup.collections(0), 3);
+        assert_eq!(lookup.collection_name(0), "orders-eu");
+        let n = 3;
+        let c = crate::engine::Container::collections(def.clone(), n, Tier::default());
+        let at = |v: PkValueRef<'_>| lookup.place(v, &def, n).map(|e| c.route(&e));
+        assert_eq!(at(s("eu")), Some(0));
+        assert_eq!(lookup.collection_name(1), "orders-rest");
+        assert_eq!(at(s("us")), Some(2));
+        assert_eq!(at(s("mars")), Some(1), "the \"*\" entry");
+        assert_eq!(at(PkValueRef::Undefined), Some(1));
+        // Two values of one collection stay apart, to the statistics' value hash too.
+        let (mars, venus) = (
+            lookup.place(s("mars"), &def, n),
+            lookup.place(s("venus"), &def, n),
+        );
+        assert_eq!(
+            (
+                c.route(mars.as_ref().unwrap()),
+                c.route(venus.as_ref().unwrap())
+            ),
+            (1, 1)
+        );
+        let h = |e: Option<Epk>| crate::stats::value_hash(&e.unwrap());
+        assert_ne!(h(mars), h(venus));
+        let strict = parse("lookup:/region=strict.json").unwrap();
+        assert_eq!(strict.place(s("fr"), &def, 2), None);
+        assert!(strict.place(PkValueRef::Number(42.0), &def, 2).is_some());
+        let spill = parse("spillover:10GB").unwrap();
+        assert_eq!(spill.collections(25 * GB), 3, "9 GB each: 9 + 9 + 7");
+        assert_eq!(spill.collections(18 * GB), 2);
+        assert_eq!(spill.collections(0), 1);
+        let c3 = crate::engine::Container::collections(def.clone(), 3, Tier::default());
+        let e = spill.place(s("anything"), &def, 3).unwrap();
+        assert_eq!(c3.route(&e), 2, "the newest collection");
+    }
+}
