@@ -3,6 +3,43 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+/// Marks an `epk` value that the parser would take for an option (see [`parse`]).
+const NEGATIVE: char = '\u{1f}';
+
+/// Parses the command line. The parser takes negative numbers with a signed exponent
+/// (`-1e+308`, `-2.5E-7`) for options; as `epk` values they are passed through it masked
+/// and unmasked after.
+pub fn parse() -> Cli {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    let is_epk = args.get(1).is_some_and(|a| a == "epk");
+    if is_epk {
+        for a in args.iter_mut().skip(2) {
+            if a == "--" {
+                break;
+            }
+            if let Some(text) = a.to_str().filter(|t| is_negative_number(t)) {
+                *a = format!("{NEGATIVE}{text}").into();
+            }
+        }
+    }
+    let mut cli = Cli::parse_from(args);
+    if let Command::Epk(e) = &mut cli.command {
+        for v in &mut e.values {
+            if let Some(text) = v.strip_prefix(NEGATIVE) {
+                *v = text.to_owned();
+            }
+        }
+    }
+    cli
+}
+
+/// A JSON number with a minus sign: `-1`, `-0.5`, `-1e+308`.
+fn is_negative_number(text: &str) -> bool {
+    text.strip_prefix('-')
+        .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        && serde_json::from_str::<serde_json::Number>(text).is_ok()
+}
+
 /// Partition-key advisor for Azure Cosmos DB.
 #[derive(Debug, Parser)]
 #[command(name = "pkadvisor", version, about, long_about = None)]

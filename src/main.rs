@@ -5,10 +5,8 @@ mod cmd;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = cli::parse();
     let result = match cli.command {
         cli::Command::Analyze(args) => cmd::analyze::run(args),
         cli::Command::Check(args) => cmd::check::run(args),

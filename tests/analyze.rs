@@ -599,3 +599,38 @@ fn large_in_lists_count_at_their_size_against_memory() {
         .success()
         .stderr(predicate::str::contains("were sampled down"));
 }
+
+#[test]
+fn a_compressed_log_on_standard_input_is_spooled_to_disk_not_memory() {
+    use std::io::Write as _;
+    let dir = crate::util::scratch("stdin_log_spool");
+    let tmp = dir.join("tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let docs = "fixtures/multitenant/docs.ndjson";
+    let log = "fixtures/multitenant/queries.ndjson";
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(&std::fs::read(log).unwrap()).unwrap();
+    let gz = gz.finish().unwrap();
+    // Auto mode reads the log twice: to generate candidates, then to replay it.
+    let args = ["analyze", docs, "--format", "json", "-q", "--auto", "5"];
+    let from_stdin = pkadvisor()
+        .args(args)
+        .args(["--queries", "-"])
+        .env("TMPDIR", &tmp)
+        .write_stdin(gz)
+        .output()
+        .unwrap();
+    assert!(
+        from_stdin.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_stdin.stderr)
+    );
+    let from_file = pkadvisor()
+        .args(args)
+        .args(["--queries", log])
+        .output()
+        .unwrap();
+    assert_eq!(from_stdin.stdout, from_file.stdout);
+    let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
+    assert!(left.is_empty(), "the spool is removed: {left:?}");
+}

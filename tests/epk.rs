@@ -142,3 +142,23 @@ fn bad_input_exits_2_with_one_clear_line() {
         assert!(out.get_output().stdout.is_empty());
     }
 }
+
+#[test]
+fn negative_numbers_in_exponent_form_are_values_not_options() {
+    let epk = |args: &[&str]| {
+        let out = pkadvisor().args(args).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).to_string()
+    };
+    for value in ["-1e+308", "-2.5E-7", "-1e308", "-0.5"] {
+        let guarded = epk(&["epk", "--", value]);
+        assert_eq!(epk(&["epk", value]), guarded, "{value}");
+        assert_eq!(
+            epk(&["epk", value, "--version", "1"]),
+            epk(&["epk", "--version", "1", "--", value]),
+            "{value}"
+        );
+    }
+    // Options stay options, and a value that is no number is still an error.
+    pkadvisor().args(["epk", "-x"]).assert().code(2);
+    pkadvisor().args(["epk", "-1e+308", "-q"]).assert().code(2);
+}

@@ -318,3 +318,160 @@ fn layout_reports_validate_against_the_schema() {
     assert_eq!(kinds.iter().filter(|k| **k == "layout").count(), 4);
     assert!(kinds.len() > 4);
 }
+
+#[test]
+fn redact_hides_the_values_in_layout_specs_collections_and_examples() {
+    let dir = scratch("layout_redact");
+    let map = write(
+        &dir,
+        "strict.json",
+        "{\"us\": \"orders-us\", \"eu\": \"orders-eu\"}",
+    );
+    let lookup = format!("lookup:/region={map}");
+    for format in ["json", "table", "markdown"] {
+        let out = pkadvisor()
+            .args([
+                "analyze",
+                DOCS,
+                "--queries",
+                LOG,
+                "--layout",
+                "range:/month=2026-01..2026-03",
+            ])
+            .args([
+                "--layout",
+                &lookup,
+                "--key",
+                "/customerId",
+                "--redact",
+                "-q",
+                "--wide",
+            ])
+            .args(["--target-storage", "60GB", "--format", format])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let text = String::from_utf8_lossy(&out.stdout);
+        for raw in [
+            "2026-0",
+            "orders-us",
+            "orders-eu",
+            "\"apac\"",
+            "latam",
+            "cust-0",
+        ] {
+            assert!(!text.contains(raw), "{format}: {raw} leaks:\n{text}");
+        }
+        assert!(text.contains("UNMAPPED_VALUE"), "{format}");
+    }
+    let map = pkadvisor()
+        .args([
+            "analyze",
+            DOCS,
+            "--explain",
+            &lookup,
+            "--redact",
+            "--format",
+            "json",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&map.stdout).contains("orders-us"));
+}
+
+#[test]
+fn a_layout_that_cannot_place_every_document_scores_below_one_that_can() {
+    // The same collections, June left out.
+    let partial = "range:/month=2026-01,2026-02,2026-03,2026-04,2026-05";
+    let r = json(&[
+        "analyze",
+        DOCS,
+        "--queries",
+        LOG,
+        "--layout",
+        partial,
+        "--layout",
+        MONTHLY,
+        "--target-storage",
+        "60GB",
+        "--format",
+        "json",
+        "-q",
+        "--key",
+        "/id",
+    ]);
+    let (p, full) = (candidate(&r, partial), candidate(&r, MONTHLY));
+    assert!(codes(p).contains(&"UNMAPPED_VALUE".to_owned()));
+    assert!(
+        p["score"].as_f64() < full["score"].as_f64(),
+        "{} vs {}",
+        p["score"],
+        full["score"]
+    );
+    // June's reads name a month the resolver cannot place: the application looks everywhere.
+    assert!(p["queries"]["fan_out"].as_f64() >= full["queries"]["fan_out"].as_f64());
+}
+
+#[test]
+fn with_time_path_a_closed_range_keeps_its_size_and_the_open_one_takes_the_growth() {
+    // Unique timestamps: no value repeats, yet the first half's collection stopped
+    // receiving writes in March.
+    let spec = "range:/createdAt=2026-01..2026-03,2026-04..2026-06";
+    let map = explain(
+        spec,
+        &["--time-path", "/createdAt", "--target-storage", "60GB"],
+    );
+    let bytes: Vec<u64> = (map["map"]["partitions"].as_array().unwrap().iter())
+        .map(|p| p["bytes"].as_u64().unwrap())
+        .collect();
+    let text = std::fs::read_to_string(DOCS).unwrap();
+    let first_half: u64 = text
+        .lines()
+        .filter(|l| {
+            ["2026-01", "2026-02", "2026-03"]
+                .iter()
+                .any(|m| l.contains(&format!("\"month\":\"{m}\"")))
+        })
+        .map(|l| l.len() as u64 + 1)
+        .sum();
+    assert!(
+        (bytes[0] as f64 / first_half as f64 - 1.0).abs() < 0.01,
+        "{bytes:?} vs {first_half}"
+    );
+    assert!(bytes[1] as f64 > 59.9e9, "{bytes:?}");
+}
+
+#[test]
+fn a_spillover_fed_by_upserts_writes_to_its_newest_collection() {
+    let dir = scratch("layout_upserts");
+    let text = std::fs::read_to_string(LOG).unwrap();
+    let upserts: String = text
+        .lines()
+        .filter(|l| l.contains("\"op\":\"create\""))
+        .map(|l| l.replace("\"op\":\"create\"", "\"op\":\"upsert\"") + "\n")
+        .collect();
+    let log = write(&dir, "upserts.ndjson", &upserts);
+    let r = json(&[
+        "analyze",
+        DOCS,
+        "--queries",
+        &log,
+        "--layout",
+        "spillover",
+        "--key",
+        "/customerId",
+        "--target-storage",
+        "60GB",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let s = candidate(&r, "spillover:10GB");
+    assert!(
+        codes(s).contains(&"WRITE_HOTSPOT".to_owned()),
+        "{:?}",
+        codes(s)
+    );
+    assert!(s["throughput"]["write_spread"].as_f64().unwrap() < 0.2);
+}

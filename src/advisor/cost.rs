@@ -116,6 +116,21 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
     }
 }
 
+/// How many times what `alt` needs `c` needs: by efficiency (the same operations over the
+/// whole log), or by the RU/s to provision when both are known and that says more (the
+/// service minimums: a layout's collections each need 400 RU/s, whatever their load).
+pub fn ratio(
+    c: &crate::report::model::CandidateReport,
+    alt: &crate::report::model::CandidateReport,
+) -> f64 {
+    let by_efficiency = alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
+    let by_ru = match (c.cost.required_ru, alt.cost.required_ru) {
+        (Some(mine), Some(theirs)) => mine / theirs.max(f64::MIN_POSITIVE),
+        _ => 0.0,
+    };
+    by_efficiency.max(by_ru)
+}
+
 /// USD a month for `ru` RU/s at `price` per 100 RU/s-hour, in every region.
 pub fn monthly(ru: f64, price: f64, prices: &Prices) -> f64 {
     ru / 100.0 * price * HOURS_PER_MONTH * prices.regions.max(1) as f64

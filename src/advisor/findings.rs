@@ -48,12 +48,15 @@ pub fn findings(
     target: &Target,
     cost: &Cost,
     throughput_given: bool,
+    redact: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
+    let hide = super::hider(redact);
     match &e.layout {
         Some(l) => {
-            collection_limit(e, l, target, &mut out);
-            unmapped(e, l, &mut out);
+            collection_limit(e, l, target, &hide, &mut out);
+            unmapped(e, l, &hide, &mut out);
+            layout_missing(e, l, &mut out);
             collection_shortfall(e, l, cost, &mut out);
         }
         None => {
@@ -93,9 +96,10 @@ pub fn excess_ru(candidates: &mut [CandidateReport], needs: &[f64]) {
                 .then_with(|| a.0.key.spec.cmp(&b.0.key.spec))
         });
     let Some((best, &least)) = best else { return };
-    let name = best.key.spec.clone();
+    let (name, best) = (best.key.spec.clone(), best.clone());
     for (c, &n) in candidates.iter_mut().zip(needs) {
-        let ratio = n / least;
+        // The RU/s to provision too, when known: a layout's collections have minimums.
+        let ratio = (n / least).max(super::cost::ratio(c, &best));
         if ratio >= EXCESS_RU_RATIO {
             c.findings.push(finding("EXCESS_RU", Severity::Warning, format!(
                 "needs {ratio:.1}× the RU/s of {name}, the cheapest candidate without violations, for the same operations (threshold {EXCESS_RU_RATIO}×)")));
@@ -113,12 +117,18 @@ fn unit(e: &Evaluation) -> &'static str {
 }
 
 /// `COLLECTION_LIMIT`: collections of a layout projected past their size.
-fn collection_limit(e: &Evaluation, l: &Layout, target: &Target, out: &mut Vec<Finding>) {
+fn collection_limit(
+    e: &Evaluation,
+    l: &Layout,
+    target: &Target,
+    hide: &dyn Fn(&str) -> String,
+    out: &mut Vec<Finding>,
+) {
     let c = &e.projection.container;
     let limit = l.tier().bytes;
     let mut over: Vec<(u64, String)> = (c.partitions().iter().enumerate())
         .filter(|(_, p)| p.bytes() > limit)
-        .map(|(i, p)| (p.bytes(), l.collection_name(i)))
+        .map(|(i, p)| (p.bytes(), l.collection_name_with(i, hide)))
         .collect();
     if over.is_empty() {
         return;
@@ -143,7 +153,7 @@ fn collection_limit(e: &Evaluation, l: &Layout, target: &Target, out: &mut Vec<F
 }
 
 /// `UNMAPPED_VALUE`: documents the layout's resolver cannot place.
-fn unmapped(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
+fn unmapped(e: &Evaluation, l: &Layout, hide: &dyn Fn(&str) -> String, out: &mut Vec<Finding>) {
     let s = &e.stats;
     if s.invalid == 0 {
         return;
@@ -153,7 +163,11 @@ fn unmapped(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
         "lookup" => "a value the map does not name (and no \"*\" entry)",
         _ => "an object or array",
     };
-    let examples: Vec<String> = s.unplaced.iter().map(|v| format!("{v:?}")).collect();
+    let examples: Vec<String> = s
+        .unplaced
+        .iter()
+        .map(|v| format!("{:?}", hide(v)))
+        .collect();
     let examples = match examples.is_empty() {
         true => String::new(),
         false => format!(", e.g. {}", examples.join(", ")),
@@ -166,6 +180,30 @@ fn unmapped(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
             s.invalid,
             pct(s.invalid, s.documents),
             l.path().map_or_else(String::new, ToString::to_string)
+        ),
+    ));
+}
+
+/// `MISSING_KEY` for a layout: documents without its resolver's path.
+fn layout_missing(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
+    let s = &e.stats;
+    let Some(path) = l.path().filter(|_| s.missing > 0) else {
+        return;
+    };
+    let fate = match l.kind() {
+        "hash" => "the resolver hashes them all (undefined) into one collection",
+        "lookup" => {
+            "the resolver sends them to the map's \"*\" collection, or cannot place them without one"
+        }
+        _ => "they are in no range: the resolver cannot place them",
+    };
+    out.push(finding(
+        "MISSING_KEY",
+        Severity::Warning,
+        format!(
+            "{} documents ({:.1}%) lack {path}; {fate}",
+            s.missing,
+            pct(s.missing, s.documents)
         ),
     ));
 }
@@ -289,7 +327,7 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let enough = lumps >= HOT_MIN_LUMPS * parts as u64;
     if parts > 1 && w.counted_ru > 0.0 && enough && skew >= HOT_SKEW {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
-            "over the whole log the busiest {unit} takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): the key must provision that many times what its load needs on average")));
+            "over the whole log the busiest {unit} takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): it must provision that many times what its load needs on average")));
     } else if parts > 1 && w.usable_relative < HOT_RELATIVE {
         out.push(finding("HOT_PARTITION", Severity::Warning, format!(
             "the busiest {unit} takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
@@ -299,9 +337,10 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     if parts > 1 && e.workload.writes > 0 && e.workload.write_spread < WRITE_SPREAD_MIN {
         let why = match e.layout.as_deref().map(Layout::kind) {
             Some("spillover") => "a spillover writes to its newest collection only",
-            Some(_) => {
-                "the resolver sends the writes of a moment to one collection (a range of time takes every current write)"
+            Some("range") => {
+                "the writes of a moment fall in one range (a range of time takes every current write)"
             }
+            Some(_) => "the writes of a moment share few values, so few collections",
             None => "a key that follows the clock or has few values",
         };
         hotspot.push(format!(
@@ -311,7 +350,9 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let monotonic = e.arrival_order.filter(|r| *r >= MONOTONIC_MIN);
     match monotonic {
         Some(r) if e.clock_reading => hotspot.push(format!(
-            "values are clock readings that increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}): writes arriving together share the moment's value, so at production rates every write of a second (or a day) goes to one logical partition, however unique the values look in this sample")),
+            "values are clock readings that increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}): writes arriving together share the moment's value, so at production rates every write of a second (or a day) goes to one {}, however unique the values look in this sample",
+            if e.layout.is_some() { "collection" } else { "logical partition" })),
+        Some(_) if e.layout.is_some() => {}
         Some(r) => out.push(finding("MONOTONIC_KEY", Severity::Info, format!(
             "values increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}), like a sequence number: hashing spreads values that stay unique, but writes that ever share a value (a batch number) share its logical partition"))),
         None => {}

@@ -176,8 +176,11 @@ fn place(
         }
         None => {
             stats.add_invalid(doc.bytes);
-            if let Some(v) = value {
-                stats.note_unplaced(v);
+            match value {
+                // Without the path: counted as missing too, so the report says why.
+                Some(PkValueRef::Undefined) => stats.missing += 1,
+                Some(v) => stats.note_unplaced(v),
+                None => {}
             }
         }
     }

@@ -131,13 +131,13 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
     let components = score::components(e, &cost, opts.target.storage_bytes);
     let score = score::score(&components, &score::weights());
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
-    let findings = findings::findings(e, &opts.target, &cost, throughput_given);
+    let findings = findings::findings(e, &opts.target, &cost, throughput_given, opts.redact);
     let w = &e.workload;
     let report = CandidateReport {
         rank: 0,
         score,
         components: round_all(components),
-        key: key_of(e),
+        key: key_of(e, opts.redact),
         cardinality: Cardinality {
             estimate: e.distinct.0,
             exact: e.distinct.1,
@@ -233,7 +233,11 @@ const EXPLAIN_VALUES: usize = 3;
 /// The partition map of one evaluated candidate, each partition listing its largest
 /// values and, as one entry with an empty EPK, the projected tail of small values.
 pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> ExplainReport {
-    let mut entries: Vec<_> = e.stats.values.heavy_entries().collect();
+    // A spillover's documents have no values: its collections hold projected chunks.
+    let spillover = e.layout.as_ref().is_some_and(|l| l.is_spillover());
+    let mut entries: Vec<_> = (e.stats.values.heavy_entries())
+        .filter(|_| !spillover)
+        .collect();
     entries.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(b.label)));
     let mut labels: BTreeMap<String, String> = entries
         .into_iter()
@@ -270,15 +274,16 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         .flat_map(|p| p.largest.iter().map(|l| l.epk.clone()))
         .collect();
     labels.retain(|k, _| shown.contains(k));
+    let hide = hider(redact_values);
     let collections = match &e.layout {
         Some(l) => (0..map.partitions.len())
-            .map(|i| l.collection_name(i))
+            .map(|i| l.collection_name_with(i, &hide))
             .collect(),
         None => Vec::new(),
     };
     ExplainReport {
         schema_version: SCHEMA_VERSION.to_owned(),
-        key: key_of(e),
+        key: key_of(e, redact_values),
         storage_bytes,
         labels,
         map,
@@ -322,15 +327,25 @@ pub fn rank(candidates: &mut [CandidateReport]) {
 }
 
 /// The key block of an evaluated candidate: a key's, or a layout's (`kind` `layout`, its
-/// canonical spec, and its collections in place of a definition).
-pub fn key_of(e: &Evaluation) -> KeyInfo {
+/// canonical spec, and its collections in place of a definition); `redact` hides the
+/// values a layout's spec and collection names hold.
+pub fn key_of(e: &Evaluation, redact: bool) -> KeyInfo {
+    let hide = hider(redact);
     match &e.layout {
         Some(l) => KeyInfo {
-            spec: l.to_string(),
+            spec: l.spec_with(&hide),
             kind: "layout".to_owned(),
-            definition: l.to_json(e.projection.container.partitions().len()),
+            definition: l.to_json(e.projection.container.partitions().len(), &hide),
         },
         None => key_info(&e.spec, &e.definition),
+    }
+}
+
+/// What shows a value in a name: itself, or with `redact` its stable hash.
+pub fn hider(redact: bool) -> impl Fn(&str) -> String {
+    move |v: &str| match redact {
+        true => self::redact(v).trim_matches('"').to_owned(),
+        false => v.to_owned(),
     }
 }
 
@@ -372,7 +387,7 @@ fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommen
 
 /// The runner-up's cost against the best's.
 fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
-    let ratio = best.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
+    let ratio = cost::ratio(c, best);
     let compared = if (ratio - 1.0).abs() < 0.05 {
         "about as much".to_owned()
     } else if ratio > 1.0 {

@@ -74,7 +74,8 @@ impl Candidate {
 }
 
 /// Where the query log comes from. It may be read twice (once to generate candidates),
-/// so standard input is read into memory first.
+/// so standard input is then spooled, as it arrives (compressed or not), to a temporary
+/// file first: memory stays bounded whatever it holds.
 #[derive(Clone, Debug)]
 pub enum LogInput {
     /// A file (`.gz` and `.zst` are decompressed).
@@ -88,6 +89,48 @@ pub enum LogInput {
         /// The (decompressed) text.
         bytes: Arc<[u8]>,
     },
+    /// Standard input spooled to a temporary file (removed when the last clone is dropped).
+    Spooled(Arc<Spool>),
+}
+
+/// A temporary file holding what standard input gave; removed on drop.
+#[derive(Debug)]
+pub struct Spool {
+    path: std::path::PathBuf,
+}
+
+impl Spool {
+    /// Copies standard input to a new file in the temporary directory.
+    fn of_stdin() -> anyhow::Result<Spool> {
+        use std::sync::atomic::{AtomicU64, Ordering};
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, Ordering::Relaxed);
+        let path = std::env::temp_dir().join(format!(
+            "pkadvisor-queries-{}-{n}.spool",
+            std::process::id()
+        ));
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+            .map_err(|e| {
+                anyhow::anyhow!("cannot spool standard input to {}: {e}", path.display())
+            })?;
+        let spool = Spool { path };
+        std::io::copy(&mut std::io::stdin().lock(), &mut file).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot spool standard input to {}: {e}",
+                spool.path.display()
+            )
+        })?;
+        Ok(spool)
+    }
+}
+
+impl Drop for Spool {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
 }
 
 impl LogInput {
@@ -98,6 +141,12 @@ impl LogInput {
             LogInput::Bytes { name, bytes } => {
                 Source::reader(name.clone(), std::io::Cursor::new(Arc::clone(bytes)))
             }
+            // Named as standard input in messages; a file that cannot be opened again
+            // reads as empty, and the error of the first open stands.
+            LogInput::Spooled(s) => match std::fs::File::open(&s.path) {
+                Ok(f) => Source::reader(Source::stdin().name(), f),
+                Err(_) => Source::reader(Source::stdin().name(), std::io::empty()),
+            },
         }
     }
 
@@ -110,13 +159,7 @@ impl LogInput {
         if !self.is_stdin() {
             return Ok(self);
         }
-        let source = Source::stdin();
-        let mut bytes = Vec::new();
-        source.open()?.reader.read_to_end(&mut bytes)?;
-        Ok(LogInput::Bytes {
-            name: source.name().to_owned(),
-            bytes: bytes.into(),
-        })
+        Ok(LogInput::Spooled(Arc::new(Spool::of_stdin()?)))
     }
 }
 
@@ -167,7 +210,11 @@ const DISCOVERY_DOCS: usize = 10_000;
 /// Reads the log (if any) and the documents, and evaluates every candidate; with none
 /// given, generates them first from the log and the first documents.
 pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
-    req.log = req.log.take().map(LogInput::into_replayable).transpose()?;
+    // Candidates generated from the log read it twice.
+    let generates = req.profile.is_none() && (req.candidates.is_empty() || req.auto_extend);
+    if generates {
+        req.log = req.log.take().map(LogInput::into_replayable).transpose()?;
+    }
     if let Some(p) = &req.profile {
         req.candidates = p.candidates.clone();
         req.time_path = p.time_path.clone();

@@ -176,11 +176,17 @@ impl Arrivals {
     /// A value of several documents whose last arrival is more than four of its mean gaps
     /// and 5% of the sample's span before the sample's end.
     fn is_closed(&self, c: &Carrier<'_>) -> bool {
-        if !self.timed || !c.span.is_known() || c.count < 2 {
+        self.is_closed_span(c.span, c.count)
+    }
+
+    /// The same for `count` documents arriving over `span` (a value, or a layout's
+    /// collection of values).
+    fn is_closed_span(&self, span: Span, count: u64) -> bool {
+        if !self.timed || !span.is_known() || count < 2 {
             return false;
         }
-        let gap = (c.span.last - c.span.first) as f64 / (c.count - 1) as f64;
-        let quiet = (self.end - c.span.last) as f64;
+        let gap = (span.last - span.first) as f64 / (count - 1) as f64;
+        let quiet = (self.end - span.last) as f64;
         quiet > 4.0 * gap + 0.05 * (self.end - self.start) as f64
     }
 }
@@ -354,7 +360,9 @@ pub fn project_into(
                 place_chunks(&mut container, i, anywhere / BUCKETS as f64, avg_doc, v1);
             }
         }
-        NewValues::LikeSample => place_like_sample(&mut container, &carriers, anywhere, avg_doc),
+        NewValues::LikeSample => {
+            place_like_sample(&mut container, &carriers, &arrivals, anywhere, avg_doc)
+        }
     }
     for (prefix, mass) in parents {
         place_in_prefix(&mut container, prefix, mass, avg_doc);
@@ -408,17 +416,34 @@ fn place_chunks(c: &mut Container, bucket: usize, mass: f64, avg_doc: f64, v1: b
     }
 }
 
-/// Spreads `mass` bytes over the partitions of `c` in proportion to the bytes of the open
-/// carriers in each (of all carriers when none is open: new data goes where writes still
-/// go), over each one's range, in chunks of at most 1 GB (evenly when carriers hold
-/// nothing). For a container of equal fixed ranges (a layout's collections).
-fn place_like_sample(c: &mut Container, carriers: &[Carrier<'_>], mass: f64, avg_doc: f64) {
+/// Spreads `mass` bytes over the partitions of `c` in proportion to the carriers' bytes in
+/// each partition still written to (all of them when none is), over each one's range, in
+/// chunks of at most 1 GB (evenly when carriers hold nothing). For a container of equal
+/// fixed ranges (a layout's collections): a collection is closed as a value is, judged on
+/// the arrivals of all its values (a past quarter of unique timestamps is closed though no
+/// timestamp repeats).
+fn place_like_sample(
+    c: &mut Container,
+    carriers: &[Carrier<'_>],
+    arrivals: &Arrivals,
+    mass: f64,
+    avg_doc: f64,
+) {
     let n = c.partitions().len();
-    let mut weights = vec![0.0; n];
-    let any_open = carriers.iter().any(|c| !c.closed);
-    for carrier in carriers.iter().filter(|c| !c.closed || !any_open) {
-        weights[c.route(carrier.epk)] += carrier.bytes;
+    let mut groups = vec![(0.0, 0u64, Span::at(None)); n];
+    for carrier in carriers {
+        let g = &mut groups[c.route(carrier.epk)];
+        g.0 += carrier.bytes;
+        g.1 += carrier.count;
+        g.2 = g.2.union(carrier.span);
     }
+    let open: Vec<bool> = (groups.iter())
+        .map(|g| g.0 > 0.0 && !arrivals.is_closed_span(g.2, g.1))
+        .collect();
+    let any_open = open.iter().any(|o| *o);
+    let weights: Vec<f64> = (groups.iter().zip(&open))
+        .map(|(g, o)| if *o || !any_open { g.0 } else { 0.0 })
+        .collect();
     let total: f64 = weights.iter().sum();
     for (i, w) in weights.into_iter().enumerate() {
         let share = if total > 0.0 {

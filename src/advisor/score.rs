@@ -11,6 +11,9 @@
 //! | `cardinality` | many more values than partitions | `log(distinct) / log(max(100, 10 P))`, capped at 1 | 0.10 |
 //! | `storage_balance` | physical partitions hold equal bytes | `mean / max` partition bytes | 0.05 |
 //! | `simplicity` | a native key of one path | 1 plain, 0.95 per extra hierarchy level (every point operation must name each level), 0.9 computed (concat, hash_suffix), 0.7 with a random suffix, 0.6 a client-side layout | 0.05 |
+//!
+//! A client-side layout's components are multiplied by the share of documents its resolver
+//! can place: a layout that cannot store a tenth of the data earns a tenth less.
 
 use std::collections::BTreeMap;
 
@@ -49,6 +52,11 @@ pub fn components(e: &Evaluation, cost: &Cost, target_bytes: u64) -> BTreeMap<St
         (1.0 / e.storage_skew).clamp(0.0, 1.0),
     );
     c.insert("simplicity".into(), simplicity(e));
+    // A layout earns nothing for the documents its resolver cannot place.
+    if e.layout.is_some() {
+        let placed = 1.0 - e.stats.invalid as f64 / e.stats.documents.max(1) as f64;
+        c.values_mut().for_each(|v| *v *= placed.clamp(0.0, 1.0));
+    }
     c
 }
 

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use anyhow::{Context, Result, anyhow};
+use anyhow::{Context, Result, anyhow, bail};
 
 use pkadvisor::advisor::{self, ReportOptions, build_report, profile};
 use pkadvisor::report::{self, explain};
@@ -24,6 +24,9 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let (target, defaults) = common::target(c)?;
     let mut layout_specs = c.layouts.clone();
     let explain_spec = match args.explain.as_deref() {
+        Some(s) if common::is_layout(s) && !args.profiles.is_empty() => {
+            bail!("--explain {s}: layouts are not measured into profiles; give the documents")
+        }
         Some(s) if common::is_layout(s) => {
             layout_specs.push(s.to_owned());
             Some(Explain::Layout(common::layout_name(c, s)?))
@@ -64,7 +67,10 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
                 (Explain::Layout(name), Some(l)) => l.to_string() == *name,
                 _ => false,
             })
-            .ok_or_else(|| anyhow!("--explain: the profiles did not measure this key"))?;
+            .ok_or_else(|| {
+                let spec = args.explain.as_deref().unwrap_or_default();
+                anyhow!("--explain {spec}: the profiles did not measure this key")
+            })?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
         explain::render(&map, format, &mut out).context("writing the map")?;
     } else {

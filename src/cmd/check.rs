@@ -295,14 +295,7 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
     match pair_against(report, alt) {
         Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
-        _ => {
-            let by_efficiency = alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
-            let by_ru = match (c.cost.required_ru, alt.cost.required_ru) {
-                (Some(mine), Some(theirs)) => mine / theirs.max(f64::MIN_POSITIVE),
-                _ => 0.0,
-            };
-            by_efficiency.max(by_ru)
-        }
+        _ => pkadvisor::advisor::cost::ratio(c, alt),
     }
 }
 
@@ -396,9 +389,14 @@ fn cost_line(report: &Report, v: &CheckResult) -> String {
             None => "RU/s",
         };
         line.push_str(&format!(
-            "; the cheapest alternative, {}, needs {} (the key needs {r:.2}× its {what}; limit {}×)",
+            "; the cheapest alternative, {}, needs {} (the {} needs {r:.2}× its {what}; limit {}×)",
             o.key.spec,
             cost_summary(o),
+            if c.key.kind == "layout" {
+                "layout"
+            } else {
+                "key"
+            },
             v.max_cost_ratio
         ));
     }

@@ -178,7 +178,9 @@ impl SourceReader {
             return self.skip_line(data, offset, bytes);
         }
         let have = self.carry.len();
-        let want = self.chunk.max(have + (self.chunk / 4).max(1));
+        // A document longer than the chunk doubles the window at each fill: the carry is
+        // copied O(log n) times, not once per quarter chunk (quadratic in its length).
+        let want = self.chunk.max(have + (self.chunk / 4).max(have).max(1));
         let target = if self.mode.is_none() {
             want.max(DETECT)
         } else {
@@ -399,5 +401,42 @@ mod tests {
         assert_eq!(detect(b"  [{\"a\":1}]", true), Mode::Framed);
         assert_eq!(detect(b"42\n", true), Mode::Lines);
         assert_eq!(detect(b"  \n", true), Mode::Lines);
+    }
+
+    /// Chunks read for `text` with 64 KiB chunks, and the documents they hold.
+    fn chunks_of(text: Vec<u8>) -> (usize, usize) {
+        let len = text.len();
+        let sources = [Source::reader("big", std::io::Cursor::new(text))];
+        let opts = ReadOptions {
+            chunk_bytes: 64 << 10,
+            max_document_bytes: len + 16,
+            ..ReadOptions::default()
+        };
+        let mut reader = ChunkReader::new(&sources, &opts);
+        let (mut chunks, mut bufs) = (0, ChunkBufs::default());
+        let mut text_bytes = 0;
+        while let Some(chunk) = reader.next_chunk(bufs).expect("reads") {
+            chunks += 1;
+            text_bytes += chunk.len;
+            bufs = chunk.into_bufs();
+        }
+        (chunks, text_bytes)
+    }
+
+    #[test]
+    fn a_long_document_is_read_in_logarithmically_many_fills() {
+        // 24 MiB in one line, and framed (pretty-printed): 64 KiB chunks growing by a quarter
+        // would take about 1,500 fills, copying the carry each time.
+        let mut line = b"{\"v\":\"".to_vec();
+        line.resize(24 << 20, b'x');
+        line.extend_from_slice(b"\"}\n");
+        let n = line.len();
+        let (chunks, bytes) = chunks_of(line.clone());
+        assert_eq!(bytes, n);
+        assert!(chunks <= 16, "{chunks} fills");
+        let mut framed = b"{\n \"v\": \"".to_vec();
+        framed.extend_from_slice(&line[6..]);
+        let (chunks, _) = chunks_of(framed);
+        assert!(chunks <= 16, "{chunks} fills");
     }
 }

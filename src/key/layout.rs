@@ -12,10 +12,11 @@
 //!
 //! Ranges: `lo..hi` holds a string `v` when `lo <= v` and `v` either sorts at or below `hi`
 //! or starts with it (byte order), so `A..M` holds `Mary` and `2026-01..2026-03` holds
-//! `2026-03-31T23:59:59Z`; and a number when `lo <= v <= hi` numerically. A bound may be
-//! left out (`..M`, `N..`), and one value stands for the range of itself (`2026-06`).
-//! Other values (booleans, null, a missing path, a string against numeric bounds) are in
-//! no range. A lookup matches a value by its text (as `concat` writes it).
+//! `2026-03-31T23:59:59Z`; and a number when `lo <= v <= hi` numerically. A range whose
+//! bounds are all numbers holds numbers only. A bound may be left out (`..M`, `N..`), and
+//! one value stands for the range of itself (`2026-06`, and so `acme` holds `acme-010`:
+//! exact ids belong in a lookup). Other values (booleans, null, a missing path) are in no
+//! range. A lookup matches a value by its text (as `concat` writes it).
 //!
 //! A value the resolver cannot place (outside every range, absent from the map without a
 //! `"*"` entry, an object or array) is one the application could not store: the advisor
@@ -92,11 +93,17 @@ impl ValueRange {
             Some((_, hi)) if hi.contains("..") => Err(format!(
                 "range {text:?} has more than one '..' (write lo..hi)"
             )),
-            Some((lo, hi)) => Ok(ValueRange {
-                lo: bound(lo),
-                hi: bound(hi),
-                single: false,
-            }),
+            Some((lo, hi)) => {
+                let r = ValueRange {
+                    lo: bound(lo),
+                    hi: bound(hi),
+                    single: false,
+                };
+                match r.is_inverted() {
+                    true => Err(format!("range {text:?} ends before it starts")),
+                    false => Ok(r),
+                }
+            }
             None if text.is_empty() => {
                 Err("empty range (write lo..hi, lo.., ..hi or a value)".into())
             }
@@ -108,9 +115,30 @@ impl ValueRange {
         }
     }
 
+    /// Whether the upper bound sorts before the lower (numerically when both are numbers).
+    fn is_inverted(&self) -> bool {
+        let (Some(lo), Some(hi)) = (&self.lo, &self.hi) else {
+            return false;
+        };
+        match (lo.number, hi.number) {
+            (Some(a), Some(b)) => b < a,
+            _ => hi.text < lo.text && !lo.text.starts_with(&hi.text),
+        }
+    }
+
+    /// Whether every bound given is a number (then only numbers are in the range).
+    fn is_numeric(&self) -> bool {
+        let bounds = [&self.lo, &self.hi];
+        bounds.iter().any(|b| b.is_some())
+            && bounds
+                .iter()
+                .all(|b| b.as_ref().is_none_or(|b| b.number.is_some()))
+    }
+
     /// Whether the range holds `value`.
     pub fn contains(&self, value: PkValueRef<'_>) -> bool {
         match value {
+            PkValueRef::Str(_) if self.is_numeric() => false,
             PkValueRef::Str(s) => {
                 self.lo.as_ref().is_none_or(|lo| lo.text.as_str() <= s)
                     && (self.hi.as_ref())
@@ -126,14 +154,21 @@ impl ValueRange {
     }
 }
 
+impl ValueRange {
+    /// Its text with each bound passed through `hide`.
+    fn show(&self, hide: &dyn Fn(&str) -> String) -> String {
+        let text = |b: &Option<Bound>| b.as_ref().map_or(String::new(), |b| hide(&b.text));
+        if self.single {
+            text(&self.lo)
+        } else {
+            format!("{}..{}", text(&self.lo), text(&self.hi))
+        }
+    }
+}
+
 impl fmt::Display for ValueRange {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let text = |b: &Option<Bound>| b.as_ref().map_or("", |b| b.text.as_str()).to_owned();
-        if self.single {
-            f.write_str(&text(&self.lo))
-        } else {
-            write!(f, "{}..{}", text(&self.lo), text(&self.hi))
-        }
+        f.write_str(&self.show(&|v| v.to_owned()))
     }
 }
 
@@ -304,10 +339,27 @@ impl Layout {
 
     /// Collection `i`'s name: a range's text, a lookup's name, or its number from 1.
     pub fn collection_name(&self, i: usize) -> String {
+        self.collection_name_with(i, &|v| v.to_owned())
+    }
+
+    /// Collection `i`'s name with the values in it (range bounds, lookup names) passed
+    /// through `hide` (`--redact`).
+    pub fn collection_name_with(&self, i: usize, hide: &dyn Fn(&str) -> String) -> String {
         match &self.resolver {
-            Resolver::Range { ranges, .. } => ranges[i].to_string(),
-            Resolver::Lookup { names, .. } => names[i].clone(),
+            Resolver::Range { ranges, .. } => ranges[i].show(hide),
+            Resolver::Lookup { names, .. } => hide(&names[i]),
             Resolver::Spillover | Resolver::Hash { .. } => format!("#{}", i + 1),
+        }
+    }
+
+    /// The canonical spec with range bounds passed through `hide` (`--redact`).
+    pub fn spec_with(&self, hide: &dyn Fn(&str) -> String) -> String {
+        match &self.resolver {
+            Resolver::Range { path, ranges } => {
+                let ranges: Vec<String> = ranges.iter().map(|r| r.show(hide)).collect();
+                format!("range:{path}={}", ranges.join(","))
+            }
+            _ => self.to_string(),
         }
     }
 
@@ -352,9 +404,10 @@ impl Layout {
         }
     }
 
-    /// The layout as a JSON object for the report's `definition`.
-    pub fn to_json(&self, n: usize) -> serde_json::Value {
-        let names: Vec<String> = (0..n).map(|i| self.collection_name(i)).collect();
+    /// The layout as a JSON object for the report's `definition`, its collections' names
+    /// passed through `hide`.
+    pub fn to_json(&self, n: usize, hide: &dyn Fn(&str) -> String) -> serde_json::Value {
+        let names: Vec<String> = (0..n).map(|i| self.collection_name_with(i, hide)).collect();
         serde_json::json!({
             "kind": "Layout",
             "layout": self.kind(),
@@ -488,6 +541,8 @@ mod tests {
             ("modulo:/a=3", "unknown layout"),
             ("range:/a=A..B..C", "more than one '..'"),
             ("range:/a=A,,B", "empty range"),
+            ("range:/a=b..a", "ends before it starts"),
+            ("range:/n=20..10", "ends before it starts"),
             ("range:a=A", "path"),
             ("lookup:/r=missing.json", "cannot read missing.json"),
             ("spillover:5XB", "spillover size"),
@@ -523,6 +578,10 @@ mod tests {
         assert!(!r("10..20").contains(PkValueRef::Number(20.5)));
         assert!(!r("A..M").contains(PkValueRef::Number(1.0)));
         assert!(!r("10..20").contains(PkValueRef::Null));
+        // Numeric bounds hold numbers only: "15" is text.
+        assert!(!r("..9.5").contains(s("15")));
+        assert!(!r("10..20").contains(s("15")));
+        assert!(r("10..").contains(PkValueRef::Number(1e9)));
     }
 
     #[test]

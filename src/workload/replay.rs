@@ -591,9 +591,13 @@ impl Replayer<'_, '_> {
             OpKind::Create(w) if self.spillover() => {
                 (Some(self.newest_collection()), cost::create(w.bytes as f64))
             }
-            OpKind::Upsert(w) | OpKind::Replace(w) if self.spillover() => {
-                (None, cost::replace(w.bytes as f64))
-            }
+            // An upsert lands in the newest collection (a new item does; an old one is
+            // found by visiting every collection); a replace finds the item wherever it is.
+            OpKind::Upsert(w) if self.spillover() => (
+                Some(self.newest_collection()),
+                cost::replace(w.bytes as f64),
+            ),
+            OpKind::Replace(w) if self.spillover() => (None, cost::replace(w.bytes as f64)),
             OpKind::Create(w) => (self.write_epk(w, line), cost::create(w.bytes as f64)),
             OpKind::Upsert(w) | OpKind::Replace(w) => {
                 (self.write_epk(w, line), cost::replace(w.bytes as f64))
@@ -621,7 +625,15 @@ impl Replayer<'_, '_> {
                 for idx in 0..p {
                     self.charge(idx, ru / p as f64);
                 }
-                self.runs.add(0..p, n as f64);
+                // A layout's resolver that cannot place a new item's value fails the
+                // write: it reaches no collection, which is no spread.
+                let unplaced = self.subject.layout.is_some_and(|l| !l.is_spillover())
+                    && matches!(
+                        kind,
+                        OpKind::Create(_) | OpKind::Upsert(_) | OpKind::Replace(_)
+                    );
+                let reached = if unplaced { 0..0 } else { 0..p };
+                self.runs.add(reached, n as f64);
             }
         }
         let key = epk.as_ref().map(value_hash);

@@ -125,9 +125,9 @@ pub fn query_reaches(spec: &KeySpec, def: &PartitionKeyDefinition, c: &Constrain
 }
 
 /// What an operation that fixes the values `lookup` returns reaches under a client-side
-/// layout of `n` collections: the collection of the resolver's value, none when the value
-/// cannot be stored, every collection when the value is not fixed (or for a spillover,
-/// whose resolver knows no key).
+/// layout of `n` collections: the collection of the resolver's value; every collection
+/// when the value is not fixed, when the resolver cannot place it (the application does
+/// not know where to look), or for a spillover, whose resolver knows no key.
 pub fn layout_reaches<'v>(
     layout: &Layout,
     def: &PartitionKeyDefinition,
@@ -137,11 +137,7 @@ pub fn layout_reaches<'v>(
     let Some(value) = layout.path().and_then(lookup) else {
         return vec![Reach::All];
     };
-    layout
-        .place(value, def, n)
-        .map(Reach::Point)
-        .into_iter()
-        .collect()
+    vec![layout.place(value, def, n).map_or(Reach::All, Reach::Point)]
 }
 
 /// The reaches of a query's constraints under a client-side layout of `n` collections.
@@ -267,6 +263,30 @@ mod tests {
         assert_eq!(
             route_of("concat(/deviceId,/date)", by_date).0,
             RouteClass::FanOut
+        );
+    }
+
+    #[test]
+    fn layouts_route_by_their_resolver_and_search_everywhere_when_it_cannot() {
+        let map = |_: &str| Ok(r#"{"us": "a", "eu": "b"}"#.to_owned());
+        let l = Layout::parse("lookup:/region=m.json", crate::key::Tier::default(), &map).unwrap();
+        let def = KeySpec::parse("/region").unwrap().definition();
+        let of = |sql: &str| {
+            let x = analyze(sql, &Parameters::new()).unwrap();
+            layout_query_reaches(&l, &def, 2, &x.constraints)
+        };
+        let one = of("SELECT * FROM c WHERE c.region = 'eu'");
+        assert!(matches!(one[..], [Reach::Point(_)]), "{one:?}");
+        assert_eq!(
+            of("SELECT * FROM c WHERE c.region = 'mars'"),
+            vec![Reach::All]
+        );
+        assert_eq!(of("SELECT * FROM c WHERE c.userId = 'u'"), vec![Reach::All]);
+        let spill = Layout::parse("spillover", crate::key::Tier::default(), &map).unwrap();
+        let x = analyze("SELECT * FROM c WHERE c.region = 'eu'", &Parameters::new()).unwrap();
+        assert_eq!(
+            layout_query_reaches(&spill, &def, 3, &x.constraints),
+            vec![Reach::All]
         );
     }
 
