@@ -634,3 +634,41 @@ fn a_compressed_log_on_standard_input_is_spooled_to_disk_not_memory() {
     let left: Vec<_> = std::fs::read_dir(&tmp).unwrap().collect();
     assert!(left.is_empty(), "the spool is removed: {left:?}");
 }
+
+#[test]
+fn auto_mode_discovers_across_sources_past_an_empty_or_broken_first_file() {
+    let dir = crate::util::scratch("discover_sources");
+    let empty = crate::util::write(&dir, "empty.ndjson", "");
+    let iot = "fixtures/iot/docs.ndjson";
+    let specs = |args: &[&str]| -> Vec<String> {
+        let r = crate::util::json(args);
+        let mut s: Vec<String> = (r["candidates"].as_array().unwrap().iter())
+            .map(|c| c["key"]["spec"].as_str().unwrap().to_owned())
+            .collect();
+        s.sort();
+        s
+    };
+    let alone = specs(&["analyze", iot, "--format", "json", "-q", "--auto", "8"]);
+    let after_empty = specs(&[
+        "analyze", &empty, iot, "--format", "json", "-q", "--auto", "8",
+    ]);
+    assert_eq!(after_empty, alone);
+    // A broken first file: its bad line is reported as a syntax error without
+    // --skip-invalid, and passed over with it.
+    let broken = "fixtures/bad/syntax-error.ndjson";
+    pkadvisor()
+        .args(["analyze", broken, iot, "-q"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("syntax-error.ndjson:4:49"));
+    let found = specs(&[
+        "analyze",
+        broken,
+        iot,
+        "--format",
+        "json",
+        "-q",
+        "--skip-invalid",
+    ]);
+    assert!(found.iter().any(|s| s.contains("/vin")), "{found:?}");
+}

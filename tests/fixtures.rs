@@ -288,3 +288,26 @@ fn bad_fixtures_raise_their_findings() {
         has(&r, key, &[code]);
     }
 }
+
+#[test]
+fn numbers_beyond_2_53_are_judged_on_their_literal() {
+    // 9007199254740993 reads as the double 2^53, exact 9007199254740992 does too: only the
+    // literal tells the first unsafe. The fixture states how many documents are affected.
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("fixtures/summary.json").unwrap()).unwrap();
+    let stated = &summary["bad"]["number-beyond-2-53.ndjson"];
+    let r = json(&[
+        "analyze",
+        "fixtures/bad/number-beyond-2-53.ndjson",
+        "--key",
+        "/accountId",
+        "--key",
+        "concat(/tenantId,/accountId)",
+        "--format",
+        "json",
+    ]);
+    for spec in ["/accountId", "concat(/tenantId,/accountId)"] {
+        let c = crate::util::candidate(&r, spec);
+        assert_eq!(c["values"]["unsafe_numbers"], stated["affected"], "{spec}");
+    }
+}

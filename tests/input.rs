@@ -158,7 +158,8 @@ fn ndjson_fields_lines_bytes_and_ordinals() {
         sum,
         ReadSummary {
             documents: 3,
-            bytes: THREE.len() as u64,
+            // The documents' JSON text, newlines not counted.
+            bytes: 3 * 15,
             invalid: 0,
             first_invalid: None
         }
@@ -223,7 +224,8 @@ fn gzip_and_zstd_by_ending_and_by_magic() {
     ];
     let (recs, sum) = read_sources(&sources, &["/n"], &opts(2)).unwrap();
     assert_eq!(sum.documents, 9);
-    assert_eq!(sum.bytes, 3 * THREE.len() as u64);
+    // The documents' JSON text: 15 bytes each, newlines not counted.
+    assert_eq!(sum.bytes, 9 * 15);
     let got: Vec<_> = recs.iter().map(|r| (r.source, r.line)).collect();
     assert_eq!(got[..4], [(0, 1), (0, 2), (0, 3), (1, 1)]);
     let zs = Source::reader(
@@ -527,6 +529,8 @@ fn skip_invalid_counts_and_keeps_going() {
         let (recs, sum) = read_text("s.ndjson", text, &["/a"], &o).unwrap();
         assert_eq!(recs.iter().map(|r| r.line).collect::<Vec<_>>(), [1, 4, 7]);
         assert_eq!(sum.invalid, 4);
+        // Only the three documents read count in the bytes, not the four skipped.
+        assert_eq!(sum.bytes, 3 * 7);
         assert_eq!(
             sum.first_invalid.as_deref(),
             Some(

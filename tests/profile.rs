@@ -244,3 +244,69 @@ fn hostile_profile_paths_and_sizes_end_cleanly() {
         .code(2)
         .stderr(contains("more than 64 MiB"));
 }
+
+#[test]
+fn forged_profiles_with_a_valid_checksum_are_refused_by_their_shape() {
+    use pkadvisor::advisor::profile::with_matching_checksum;
+    let dir = scratch("profile_forged");
+    let out = dir.join("p.profile").to_string_lossy().into_owned();
+    profile(DOCS, &out, &["--key", "/tenantId", "--time-path", "/ts"]);
+    let text = std::fs::read(&out).unwrap();
+    let file: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let forge = |name: &str, edit: &dyn Fn(&mut serde_json::Value)| -> String {
+        let mut f = file.clone();
+        edit(&mut f);
+        let bytes = with_matching_checksum(&serde_json::to_vec(&f).unwrap()).unwrap();
+        let p = dir.join(name);
+        std::fs::write(&p, bytes).unwrap();
+        p.to_string_lossy().into_owned()
+    };
+    type Forgery<'a> = (&'a str, &'a dyn Fn(&mut serde_json::Value), &'a str);
+    let cases: [Forgery<'_>; 5] = [
+        // 400,000 empty windows would each expand to a row of slices.
+        (
+            "windows",
+            &|f| {
+                let w: Vec<serde_json::Value> = (0..400_000)
+                    .map(|i| serde_json::json!([i, {"slices": []}]))
+                    .collect();
+                f["stats"][0]["arrival"]["windows"] = w.into();
+            },
+            "more than 64 arrival windows",
+        ),
+        (
+            "missing",
+            &|f| f["stats"][0]["missing"] = serde_json::json!(1u64 << 40),
+            "missing documents of",
+        ),
+        (
+            "total",
+            &|f| f["documents"] = serde_json::json!(u64::MAX),
+            "more than any input holds",
+        ),
+        (
+            "twice",
+            &|f| {
+                let c = f["candidates"][0].clone();
+                f["candidates"] = vec![c.clone(), c].into();
+                let s = f["stats"][0].clone();
+                f["stats"] = vec![s.clone(), s].into();
+            },
+            "listed twice",
+        ),
+        (
+            "count",
+            &|f| f["documents"] = serde_json::json!(7),
+            "count 3600 documents, the profile 7",
+        ),
+    ];
+    for (name, edit, says) in cases {
+        let p = forge(name, edit);
+        pkadvisor()
+            .args(["analyze", "--profile", &p, "-q"])
+            .timeout(std::time::Duration::from_secs(60))
+            .assert()
+            .code(2)
+            .stderr(contains(says));
+    }
+}

@@ -65,18 +65,36 @@ impl Discovery {
 }
 
 /// Parses up to `max_docs` documents from the start of `text` (NDJSON, concatenated JSON,
-/// or the beginning of a JSON array); stops quietly at the first thing it cannot read.
+/// or the beginning of a JSON array). A document it cannot read is passed over to the next
+/// line (reading reports it, with its position); it stops at the end of the text.
 pub fn discover(text: &[u8], max_docs: usize) -> Discovery {
     let mut d = Discovery::default();
+    discover_into(&mut d, text, max_docs);
+    d
+}
+
+/// [`discover`] adding to `d` (the next source's first documents), up to `max_docs` in all.
+pub fn discover_into(d: &mut Discovery, text: &[u8], max_docs: usize) {
     let mut rest = skip_ws(text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text));
     if let Some(r) = rest.strip_prefix(b"[") {
         rest = r;
     }
-    while d.docs.len() < max_docs {
+    while d.docs.len() < max_docs && !rest.is_empty() {
         rest = skip_ws(rest);
         rest = rest.strip_prefix(b",").unwrap_or(rest);
         let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
-        let Some(Ok(doc)) = stream.next() else { break };
+        let doc = match stream.next() {
+            Some(Ok(doc)) => doc,
+            // Past a broken line to the next one; a document cut by the end of the text
+            // (or one without a line end after it) ends discovery.
+            _ => match memchr::memchr(b'\n', rest) {
+                Some(nl) => {
+                    rest = &rest[nl + 1..];
+                    continue;
+                }
+                None => break,
+            },
+        };
         rest = &rest[stream.byte_offset()..];
         if doc.is_object() {
             let mut seen = Vec::new();
@@ -90,7 +108,6 @@ pub fn discover(text: &[u8], max_docs: usize) -> Discovery {
             d.docs.push(doc);
         }
     }
-    d
 }
 
 fn skip_ws(b: &[u8]) -> &[u8] {
@@ -165,5 +182,15 @@ mod tests {
         assert!(!d.paths.contains_key(&KeyPath::parse("/arr").unwrap()));
         let array = b"[{\"id\":\"1\"},\n {\"id\":\"2\"}, {\"id\"";
         assert_eq!(discover(array, 100).len(), 2);
+    }
+
+    #[test]
+    fn a_broken_line_is_passed_over_and_sources_add_up() {
+        let text = b"{\"id\":\"1\"}\n{\"id\": oops}\nnot json\n{\"id\":\"3\",\"t\":1}\n";
+        let mut d = discover(text, 100);
+        assert_eq!(d.len(), 2);
+        discover_into(&mut d, b"{\"t\":2}\n{\"t\":3}\n", 3);
+        assert_eq!(d.len(), 3, "max_docs counts across sources");
+        assert_eq!(d.paths[&KeyPath::parse("/t").unwrap()].present, 2);
     }
 }

@@ -149,6 +149,30 @@ impl MeasureSink {
     }
 }
 
+/// Counts the document as holding an unsafe number when an input's integer literal lies
+/// beyond ±2^53 though its double does not show it (`9007199254740993` reads as 2^53),
+/// unless its components were counted already.
+fn unsafe_literal(
+    stats: &mut CandidateStats,
+    doc: &Document<'_>,
+    inputs: &[usize],
+    parts: &[PkValueRef<'_>],
+) {
+    if doc.beyond_2_53 == 0 {
+        return;
+    }
+    let beyond = inputs
+        .iter()
+        .any(|&i| i < 64 && doc.beyond_2_53 & (1 << i) != 0);
+    let counted = parts.iter().any(|p| match p {
+        PkValueRef::Number(n) => crate::engine::value::is_unsafe_number(*n),
+        _ => false,
+    });
+    if beyond && !counted {
+        stats.unsafe_numbers += 1;
+    }
+}
+
 /// Counts a document under a client-side layout: at the EPK its resolver gives it (a
 /// spillover's documents all at one: they are placed by arrival at the projection), or as
 /// one the resolver cannot place.
@@ -216,6 +240,7 @@ impl Sink for MeasureSink {
                         let v1 = c.definition.is_v1();
                         let slice = stats.add(&parts, &epk, v1, doc.bytes, position);
                         stats.blocks.add(doc.ordinal, slice);
+                        unsafe_literal(stats, doc, &c.fields, &parts);
                     }
                     None => stats.add_invalid(doc.bytes),
                 }
@@ -241,6 +266,7 @@ impl Sink for MeasureSink {
                     let v1 = c.definition.is_v1();
                     let slice = stats.add(parts, &epk, v1, doc.bytes, position);
                     stats.blocks.add(doc.ordinal, slice);
+                    unsafe_literal(stats, doc, &c.fields, parts);
                 }
                 KeyValue::Invalid => stats.add_invalid(doc.bytes),
             }

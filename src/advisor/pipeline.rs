@@ -6,7 +6,6 @@ use std::sync::Arc;
 use std::io::Read;
 
 use super::auto::Inputs;
-use super::discover::discover;
 use super::evaluate::{Context, Evaluation, evaluate};
 use super::measure::{MeasureSink, Plan};
 use super::profile::Profile;
@@ -270,24 +269,10 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
 /// Reads ahead into the first source (standard input keeps what was read, chained before
 /// the rest) and generates candidates.
 fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
-    let first = if req.sources.is_empty() {
-        Source::stdin()
-    } else {
-        req.sources.remove(0)
-    };
-    let mut opened = first.open()?;
-    let mut prefix = Vec::new();
-    (&mut opened.reader)
-        .take(DISCOVERY_BYTES)
-        .read_to_end(&mut prefix)?;
-    let first = if first.is_stdin() || first.size().is_none() {
-        let rest = std::io::Cursor::new(prefix.clone()).chain(opened.reader);
-        Source::reader(first.name(), rest)
-    } else {
-        first
-    };
-    req.sources.insert(0, first);
-    let discovery = discover(&prefix, DISCOVERY_DOCS);
+    if req.sources.is_empty() {
+        req.sources.push(Source::stdin());
+    }
+    let discovery = discover_sources(&mut req.sources)?;
     let log = match &req.log {
         Some(l) => Some(read_log(
             &l.source(),
@@ -307,6 +292,33 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
             .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
     };
     Ok(super::auto::generate(&inputs, limit))
+}
+
+/// Reads ahead into the sources in turn (an empty or broken first file does not end it)
+/// until [`DISCOVERY_DOCS`] documents or [`DISCOVERY_BYTES`] in all, and discovers their
+/// paths. A source that cannot be opened again (standard input, a stream) keeps what was
+/// read, chained before the rest.
+fn discover_sources(sources: &mut [Source]) -> anyhow::Result<super::discover::Discovery> {
+    let mut discovery = super::discover::Discovery::default();
+    let mut budget = DISCOVERY_BYTES;
+    for slot in sources.iter_mut() {
+        if budget == 0 || discovery.len() >= DISCOVERY_DOCS {
+            break;
+        }
+        let source = std::mem::replace(slot, Source::reader("", std::io::empty()));
+        let mut opened = source.open()?;
+        let mut prefix = Vec::new();
+        (&mut opened.reader).take(budget).read_to_end(&mut prefix)?;
+        budget -= prefix.len() as u64;
+        super::discover::discover_into(&mut discovery, &prefix, DISCOVERY_DOCS);
+        *slot = if source.is_stdin() || source.size().is_none() {
+            let rest = std::io::Cursor::new(prefix).chain(opened.reader);
+            Source::reader(source.name(), rest)
+        } else {
+            source
+        };
+    }
+    Ok(discovery)
 }
 
 /// Evaluates candidates on `threads` threads (each candidate's projection and replay is

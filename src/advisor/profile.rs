@@ -206,6 +206,22 @@ impl Profile {
         if file.candidates.is_empty() {
             return Err(bad("it measured no candidates".into()));
         }
+        let mut specs: Vec<&str> = file.candidates.iter().map(|c| c.spec.as_str()).collect();
+        specs.sort_unstable();
+        if let Some(w) = specs.windows(2).find(|w| w[0] == w[1]) {
+            return Err(bad(format!("candidate {:?} is listed twice", w[0])));
+        }
+        let totals = [file.documents, file.invalid, file.untimed];
+        if totals
+            .iter()
+            .any(|&n| n > crate::stats::PROFILE_MAX_DOCUMENTS)
+            || file.bytes > crate::stats::PROFILE_MAX_BYTES
+        {
+            return Err(bad(format!(
+                "{} documents of {} bytes ({} invalid, {} untimed): more than any input holds",
+                file.documents, file.bytes, file.invalid, file.untimed
+            )));
+        }
         let stats: Vec<CandidateStats> = serde_json::from_str(file.stats.get()).map_err(|e| {
             // Where the statistics start in the file, so that the position is the file's.
             let raw = file.stats.get().as_bytes();
@@ -235,6 +251,13 @@ impl Profile {
         for (c, s) in candidates.iter().zip(&stats) {
             s.validate()
                 .map_err(|e| bad(format!("statistics of {}: {e}", c.spec)))?;
+            // Every candidate sees every document read.
+            if s.documents != file.documents || file.untimed > file.documents {
+                return Err(bad(format!(
+                    "statistics of {} count {} documents, the profile {}",
+                    c.spec, s.documents, file.documents
+                )));
+            }
         }
         let time_path = file
             .time_path
@@ -449,6 +472,7 @@ mod tests {
         assert!(!stats.values.is_exact() && !stats.distinct.is_exact());
         let mut p = sample();
         p.stats = vec![stats];
+        (p.documents, p.bytes) = (60_000, 6_000_000);
         let mut out = Vec::new();
         p.write(&mut out).unwrap();
         let mut back = Profile::read("p", &out[..]).unwrap();

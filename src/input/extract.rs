@@ -105,6 +105,9 @@ fn le<const N: usize>(k: &[u8], at: usize) -> u64 {
 pub(crate) struct Visits {
     stamp: Vec<u64>,
     doc: u64,
+    /// Fields (of the first 64) whose integer literal lies beyond ±2^53 (see
+    /// [`crate::input::Document::beyond_2_53`]).
+    pub beyond: u64,
 }
 
 impl PathTrie {
@@ -148,6 +151,7 @@ impl PathTrie {
             v.stamp = vec![0; self.nodes.len()];
         }
         v.doc += 1;
+        v.beyond = 0;
         self.object(0, tape, 0, fields, v);
     }
 
@@ -189,18 +193,41 @@ impl PathTrie {
             // A repeated property: the last occurrence wins, whole.
             for &t in &node.below {
                 fields[t] = Field::Missing;
+                v.beyond &= !bit(t);
             }
         }
         v.stamp[n] = v.doc;
         if !node.targets.is_empty() {
             let f = tape.get(at).map_or(Field::Missing, field);
+            let beyond = tape.get(at).is_some_and(integer_beyond_2_53);
             for &t in &node.targets {
                 fields[t] = f;
+                v.beyond = if beyond {
+                    v.beyond | bit(t)
+                } else {
+                    v.beyond & !bit(t)
+                };
             }
         }
         if !node.children.is_empty() {
             self.object(n, tape, at, fields, v);
         }
+    }
+}
+
+/// Field `t`'s bit in [`Visits::beyond`] (none past the first 64 fields).
+fn bit(t: usize) -> u64 {
+    1u64.checked_shl(t as u32).unwrap_or(0)
+}
+
+/// Whether the value is an integer literal beyond ±2^53: its double may be exactly ±2^53
+/// (`9007199254740993` reads as 9007199254740992), so only the literal tells it unsafe.
+fn integer_beyond_2_53(n: &Node<'_>) -> bool {
+    const LIMIT: u64 = 1 << 53;
+    match n {
+        Node::Static(StaticNode::U64(u)) => *u > LIMIT,
+        Node::Static(StaticNode::I64(i)) => i.unsigned_abs() > LIMIT,
+        _ => false,
     }
 }
 

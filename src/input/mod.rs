@@ -99,6 +99,9 @@ pub struct Document<'a> {
     pub source: usize,
     /// The 1-based line where it starts.
     pub line: u64,
+    /// Bit `i` set: field `i` (of the first 64) is an integer literal beyond ±2^53, which
+    /// its double (possibly exactly ±2^53) cannot show.
+    pub beyond_2_53: u64,
 }
 
 /// Receives documents. With several threads, each has its own sink; they are merged at
@@ -132,7 +135,8 @@ impl Progress for NoProgress {
 pub struct ReadSummary {
     /// Valid documents given to the sinks.
     pub documents: u64,
-    /// Input bytes read, after decompression.
+    /// The valid documents' JSON text in bytes (skipped documents, separators and blank
+    /// lines not counted).
     pub bytes: u64,
     /// Invalid documents skipped (with `skip_invalid`).
     pub invalid: u64,

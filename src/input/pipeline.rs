@@ -194,7 +194,7 @@ impl<S: Sink> Outcome<S> {
         }
         let summary = ReadSummary {
             documents: t.documents,
-            bytes: self.bytes,
+            bytes: t.bytes,
             invalid: t.invalid,
             first_invalid: t.first_invalid.map(|f| f.1),
         };

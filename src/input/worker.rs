@@ -23,6 +23,8 @@ pub(crate) struct Failure {
 #[derive(Debug, Default)]
 pub(crate) struct Tally {
     pub documents: u64,
+    /// The valid documents' JSON text, in bytes.
+    pub bytes: u64,
     pub invalid: u64,
     /// Global offset and message of the earliest skipped document.
     pub first_invalid: Option<(u64, String)>,
@@ -31,6 +33,7 @@ pub(crate) struct Tally {
 impl Tally {
     pub fn merge(&mut self, other: Tally) {
         self.documents += other.documents;
+        self.bytes += other.bytes;
         self.invalid += other.invalid;
         self.first_invalid = match (self.first_invalid.take(), other.first_invalid) {
             (Some(a), Some(b)) => Some(if b.0 < a.0 { b } else { a }),
@@ -186,9 +189,11 @@ impl<'a> Worker<'a> {
                     ordinal: chunk.offset + span.start as u64,
                     source: chunk.source,
                     line: span.line,
+                    beyond_2_53: self.visits.beyond,
                 });
                 self.fields = recycle(fields);
                 self.tally.documents += 1;
+                self.tally.bytes += span.len as u64;
                 Parsed::Ok
             }
             (Ok(()), _) => Parsed::NotAnObject,

@@ -30,7 +30,7 @@ pub struct Window {
 /// slices of most windows are empty.
 mod sparse {
     use serde::de::Error;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use serde::{Deserializer, Serialize, Serializer};
 
     use super::{SLICES, Slice};
 
@@ -45,7 +45,7 @@ mod sparse {
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Slice>, D::Error> {
-        let used = Vec::<(usize, u64, u64)>::deserialize(d)?;
+        let used: Vec<(usize, u64, u64)> = super::super::bounded::seq(d, SLICES, "slices")?;
         let mut slices = vec![Slice::default(); SLICES];
         for (i, docs, bytes) in used {
             *slices
@@ -55,6 +55,10 @@ mod sparse {
         }
         Ok(slices)
     }
+}
+
+fn bounded_windows<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(i64, Window)>, D::Error> {
+    super::bounded::seq(d, MAX_WINDOWS, "arrival windows")
 }
 
 impl Default for Window {
@@ -80,6 +84,7 @@ pub struct Arrival {
     /// Positions (document ordinals or seconds) per window.
     pub width: i64,
     /// The windows by key, in key order.
+    #[serde(deserialize_with = "bounded_windows")]
     pub windows: Vec<(i64, Window)>,
 }
 

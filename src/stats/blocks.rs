@@ -25,6 +25,7 @@ pub struct Block {
     /// Documents counted in it.
     pub docs: u64,
     /// One bit per slice of the hash space.
+    #[serde(deserialize_with = "bounded_words")]
     pub slices: Vec<u64>,
 }
 
@@ -59,7 +60,16 @@ pub struct Blocks {
     /// Only blocks whose index is a multiple of this are kept.
     pub stride: u64,
     /// The blocks, in index order.
+    #[serde(deserialize_with = "bounded_blocks")]
     pub blocks: Vec<(u64, Block)>,
+}
+
+fn bounded_blocks<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(u64, Block)>, D::Error> {
+    super::bounded::seq(d, MAX_BLOCKS, "blocks")
+}
+
+fn bounded_words<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+    super::bounded::seq(d, WORDS, "words of slice bits")
 }
 
 impl Default for Blocks {

@@ -5,6 +5,7 @@
 
 pub mod arrival;
 pub mod blocks;
+mod bounded;
 pub mod distinct;
 pub mod histogram;
 pub mod values;
@@ -269,6 +270,22 @@ impl CandidateStats {
         let (docs, bytes) = (self.documents, self.bytes);
         if docs > PROFILE_MAX_DOCUMENTS || bytes > PROFILE_MAX_BYTES {
             return Err(format!("{docs} documents of {bytes} bytes"));
+        }
+        let counts = [
+            ("missing", self.missing),
+            ("invalid", self.invalid),
+            ("unsafe-number", self.unsafe_numbers),
+            ("over-101-byte", self.over_v1_limit),
+            ("over-2048-byte", self.over_limit),
+        ];
+        if let Some((what, n)) = counts.iter().find(|(_, n)| *n > docs) {
+            return Err(format!("{n} {what} documents of {docs}"));
+        }
+        if self.max_value_bytes > bytes {
+            return Err(format!(
+                "a value of {} bytes in {bytes}",
+                self.max_value_bytes
+            ));
         }
         let sum = |parts: &mut dyn Iterator<Item = (u64, u64)>| {
             parts.fold((0u64, 0u64), |(d, b), (x, y)| {

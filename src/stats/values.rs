@@ -202,13 +202,19 @@ pub struct ValueStats {
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
     /// Bytes per admission cell once sampling has begun (every document's).
+    #[serde(deserialize_with = "bounded_cells")]
     cells: Vec<u64>,
     /// Documents in the cells.
     celled: u64,
     /// Bytes of every document counted.
     total: u64,
     /// Bytes of the heavy table's entries per admission cell.
+    #[serde(deserialize_with = "bounded_cells")]
     tracked: Vec<u64>,
+}
+
+fn bounded_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
+    super::bounded::seq(d, CELLS, "admission cells")
 }
 
 impl ValueStats {
