@@ -128,6 +128,14 @@ pub struct ProfileArgs {
     /// Without --key: how many candidates to generate.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub auto: u16,
+    /// Write key values as hashes (keyed with PKADVISOR_REDACT_KEY or --redact-key-file when
+    /// given); EPKs, sizes and counts stay exact.
+    #[arg(long)]
+    pub redact: bool,
+    /// A file whose bytes key the hashes of --redact (the same key on every machine gives
+    /// the same hashes); keep it apart from the profiles.
+    #[arg(long, value_name = "FILE", requires = "redact")]
+    pub redact_key_file: Option<String>,
 }
 
 const CHECK_EXAMPLES: &str = "\

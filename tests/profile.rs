@@ -310,3 +310,95 @@ fn forged_profiles_with_a_valid_checksum_are_refused_by_their_shape() {
             .stderr(contains(says));
     }
 }
+
+#[test]
+fn a_redacted_profile_carries_no_key_value_and_keeps_every_figure() {
+    let dir = scratch("profile_redact");
+    let plain = dir.join("plain.profile").to_string_lossy().into_owned();
+    let hidden = dir.join("hidden.profile").to_string_lossy().into_owned();
+    let keys = [
+        "--key",
+        "/tenantId",
+        "--key",
+        "/tenantId,/userId",
+        "--key",
+        "/userId",
+    ];
+    profile(DOCS, &plain, &keys);
+    pkadvisor()
+        .args([
+            "profile", DOCS, "-o", &hidden, "-q", "--seed", "7", "--redact",
+        ])
+        .args(keys)
+        .env("PKADVISOR_REDACT_KEY", "k3y")
+        .assert()
+        .success();
+    // Values known to be in the fixture: a tenant and a user id.
+    let text = std::fs::read_to_string(DOCS).unwrap();
+    let first: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let user = first["userId"].as_str().unwrap().to_owned();
+    let known = ["contoso", user.as_str()];
+    let file = std::fs::read_to_string(&hidden).unwrap();
+    for v in known {
+        assert!(!file.contains(v), "the profile holds {v}");
+    }
+    let run = |p: &str, extra: &[&str]| -> String {
+        let out = pkadvisor()
+            .args([
+                "analyze",
+                "--profile",
+                p,
+                "--queries",
+                QUERIES,
+                "-q",
+                "--wide",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for format in ["table", "json", "markdown"] {
+        let out = run(&hidden, &["--format", format, "--top", "50"]);
+        for v in known {
+            assert!(!out.contains(v), "{format} shows {v}");
+        }
+    }
+    let map = run(
+        &hidden,
+        &["--explain", "/tenantId,/userId", "--format", "json"],
+    );
+    assert!(!map.contains("contoso") && !map.contains(&user));
+    // Everything but the labels is the same as from the plain profile.
+    let strip = |text: String| -> serde_json::Value {
+        let mut r: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for c in r["candidates"].as_array_mut().unwrap() {
+            for v in c["largest_values"].as_array_mut().unwrap() {
+                v["value"] = serde_json::Value::Null;
+            }
+            c["findings"] = serde_json::Value::Null;
+        }
+        r["recommendation"] = serde_json::Value::Null;
+        r["input"]["redacted"] = serde_json::Value::Null;
+        r
+    };
+    let (a, b) = (
+        run(&plain, &["--format", "json"]),
+        run(&hidden, &["--format", "json"]),
+    );
+    let hidden_report: serde_json::Value = serde_json::from_str(&b).unwrap();
+    assert_eq!(hidden_report["input"]["redacted"], true);
+    assert_eq!(strip(a), strip(b));
+    assert!(run(&hidden, &[]).contains("key values redacted in the profiles"));
+    // Documents read beside a redacted profile would bring raw values back in.
+    pkadvisor()
+        .args(["analyze", "--profile", &hidden, DOCS, "-q"])
+        .assert()
+        .code(2)
+        .stderr(contains("hold key values as hashes"));
+}

@@ -241,6 +241,7 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         invalid: read.invalid,
         untimed,
         stats,
+        redacted: false,
     })
 }
 
@@ -403,6 +404,12 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         })
         .transpose()?;
     let threads = req.read.threads;
+    let redacted = req.profile.as_ref().is_some_and(|p| p.redacted);
+    if redacted && !req.sources.is_empty() {
+        anyhow::bail!(
+            "the profiles hold key values as hashes (profile --redact) and the documents given here do not: write them to a redacted profile too, with the same key"
+        );
+    }
     let (stats, untimed, summary) = match req.profile.take() {
         // Profiles alone: nothing more to read.
         Some(p) if req.sources.is_empty() => {
@@ -439,6 +446,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         bytes: summary.bytes,
         invalid: summary.invalid + log.as_ref().map_or(0, |l| l.invalid),
         operations: log.as_ref().map_or(0, Log::weighted),
+        redacted,
     };
     Ok(Outcome {
         evaluations,

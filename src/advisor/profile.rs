@@ -49,6 +49,8 @@ pub struct Profile {
     pub untimed: u64,
     /// Per candidate, in order.
     pub stats: Vec<CandidateStats>,
+    /// Whether key values were written as hashes (`profile --redact`).
+    pub redacted: bool,
 }
 
 /// The file's layout.
@@ -65,6 +67,9 @@ struct File {
     bytes: u64,
     invalid: u64,
     untimed: u64,
+    /// Key values written as hashes (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    redacted: bool,
     /// [`checksum`] of every other field: see [`File::signed_text`].
     checksum: String,
     stats: Box<RawValue>,
@@ -80,7 +85,7 @@ struct FileCandidate {
 impl File {
     /// What the checksum covers: every field but itself, the statistics as written.
     fn signed_text(&self) -> String {
-        let header = serde_json::json!([
+        let mut header = serde_json::json!([
             self.format,
             self.version,
             self.candidates,
@@ -92,6 +97,10 @@ impl File {
             self.invalid,
             self.untimed,
         ]);
+        // Signed only when set, so that files written before it existed still verify.
+        if let (true, Some(h)) = (self.redacted, header.as_array_mut()) {
+            h.push(serde_json::Value::Bool(true));
+        }
         format!("{header}\n{}", self.stats.get())
     }
 }
@@ -154,6 +163,7 @@ impl Profile {
             bytes: self.bytes,
             invalid: self.invalid,
             untimed: self.untimed,
+            redacted: self.redacted,
             checksum: String::new(),
             stats: RawValue::from_string(stats)?,
         };
@@ -273,7 +283,19 @@ impl Profile {
             invalid: file.invalid,
             untimed: file.untimed,
             stats,
+            redacted: file.redacted,
         })
+    }
+
+    /// Replaces every key value by its hash, keyed with `key` (see
+    /// [`super::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
+    pub fn redact(&mut self, key: &[u8]) {
+        let hide = |label: &str| super::redact_keyed(label, key);
+        for s in &mut self.stats {
+            s.values.redact_labels(&hide);
+            s.unplaced.iter_mut().for_each(|v| *v = hide(v));
+        }
+        self.redacted = true;
     }
 
     /// Adds everything `other` measured; `name` names `other` in errors. Profiles merge
@@ -312,6 +334,7 @@ impl Profile {
         self.bytes = self.bytes.saturating_add(other.bytes);
         self.invalid = self.invalid.saturating_add(other.invalid);
         self.untimed = self.untimed.saturating_add(other.untimed);
+        self.redacted |= other.redacted;
         Ok(())
     }
 }
@@ -434,6 +457,7 @@ mod tests {
             invalid: 0,
             untimed: 0,
             stats: vec![stats],
+            redacted: false,
         }
     }
 
@@ -444,6 +468,28 @@ mod tests {
         let mut file: serde_json::Value = serde_json::from_slice(&out).unwrap();
         edit(&mut file["stats"]);
         with_matching_checksum(&serde_json::to_vec(&file).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn redaction_hashes_labels_by_key_and_keeps_the_rest() {
+        let top = |p: &Profile| p.stats[0].values.top(3);
+        let plain = sample();
+        let (mut a, mut b, mut a2) = (sample(), sample(), sample());
+        a.redact(b"one");
+        b.redact(b"two");
+        a2.redact(b"one");
+        let (t, ta, tb) = (top(&plain), top(&a), top(&b));
+        assert!(ta.iter().all(|v| v.value.starts_with("\"#")));
+        assert_eq!(ta, top(&a2), "the same key gives the same hashes");
+        assert_ne!(ta[0].value, tb[0].value, "another key, other hashes");
+        let figures = |v: &[crate::stats::TopValue]| -> Vec<(u64, u64)> {
+            v.iter().map(|x| (x.docs, x.bytes)).collect()
+        };
+        assert_eq!(figures(&t), figures(&ta));
+        // The flag travels with the file and its checksum.
+        let mut out = Vec::new();
+        a.write(&mut out).unwrap();
+        assert!(Profile::read("p", &out[..]).unwrap().redacted);
     }
 
     #[test]

@@ -11,6 +11,35 @@ use pkadvisor::input::ProgressBar;
 use super::{Exit, common};
 use crate::cli::ProfileArgs;
 
+/// The most a key file may hold: 1 MiB (a key is a few dozen bytes).
+const MAX_KEY_BYTES: u64 = 1 << 20;
+
+/// The key of `--redact`'s hashes: the file's bytes, else `PKADVISOR_REDACT_KEY`, else none
+/// (said on standard error: unkeyed hashes of guessable values can be confirmed).
+fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let key = match (file, std::env::var_os("PKADVISOR_REDACT_KEY")) {
+        (Some(f), _) => {
+            let mut bytes = Vec::new();
+            std::fs::File::open(f)
+                .and_then(|h| h.take(MAX_KEY_BYTES + 1).read_to_end(&mut bytes))
+                .map_err(|e| anyhow::anyhow!("cannot read --redact-key-file {f}: {e}"))?;
+            if bytes.len() as u64 > MAX_KEY_BYTES {
+                anyhow::bail!("--redact-key-file {f}: more than 1 MiB: not a key");
+            }
+            bytes
+        }
+        (None, Some(v)) => v.into_encoded_bytes(),
+        (None, None) => Vec::new(),
+    };
+    if key.is_empty() {
+        eprintln!(
+            "pkadvisor: warning: --redact without a key (PKADVISOR_REDACT_KEY or --redact-key-file): anyone can confirm a guessed value by hashing it"
+        );
+    }
+    Ok(key)
+}
+
 /// Reads the documents and writes the profile.
 pub fn run(args: ProfileArgs) -> Result<Exit> {
     let specs = common::parse_specs(&args.read.keys)?;
@@ -27,7 +56,10 @@ pub fn run(args: ProfileArgs) -> Result<Exit> {
     };
     let measured = pipeline::measure(request, &progress);
     progress.finish();
-    let measured = measured?;
+    let mut measured = measured?;
+    if args.redact {
+        measured.redact(&redact_key(args.redact_key_file.as_deref())?);
+    }
     profile::save(&measured, &args.output)?;
     if !args.read.quiet && args.output != "-" {
         eprintln!(

@@ -82,12 +82,15 @@ impl Default for Tool {
 pub struct InputSummary {
     /// Documents read (skipped ones excluded).
     pub documents: u64,
-    /// Bytes read, after decompression.
+    /// The documents' JSON text in bytes (skipped ones excluded).
     pub bytes: u64,
     /// Documents and log lines skipped as invalid (`--skip-invalid`).
     pub invalid: u64,
     /// Logged operations read, weighted by `count`.
     pub operations: u64,
+    /// Whether key values came as hashes (profiles written with `profile --redact`).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub redacted: bool,
 }
 
 /// The target the candidates were projected onto.

@@ -144,8 +144,12 @@ pub fn target_line(report: &Report) -> String {
     } else {
         String::new()
     };
+    let redacted = match i.redacted {
+        true => ", key values redacted in the profiles (shown as hashes)",
+        false => "",
+    };
     format!(
-        "{} documents ({}){ops}{invalid}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
+        "{} documents ({}){ops}{invalid}{redacted}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
@@ -237,6 +241,7 @@ mod tests {
             schema_version: SCHEMA_VERSION.to_owned(),
             tool: Tool::default(),
             input: InputSummary {
+                redacted: false,
                 documents: 10,
                 bytes: 2_000,
                 invalid: 1,

@@ -441,6 +441,20 @@ impl ValueStats {
         promotion
     }
 
+    /// Replaces every label by `hide(label)` (a profile made to travel): the values' EPKs,
+    /// counts and sizes stay as measured.
+    pub fn redact_labels(&mut self, hide: &dyn Fn(&str) -> String) {
+        let text = std::mem::take(&mut self.labels);
+        for d in &mut self.details {
+            let start = self.labels.len();
+            self.labels.push_str(&hide(&text[d.label.clone()]));
+            d.label = start..self.labels.len();
+        }
+        for e in self.heavy.values_mut() {
+            e.label = hide(&e.label).into_boxed_str();
+        }
+    }
+
     /// Drops the details and labels of values no longer kept and recounts the bytes used.
     fn compact(&mut self) {
         let old = std::mem::take(&mut self.details);
