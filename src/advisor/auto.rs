@@ -148,7 +148,7 @@ fn from_log(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
         inp.discovery
             .paths
             .get(p)
-            .is_none_or(|s| s.distinct.len() >= MIN_LEVEL_VALUES)
+            .is_none_or(|s| s.distinct >= MIN_LEVEL_VALUES)
     };
     let mut chain: Vec<KeyPath> = Vec::new();
     while chain.len() < 2 {
@@ -254,14 +254,13 @@ fn hash_suffix(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
     let low = |p: &KeyPath| {
         d.paths.get(p).is_some_and(|s| {
             let clock = s.repeats as f64 >= 0.5 * s.present as f64;
-            s.distinct.len() < 100.max(10 * inp.partitions)
-                && (clock || s.top_count * 5 > s.present)
+            s.distinct < 100.max(10 * inp.partitions) && (clock || s.top_count * 5 > s.present)
         })
     };
     let high = |p: &KeyPath| {
         d.paths
             .get(p)
-            .is_some_and(|s| s.distinct.len() >= 100.max(d.len() / 10))
+            .is_some_and(|s| s.distinct >= 100.max(d.len() / 10))
     };
     for (hot, _) in f.path.iter().filter(|(p, _)| low(p)) {
         let partner = f
@@ -301,14 +300,14 @@ fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
             **p != id
                 && d.presence(p) >= 0.95
                 && s.fractional == 0
-                && s.distinct.len() >= 100.min(d.len() / 2).max(2)
+                && s.distinct >= 100.min(d.len() / 2).max(2)
                 && (s.top_count as f64) < 0.1 * s.present as f64
                 && s.longest <= V1_VALUE_LIMIT + 2
                 && read_filters
                     .as_ref()
                     .is_none_or(|f| f.path.contains_key(*p))
         })
-        .map(|(p, s)| (p, s.distinct.len()))
+        .map(|(p, s)| (p, s.distinct))
         .collect();
     paths.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     for (p, distinct) in paths.into_iter().take(6) {
@@ -324,8 +323,8 @@ fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
 fn could_pass_limit(inp: &Inputs<'_>, chain: &[KeyPath]) -> bool {
     let d = inp.discovery;
     let mut counts: BTreeMap<Vec<String>, u64> = BTreeMap::new();
-    for doc in &d.docs {
-        let key: Vec<String> = chain.iter().map(|p| value_at(doc, p)).collect();
+    for doc in d.docs() {
+        let key: Vec<String> = chain.iter().map(|p| value_at(&doc, p)).collect();
         *counts.entry(key).or_default() += 1;
     }
     let top = counts.values().copied().max().unwrap_or(0) as f64;

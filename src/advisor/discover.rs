@@ -3,14 +3,19 @@
 //! many distinct values, and whether consecutive documents tend to share a value (a key
 //! that follows the clock).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use crate::engine::KeyPath;
+use crate::engine::murmur::murmur3_x64_128;
 
 /// Distinct values remembered per path; past it the count is "at least".
 const DISTINCT_CAP: usize = 50_000;
+/// Distinct values remembered over all paths (16 bytes each, about 40 MB with the
+/// tables' spare room); past it, values new to a path are no longer counted.
+const DISTINCT_TOTAL: usize = 1 << 20;
 /// Deepest nesting explored.
 const MAX_DEPTH: usize = 4;
 /// Property paths followed at most: documents with a million distinct property names (a
@@ -23,7 +28,7 @@ pub struct PathStats {
     /// Documents with a scalar there.
     pub present: u64,
     /// Distinct values (capped).
-    pub distinct: BTreeSet<String>,
+    pub distinct: usize,
     /// Documents whose value equals the previous document's.
     pub repeats: u64,
     /// Documents whose value is a number with a fraction.
@@ -32,35 +37,49 @@ pub struct PathStats {
     pub top_count: u64,
     /// The longest value's JSON text, in bytes.
     pub longest: usize,
-    counts: BTreeMap<String, u64>,
-    last: Option<String>,
+    /// Documents per value, by the value's hash.
+    counts: FxHashMap<u64, u32>,
+    last: Option<u64>,
 }
 
 /// The first documents and their paths.
 #[derive(Clone, Debug, Default)]
 pub struct Discovery {
-    /// The documents parsed.
-    pub docs: Vec<Value>,
+    /// The documents read, as their JSON text, end to end (parsed again when needed: a
+    /// parsed document takes ten times its text).
+    text: Vec<u8>,
+    /// Where each document ends in `text`.
+    ends: Vec<usize>,
     /// Per scalar path.
     pub paths: BTreeMap<KeyPath, PathStats>,
+    /// Distinct values remembered over all paths.
+    remembered: usize,
 }
 
 impl Discovery {
     /// Documents seen.
     pub fn len(&self) -> usize {
-        self.docs.len()
+        self.ends.len()
     }
 
     /// Whether no document was seen.
     pub fn is_empty(&self) -> bool {
-        self.docs.is_empty()
+        self.ends.is_empty()
+    }
+
+    /// The documents seen, parsed one at a time.
+    pub fn docs(&self) -> impl Iterator<Item = Value> + '_ {
+        (0..self.ends.len()).filter_map(move |i| {
+            let start = i.checked_sub(1).map_or(0, |j| self.ends[j]);
+            serde_json::from_slice(&self.text[start..self.ends[i]]).ok()
+        })
     }
 
     /// Share of documents carrying `path`.
     pub fn presence(&self, path: &KeyPath) -> f64 {
         self.paths
             .get(path)
-            .map_or(0.0, |p| p.present as f64 / self.docs.len().max(1) as f64)
+            .map_or(0.0, |p| p.present as f64 / self.len().max(1) as f64)
     }
 }
 
@@ -79,7 +98,7 @@ pub fn discover_into(d: &mut Discovery, text: &[u8], max_docs: usize) {
     if let Some(r) = rest.strip_prefix(b"[") {
         rest = r;
     }
-    while d.docs.len() < max_docs && !rest.is_empty() {
+    while d.len() < max_docs && !rest.is_empty() {
         rest = skip_ws(rest);
         rest = rest.strip_prefix(b",").unwrap_or(rest);
         let mut stream = serde_json::Deserializer::from_slice(rest).into_iter::<Value>();
@@ -95,6 +114,7 @@ pub fn discover_into(d: &mut Discovery, text: &[u8], max_docs: usize) {
                 None => break,
             },
         };
+        let used = &rest[..stream.byte_offset()];
         rest = &rest[stream.byte_offset()..];
         if doc.is_object() {
             let mut seen = Vec::new();
@@ -103,9 +123,12 @@ pub fn discover_into(d: &mut Discovery, text: &[u8], max_docs: usize) {
                 if d.paths.len() >= MAX_PATHS && !d.paths.contains_key(&path) {
                     continue;
                 }
-                record(d.paths.entry(path).or_default(), text, fractional);
+                let room = d.remembered < DISTINCT_TOTAL;
+                let added = record(d.paths.entry(path).or_default(), &text, fractional, room);
+                d.remembered += added as usize;
             }
-            d.docs.push(doc);
+            d.text.extend_from_slice(used);
+            d.ends.push(d.text.len());
         }
     }
 }
@@ -135,20 +158,30 @@ fn walk(v: &Value, prefix: &mut Vec<String>, out: &mut Vec<(KeyPath, String, boo
     }
 }
 
-fn record(p: &mut PathStats, text: String, fractional: bool) {
+/// Counts one value of a path; `room` says a new value may be remembered. Returns whether
+/// one was.
+fn record(p: &mut PathStats, text: &str, fractional: bool, room: bool) -> bool {
     p.present += 1;
     p.fractional += fractional as u64;
     p.longest = p.longest.max(text.len());
-    if p.last.as_deref() == Some(text.as_str()) {
+    let hash = murmur3_x64_128(text.as_bytes()).0;
+    if p.last == Some(hash) {
         p.repeats += 1;
     }
-    if p.distinct.len() < DISTINCT_CAP {
-        p.distinct.insert(text.clone());
-        let c = p.counts.entry(text.clone()).or_default();
+    p.last = Some(hash);
+    let known = p.counts.get_mut(&hash);
+    let added = known.is_none() && room && p.distinct < DISTINCT_CAP;
+    let count = match known {
+        Some(c) => Some(c),
+        None if added => Some(p.counts.entry(hash).or_default()),
+        None => None,
+    };
+    if let Some(c) = count {
         *c += 1;
-        p.top_count = p.top_count.max(*c);
+        p.top_count = p.top_count.max(*c as u64);
     }
-    p.last = Some(text);
+    p.distinct = p.counts.len();
+    added
 }
 
 #[cfg(test)]
@@ -177,11 +210,30 @@ mod tests {
         let d = discover(ndjson, 100);
         assert_eq!(d.len(), 2);
         let ab = KeyPath::parse("/a/b").unwrap();
-        assert_eq!(d.paths[&ab].distinct.len(), 1);
+        assert_eq!(d.paths[&ab].distinct, 1);
         assert_eq!(d.paths[&ab].repeats, 1);
         assert!(!d.paths.contains_key(&KeyPath::parse("/arr").unwrap()));
         let array = b"[{\"id\":\"1\"},\n {\"id\":\"2\"}, {\"id\"";
         assert_eq!(discover(array, 100).len(), 2);
+    }
+
+    #[test]
+    fn distinct_values_are_bounded_over_all_paths() {
+        // 300 paths of unique values in 4,000 documents: 1.2 million values.
+        let mut text = String::new();
+        for d in 0..4_000 {
+            let fields: Vec<String> = (0..300)
+                .map(|p| format!("\"p{p}\":{}", d * 300 + p))
+                .collect();
+            text.push_str(&format!("{{{}}}\n", fields.join(",")));
+        }
+        let d = discover(text.as_bytes(), 10_000);
+        assert_eq!(d.len(), 4_000);
+        let kept: usize = d.paths.values().map(|p| p.distinct).sum();
+        assert_eq!(kept, DISTINCT_TOTAL);
+        assert!(d.paths.values().all(|p| p.present == 4_000));
+        // The documents are kept as their text, parsed again on demand.
+        assert_eq!(d.docs().count(), 4_000);
     }
 
     #[test]
