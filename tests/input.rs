@@ -730,3 +730,44 @@ fn chunk_size_and_threads_change_nothing() {
         }
     }
 }
+
+#[test]
+fn positions_past_a_16_mib_line_are_exact() {
+    let dir = crate::util::scratch("long_line_positions");
+    let pad = "a".repeat(17 << 20);
+    // An error 17 MiB into a line (the cap raised), and an error on the line after a
+    // 17 MiB line the cap drops.
+    let within = format!("{{\"id\":\"{pad}\", oops}}\n");
+    let after = format!("{{\"id\":\"{pad}\"}}\n{{\"id\": oops}}\n");
+    let within = crate::util::write(&dir, "within.ndjson", &within);
+    let after = crate::util::write(&dir, "after.ndjson", &after);
+    let column = 8 + (17 << 20) + 3;
+    crate::util::pkadvisor()
+        .args([
+            "analyze",
+            &within,
+            "--key",
+            "/id",
+            "-q",
+            "--max-document-size",
+            "32MB",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(format!(
+            "within.ndjson:1:{column}:"
+        )));
+    crate::util::pkadvisor()
+        .args(["analyze", &after, "--key", "/id", "-q", "--skip-invalid"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "after.ndjson:1:1: document exceeds the 16 MiB limit",
+        ));
+    let out = crate::util::pkadvisor()
+        .args(["analyze", &after, "--key", "/id", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("after.ndjson:1:1:"));
+}
