@@ -187,6 +187,7 @@ Examples:
   pkadvisor analyze fixtures/bad/syntax-error.ndjson fixtures/iot/docs.ndjson --key /id --skip-invalid
   pkadvisor analyze fixtures/nutrition/docs.ndjson --queries fixtures/nutrition/queries.ndjson --regions 2 --wide
   pkadvisor analyze fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --layout spillover --layout hash:/customerId=8 --target-storage 60GB
+  pkadvisor analyze fixtures/multitenant/docs.ndjson --queries tests/data/monitor/storage.json --current-key /tenantId,/userId
   pkadvisor analyze fixtures/layouts/docs.ndjson --explain lookup:/region=fixtures/layouts/regions.json --target-storage 60GB
 
 Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical),
@@ -203,6 +204,17 @@ pub enum FormatArg {
     Json,
     /// A Markdown table and the recommendation (CI summaries, pull requests).
     Markdown,
+}
+
+/// How the query log is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum QueriesFormat {
+    /// Recognised by its first bytes.
+    Auto,
+    /// NDJSON operations or plain SELECT lines.
+    Ndjson,
+    /// An Azure Monitor diagnostic-log export.
+    AzureMonitor,
 }
 
 /// Whether to weigh a global secondary index.
@@ -261,10 +273,19 @@ pub struct CommonArgs {
     /// Documents and how to read them.
     #[command(flatten)]
     pub read: ReadArgs,
-    /// The query log: NDJSON operations or plain SELECT lines (`-`: standard input, when
-    /// DOCS are files).
+    /// The query log: NDJSON operations or plain SELECT lines, or an Azure Monitor export
+    /// (`-`: standard input, when DOCS are files).
     #[arg(long, value_name = "FILE")]
     pub queries: Option<String>,
+    /// How the query log is written: recognised by its first bytes (`auto`), `ndjson`, or
+    /// `azure-monitor` (Log Analytics rows as JSON or CSV, AzureDiagnostics, storage-account
+    /// or Event Hubs lines).
+    #[arg(long, value_enum, default_value_t = QueriesFormat::Auto)]
+    pub queries_format: QueriesFormat,
+    /// The container's key today, whose values an Azure Monitor log's PartitionKey column
+    /// holds (check: the key it gates, unless given).
+    #[arg(long, value_name = "SPEC")]
+    pub current_key: Option<String>,
     /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,

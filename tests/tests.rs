@@ -18,6 +18,9 @@ mod cost;
 // Global secondary indexes: proposed when they pay, declined with a reason.
 mod gsi;
 
+// Azure Monitor diagnostic logs as the query log.
+mod monitor;
+
 // DocumentDB-era client-side layouts beside native keys.
 mod layouts;
 

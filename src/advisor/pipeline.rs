@@ -15,8 +15,9 @@ use crate::input::{self, Progress, ReadOptions, Source};
 use crate::key::{KeySpec, Layout};
 use crate::report::model::InputSummary;
 use crate::stats::CandidateStats;
+use crate::workload::Log;
 use crate::workload::log::operations_within;
-use crate::workload::{Log, read_log};
+use crate::workload::log::read_any;
 
 /// A candidate and why it is considered.
 #[derive(Clone, Debug, PartialEq)]
@@ -187,6 +188,8 @@ pub struct Request {
     /// Statistics measured earlier (`analyze --profile`): its candidates and settings are
     /// the analysis's, and documents read now are added to it.
     pub profile: Option<Profile>,
+    /// How the log is written, and the current key of an Azure Monitor log.
+    pub log_options: crate::workload::log::LogOptions,
 }
 
 /// Evaluated candidates and what was read.
@@ -275,11 +278,12 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
     }
     let discovery = discover_sources(&mut req.sources)?;
     let log = match &req.log {
-        Some(l) => Some(read_log(
+        Some(l) => Some(read_any(
             &l.source(),
             &[],
             true,
             operations_within(req.memory),
+            &req.log_options,
         )?),
         None => None,
     };
@@ -400,7 +404,13 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         .as_ref()
         .map(|l| {
             let max_ops = operations_within(req.memory);
-            read_log(&l.source(), plan.paths(), req.read.skip_invalid, max_ops)
+            read_any(
+                &l.source(),
+                plan.paths(),
+                req.read.skip_invalid,
+                max_ops,
+                &req.log_options,
+            )
         })
         .transpose()?;
     let threads = req.read.threads;
@@ -447,6 +457,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         invalid: summary.invalid + log.as_ref().map_or(0, |l| l.invalid),
         operations: log.as_ref().map_or(0, Log::weighted),
         redacted,
+        monitor: log.as_ref().and_then(|l| l.monitor.clone()),
     };
     Ok(Outcome {
         evaluations,

@@ -11,8 +11,11 @@ use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::infra::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
 use pkadvisor::report::columns::{cost_summary, thousands};
-use pkadvisor::report::model::{CandidateReport, CheckResult, FINDING_CODES, Report, Severity};
+use pkadvisor::report::model::{
+    CandidateReport, CheckResult, FINDING_CODES, ObservedCheck, Report, Severity,
+};
 use pkadvisor::report::{self, Format, markdown::cell, table};
+use pkadvisor::units::human_bytes;
 
 use super::{Exit, common};
 use crate::cli::CheckArgs;
@@ -55,9 +58,12 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         (declared.spec.to_string(), specs)
     });
     let prices = common::prices(c, &target)?;
+    let declared_is_key = declared.layout.is_none();
     let mut candidates = vec![declared];
     candidates.extend(indexes);
+    let declared_spec = (declared_is_key).then(|| candidates[0].spec.clone());
     let mut request = common::request(c, candidates, target)?;
+    request.log_options = common::log_options(c, declared_spec.as_ref())?;
     request.auto = Some(args.auto as usize);
     request.auto_extend = true;
     let outcome = common::run(request, c.read.quiet)?;
@@ -275,7 +281,20 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
             cost_summary(o)
         ));
     }
+    let observed = observed(report, c);
+    if let Some(o) = &observed
+        && o.largest_bytes as f64 >= OBSERVED_NEAR_LIMIT * LOGICAL_LIMIT as f64
+    {
+        reasons.push(format!(
+            "the Azure Monitor log shows logical partition {} at {} already, {:.0}% of the {} limit (CDBPartitionKeyStatistics)",
+            o.value,
+            human_bytes(o.largest_bytes),
+            100.0 * o.largest_bytes as f64 / LOGICAL_LIMIT as f64,
+            human_bytes(LOGICAL_LIMIT)
+        ));
+    }
     CheckResult {
+        observed,
         passed: reasons.is_empty(),
         key: c.key.spec.clone(),
         container,
@@ -286,6 +305,25 @@ fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckRe
         cheapest_alternative: cheapest.map(|o| o.key.spec.clone()),
         cost_ratio: cost_ratio.map(pkadvisor::advisor::cents),
     }
+}
+
+/// A declared key fails when the log shows a logical partition at this share of 20 GB.
+const OBSERVED_NEAR_LIMIT: f64 = 0.9;
+const LOGICAL_LIMIT: u64 = 20_000_000_000;
+
+/// The largest partition an Azure Monitor log observed of the declared key (its current
+/// key), beside the projection's.
+fn observed(report: &Report, c: &CandidateReport) -> Option<ObservedCheck> {
+    let m = report.input.monitor.as_ref()?;
+    if m.current_key.as_deref() != Some(c.key.spec.as_str()) {
+        return None;
+    }
+    let p = m.largest_partitions.first()?;
+    Some(ObservedCheck {
+        largest_bytes: p.bytes,
+        value: p.value.clone(),
+        projected_bytes: c.storage.largest_logical_bytes,
+    })
 }
 
 /// What the declared key (with its declared indexes, priced as pairs: the cheapest pair's
@@ -369,10 +407,22 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         writeln!(out, "  ! {} ({severity}): {}", f.code, f.message)?;
     }
     writeln!(out, "Cost: {}", cost_line(report, v))?;
+    if let Some(o) = &v.observed {
+        writeln!(out, "Observed: {}", observed_line(o))?;
+    }
     for i in &report.declared_indexes {
         writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
     }
     alternative(report, v, out, false)
+}
+
+fn observed_line(o: &ObservedCheck) -> String {
+    format!(
+        "the largest logical partition the Azure Monitor log reports is {} ({}); the projection puts the largest at {} at the target",
+        human_bytes(o.largest_bytes),
+        o.value,
+        human_bytes(o.projected_bytes)
+    )
 }
 
 /// The declared key's cost, and the cheapest alternative's beside it.
@@ -423,6 +473,9 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
         writeln!(out, "- ❌ {}", cell(r))?;
     }
     writeln!(out, "- Cost: {}", cell(&cost_line(report, v)))?;
+    if let Some(o) = &v.observed {
+        writeln!(out, "- Observed: {}", cell(&observed_line(o)))?;
+    }
     for i in &report.declared_indexes {
         writeln!(out, "- Index `{}`: {}", cell(&i.key.spec), cell(&i.reason))?;
     }

@@ -14,7 +14,8 @@ use pkadvisor::key::{KeySpec, Layout, Tier};
 use pkadvisor::report::Format;
 use pkadvisor::units::parse_size;
 
-use crate::cli::{CommonArgs, FormatArg, ReadArgs};
+use crate::cli::{CommonArgs, FormatArg, QueriesFormat, ReadArgs};
+use pkadvisor::workload::log::{LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
 const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;
@@ -132,7 +133,26 @@ pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) ->
         bail!("--queries - reads standard input, so the documents must be given as files");
     }
     req.log = log;
+    req.log_options = log_options(args, None)?;
     Ok(req)
+}
+
+/// How the log is read: `--queries-format`, and the current key of an Azure Monitor log
+/// (`--current-key`, else `declared`: the key `check` gates).
+pub fn log_options(args: &CommonArgs, declared: Option<&KeySpec>) -> Result<LogOptions> {
+    let current_key = match &args.current_key {
+        Some(k) => Some(parse_spec(k, "--current-key")?),
+        None => declared.cloned(),
+    };
+    let format = match args.queries_format {
+        QueriesFormat::Auto => LogFormat::Auto,
+        QueriesFormat::Ndjson => LogFormat::Ndjson,
+        QueriesFormat::AzureMonitor => LogFormat::AzureMonitor,
+    };
+    Ok(LogOptions {
+        format,
+        current_key,
+    })
 }
 
 /// The request of `analyze --profile`: candidates and reading settings come from the
@@ -151,6 +171,7 @@ pub fn request_with_profiles(
         req.sources.clear();
     }
     req.log = args.queries.as_deref().map(log_input);
+    req.log_options = log_options(args, None)?;
     Ok(req)
 }
 
@@ -198,6 +219,7 @@ pub fn read_request(
         auto: None,
         auto_extend: false,
         profile: None,
+        log_options: Default::default(),
     })
 }
 

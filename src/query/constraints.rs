@@ -46,6 +46,15 @@ impl Conjunct {
         }
     }
 
+    /// Replaces each value `f` gives a replacement for.
+    pub fn map_values(&mut self, f: &mut impl FnMut(&PkValue) -> Option<PkValue>) {
+        for (_, v) in &mut self.fixed {
+            if let Some(new) = f(v) {
+                *v = Arc::new(new);
+            }
+        }
+    }
+
     /// The value `path` is fixed to.
     pub fn get(&self, path: &KeyPath) -> Option<&PkValue> {
         // Conjuncts are short and path equality is a fingerprint check: a scan beats a
@@ -150,6 +159,13 @@ impl Constraints {
     /// `path = value`.
     pub fn fixed(path: KeyPath, value: PkValue) -> Constraints {
         Constraints::AnyOf(vec![Conjunct::single(path, value)])
+    }
+
+    /// Replaces each value of every alternative that `f` gives a replacement for.
+    pub fn map_values(&mut self, mut f: impl FnMut(&PkValue) -> Option<PkValue>) {
+        if let Constraints::AnyOf(alts) = self {
+            alts.iter_mut().for_each(|c| c.map_values(&mut f));
+        }
     }
 
     /// The alternatives, or `None` when unconstrained.

@@ -57,6 +57,21 @@ pub struct CheckResult {
     /// The RU/s the declared key needs over what the cheapest alternative needs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cost_ratio: Option<f64>,
+    /// The declared key against what an Azure Monitor log observed of it, when the log
+    /// holds `CDBPartitionKeyStatistics` for it (the current key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub observed: Option<ObservedCheck>,
+}
+
+/// The largest logical partition observed against the one projected.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ObservedCheck {
+    /// The largest logical partition `CDBPartitionKeyStatistics` reported, in bytes.
+    pub largest_bytes: u64,
+    /// Its key value, as the log gives it.
+    pub value: String,
+    /// The largest logical partition the projection puts at the target.
+    pub projected_bytes: u64,
 }
 
 /// Name and version of the program.
@@ -91,6 +106,9 @@ pub struct InputSummary {
     /// Whether key values came as hashes (profiles written with `profile --redact`).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub redacted: bool,
+    /// What an Azure Monitor log showed beyond its operations.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub monitor: Option<crate::workload::monitor::Observed>,
 }
 
 /// The target the candidates were projected onto.

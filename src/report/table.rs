@@ -122,6 +122,40 @@ fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
         .collect()
 }
 
+/// What an Azure Monitor log showed, in a few words.
+fn monitor_note(m: &crate::workload::monitor::Observed) -> String {
+    let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
+    if m.throttled > 0 {
+        parts.push(format!(
+            "{} requests throttled (429) under the current key",
+            m.throttled
+        ));
+    }
+    if m.hidden > 0 {
+        parts.push(format!(
+            "{} queries with hidden values routed by their shape, placed as the sample's documents lie",
+            m.hidden
+        ));
+    }
+    if m.unroutable > 0 {
+        parts.push(format!("{} unroutable (no text, no key)", m.unroutable));
+    }
+    if m.unjoined > 0 {
+        parts.push(format!(
+            "{} query pages without their request (charged by the model)",
+            m.unjoined
+        ));
+    }
+    if let Some(p) = m.largest_partitions.first() {
+        parts.push(format!(
+            "largest logical partition observed {} ({})",
+            human_bytes(p.bytes),
+            p.value
+        ));
+    }
+    format!(" ({})", parts.join("; "))
+}
+
 /// The line saying what was read and projected onto.
 pub fn target_line(report: &Report) -> String {
     let t = &report.target;
@@ -148,8 +182,9 @@ pub fn target_line(report: &Report) -> String {
         true => ", key values redacted in the profiles (shown as hashes)",
         false => "",
     };
+    let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
@@ -242,6 +277,7 @@ mod tests {
             tool: Tool::default(),
             input: InputSummary {
                 redacted: false,
+                monitor: None,
                 documents: 10,
                 bytes: 2_000,
                 invalid: 1,

@@ -83,6 +83,8 @@ pub struct Log {
     pub first_invalid: Option<String>,
     /// Remarks on queries that parsed (missing parameters ...), at most a few.
     pub warnings: Vec<String>,
+    /// What an Azure Monitor export showed beyond its operations.
+    pub monitor: Option<super::monitor::Observed>,
 }
 
 impl Log {
@@ -98,7 +100,7 @@ impl Log {
 
     /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept (an operation
     /// holding more than [`OPERATION_FOOTPRINT`] counts as that many times as many).
-    fn keep(&mut self, op: Operation, max_ops: usize) {
+    pub(crate) fn keep(&mut self, op: Operation, max_ops: usize) {
         self.total = self.total.saturating_add(op.count);
         self.read += 1;
         self.writes |= op.kind.is_write();
@@ -116,7 +118,7 @@ impl Log {
     }
 
     /// Gives sampled operations their weight, and says the log was sampled.
-    fn finish(&mut self) {
+    pub(crate) fn finish(&mut self) {
         if self.level == 0 {
             return;
         }
@@ -147,13 +149,78 @@ pub fn read_log(
     skip_invalid: bool,
     max_ops: usize,
 ) -> Result<Log, anyhow::Error> {
+    let opts = LogOptions::default();
+    read_any(source, paths, skip_invalid, max_ops, &opts)
+}
+
+/// Bytes of a log read to recognise its format.
+const SNIFF_BYTES: u64 = 8 << 10;
+
+/// How a query log is written (`--queries-format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// Recognised by its first bytes.
+    #[default]
+    Auto,
+    /// The NDJSON log (or plain `SELECT` lines).
+    Ndjson,
+    /// An Azure Monitor export (see [`super::monitor`]).
+    AzureMonitor,
+}
+
+/// How to read a log besides its paths and limits.
+#[derive(Clone, Debug, Default)]
+pub struct LogOptions {
+    /// Its format.
+    pub format: LogFormat,
+    /// The key an Azure Monitor log's `PartitionKey` values belong to.
+    pub current_key: Option<crate::key::KeySpec>,
+}
+
+/// Reads a log of any format (see [`read_log`]).
+pub fn read_any(
+    source: &Source,
+    paths: &[KeyPath],
+    skip_invalid: bool,
+    max_ops: usize,
+    opts: &LogOptions,
+) -> Result<Log, anyhow::Error> {
+    use std::io::Read as _;
     let name = source.name().to_owned();
-    let opened = source.open()?;
-    let mut reader = BufReader::with_capacity(1 << 16, opened.reader);
-    let mut parser = LineParser {
-        paths,
-        cache: HashMap::new(),
+    let mut opened = source.open()?;
+    // The first bytes tell the format; a reader may hand them over a few at a time.
+    let mut head = Vec::new();
+    (&mut opened.reader)
+        .take(SNIFF_BYTES)
+        .read_to_end(&mut head)
+        .map_err(|e| anyhow::anyhow!("{name}: read error: {e}"))?;
+    let monitor = match opts.format {
+        LogFormat::Ndjson => false,
+        LogFormat::AzureMonitor => true,
+        LogFormat::Auto => super::monitor::looks_like_monitor(&head),
     };
+    let reader = BufReader::with_capacity(1 << 16, std::io::Cursor::new(head).chain(opened.reader));
+    if monitor {
+        let m = super::monitor::MonitorOptions {
+            paths,
+            current_key: opts.current_key.as_ref(),
+            skip_invalid,
+            max_ops,
+        };
+        return super::monitor::read_monitor(&name, reader, &m);
+    }
+    ndjson(&name, reader, paths, skip_invalid, max_ops)
+}
+
+fn ndjson(
+    name: &str,
+    mut reader: impl BufRead,
+    paths: &[KeyPath],
+    skip_invalid: bool,
+    max_ops: usize,
+) -> Result<Log, anyhow::Error> {
+    let name = name.to_owned();
+    let mut parser = Parser::new(paths);
     let mut log = Log::default();
     let mut buf = Vec::new();
     let mut line = 0u64;
@@ -237,12 +304,20 @@ fn err(column: u64, message: impl Into<String>) -> (u64, String) {
     (column, message.into())
 }
 
-struct LineParser<'a> {
+pub(crate) struct Parser<'a> {
     paths: &'a [KeyPath],
     cache: HashMap<String, Result<Arc<Query>, ParseError>>,
 }
 
-impl LineParser<'_> {
+impl<'a> Parser<'a> {
+    /// A parser extracting written documents' fields at `paths`.
+    pub(crate) fn new(paths: &'a [KeyPath]) -> Parser<'a> {
+        Parser {
+            paths,
+            cache: HashMap::new(),
+        }
+    }
+
     fn parse_line(&mut self, raw: &[u8], line: u64, warnings: &mut Vec<String>) -> LineResult {
         let text = std::str::from_utf8(raw)
             .map_err(|e| err(e.valid_up_to() as u64 + 1, "invalid UTF-8"))?;
@@ -331,7 +406,9 @@ impl LineParser<'_> {
         })
     }
 
-    fn query(
+    /// A query operation from its text and parameters (`plain`: the text is a whole log
+    /// line, so its positions are the line's).
+    pub(crate) fn query(
         &mut self,
         sql: &str,
         params: &Value,
@@ -376,6 +453,7 @@ impl LineParser<'_> {
             id: doc.get("id").and_then(Value::as_str).map(str::to_owned),
             fields: self.paths.iter().map(|p| OwnedField::of(doc, p)).collect(),
             bytes: serde_json::to_string(doc).map_or(0, |s| s.len() as u64),
+            partial: false,
         })
     }
 }

@@ -3,6 +3,7 @@
 
 pub mod cost;
 pub mod log;
+pub mod monitor;
 pub mod op;
 pub mod replay;
 pub mod route;

@@ -47,6 +47,15 @@ impl OwnedField {
     }
 }
 
+/// The value a log gives for a compared property whose literal it hid (an obfuscated
+/// query): the query fixes the property, but not to a value the log shows.
+pub const HIDDEN: &str = "\u{0}hidden";
+
+/// Whether a value is [`HIDDEN`].
+pub fn is_hidden(v: &PkValue) -> bool {
+    matches!(v, PkValue::String(s) if s == HIDDEN)
+}
+
 /// A point operation: the item id and the values the application knows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointOp {
@@ -57,12 +66,13 @@ pub struct PointOp {
 }
 
 impl PointOp {
-    /// The known value at `path` (the id at `/id`).
+    /// The known value at `path` (the id at `/id`, unless the log did not give it: an
+    /// empty id).
     pub fn lookup(&self, path: &KeyPath) -> Option<PkValueRef<'_>> {
         if let Some((_, v)) = self.known.iter().find(|(p, _)| p == path) {
             return Some(v.as_ref());
         }
-        (path.segments() == ["id"]).then_some(PkValueRef::Str(&self.id))
+        (path.segments() == ["id"] && !self.id.is_empty()).then_some(PkValueRef::Str(&self.id))
     }
 }
 
@@ -75,6 +85,10 @@ pub struct WriteOp {
     pub fields: Vec<OwnedField>,
     /// Its JSON size in bytes.
     pub bytes: u64,
+    /// Whether the log gave only some of its fields (an Azure Monitor request knows the
+    /// current key's value, not the document): a key it cannot compute is not the
+    /// undefined value but one the replay places as the sample's documents lie.
+    pub partial: bool,
 }
 
 /// What an operation does.

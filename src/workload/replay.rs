@@ -522,11 +522,15 @@ impl Replayer<'_, '_> {
         };
         let class = route::classify(&reaches);
         let parts = route::partitions(self.container, &reaches);
+        // Partitions the log does not name: each visit placed as the sample's bytes lie.
+        let somewhere = reaches.iter().filter(|r| **r == Reach::Somewhere).count();
+        let all = self.container.partitions().len();
+        let n_visits = (parts.len() + somewhere).min(all.max(1));
         let s = &mut self.stats;
         s.reads = s.reads.saturating_add(n);
         s.partitions_reached = s
             .partitions_reached
-            .saturating_add((parts.len() as u64).saturating_mul(n));
+            .saturating_add((n_visits as u64).saturating_mul(n));
         match class {
             RouteClass::Single => s.single = s.single.saturating_add(n),
             RouteClass::Targeted => s.targeted = s.targeted.saturating_add(n),
@@ -534,15 +538,15 @@ impl Replayer<'_, '_> {
         }
         let (overhead, payload) = match (kind, class) {
             (OpKind::Read(_), RouteClass::Single) => (0.0, cost::read(result_bytes)),
-            (OpKind::Read(_), _) => cost::query(parts.len(), 1.0, result_bytes),
-            _ => cost::query(parts.len(), results, result_bytes),
+            (OpKind::Read(_), _) => cost::query(n_visits, 1.0, result_bytes),
+            _ => cost::query(n_visits, results, result_bytes),
         };
         let (overhead, payload) = match observed {
             Some(ru) => (overhead.min(ru), (ru - overhead.min(ru))),
             None => (overhead, payload),
         };
-        let each = (overhead + payload) / parts.len().max(1) as f64 * n as f64;
-        let visits = parts.len().max(1) as f64;
+        let each = (overhead + payload) / n_visits.max(1) as f64 * n as f64;
+        let visits = n_visits.max(1) as f64;
         let single = match kind {
             OpKind::Read(_) => cost::read(result_bytes),
             _ => overhead / visits + payload,
@@ -552,8 +556,7 @@ impl Replayer<'_, '_> {
         self.stats.read_ru += each * visits;
         // Fan-out by its cost: a read that visits every partition, whether the key gives it
         // no value or too many (every suffix of a random suffix).
-        let all = self.container.partitions().len();
-        let everywhere = all > 1 && parts.len() == all;
+        let everywhere = all > 1 && n_visits == all && somewhere == 0;
         if everywhere {
             self.stats.fan_out_ru += overhead * (visits - 1.0) / visits * n as f64;
         }
@@ -562,12 +565,29 @@ impl Replayer<'_, '_> {
             c.reads += n as f32;
             c.everywhere |= everywhere;
         }
-        if parts.len() == 1 {
+        if n_visits == 1 {
             self.all_lumps.0 += n as f64;
             self.all_lumps.1 += (n as f64) * (n as f64);
         }
         for idx in parts {
             self.charge(idx, each);
+        }
+        for _ in 0..somewhere.min(all) {
+            self.charge_spread(each);
+        }
+    }
+
+    /// Charges `ru` over the partitions in proportion to their bytes: an operation on a
+    /// key value the log does not show lands where a document drawn from the sample would.
+    fn charge_spread(&mut self, ru: f64) {
+        let total = self.container.bytes().max(1) as f64;
+        let shares: Vec<f64> = (self.container.partitions().iter())
+            .map(|p| p.bytes() as f64 / total)
+            .collect();
+        for (idx, share) in shares.into_iter().enumerate() {
+            if share > 0.0 {
+                self.charge(idx, ru * share);
+            }
         }
     }
 
@@ -614,6 +634,12 @@ impl Replayer<'_, '_> {
         };
         let ru = observed.unwrap_or(ru) * n as f64;
         self.need.ideal(ru);
+        if epk.is_none() && self.unknown_value(kind) {
+            // Its key value is not in the log: placed as the sample's documents lie, and
+            // no evidence of how writes of a moment spread.
+            self.charge_spread(ru);
+            return None;
+        }
         match &epk {
             Some(e) => {
                 let idx = self.container.route(e);
@@ -657,6 +683,19 @@ impl Replayer<'_, '_> {
         }
     }
 
+    /// Whether a write's key value cannot be computed because the log gave only some of
+    /// its document (an Azure Monitor request: the current key's value at most).
+    fn unknown_value(&self, kind: &OpKind) -> bool {
+        match kind {
+            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => {
+                w.partial
+                    && (self.subject.inputs.iter())
+                        .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
+            }
+            _ => false,
+        }
+    }
+
     fn spillover(&self) -> bool {
         self.subject.layout.is_some_and(|l| l.is_spillover())
     }
@@ -668,6 +707,12 @@ impl Replayer<'_, '_> {
     }
 
     fn write_epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
+        if w.partial
+            && (self.subject.inputs.iter())
+                .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
+        {
+            return None;
+        }
         if let Some(l) = self.subject.layout {
             let value = w.fields[self.subject.inputs[0]].as_field().component()?;
             let n = self.container.partitions().len();

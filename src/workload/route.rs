@@ -25,6 +25,9 @@ pub enum Reach {
     Point(Epk),
     /// A hierarchical prefix.
     Range(EpkRange),
+    /// One key value the log does not show (an obfuscated literal, a write of which only
+    /// the current key is known): one partition, placed as the sample's documents lie.
+    Somewhere,
     /// Everything.
     All,
 }
@@ -119,7 +122,12 @@ pub fn query_reaches(spec: &KeySpec, def: &PartitionKeyDefinition, c: &Constrain
         if more.contains(&Reach::All) || (out.len() + more.len()) as u64 > MAX_ENUMERATED {
             return vec![Reach::All];
         }
-        out.extend(more);
+        // A value the key needs is hidden: the key is fixed, to a value not shown.
+        let hidden = (spec.inputs().iter()).any(|p| conj.get(p).is_some_and(super::op::is_hidden));
+        match hidden {
+            true => out.push(Reach::Somewhere),
+            false => out.extend(more),
+        }
     }
     out
 }
@@ -175,7 +183,7 @@ pub fn classify(reaches: &[Reach]) -> RouteClass {
     let one_value = first.is_some()
         && points.all(|e| Some(e) == first)
         && reaches.iter().all(|r| matches!(r, Reach::Point(_)));
-    if one_value {
+    if one_value || reaches == [Reach::Somewhere] {
         RouteClass::Single
     } else {
         RouteClass::Targeted
@@ -192,7 +200,7 @@ pub fn partitions(container: &Container, reaches: &[Reach]) -> Vec<usize> {
         match r {
             Reach::Point(e) => out.push(container.route(e)),
             Reach::Range(range) => out.extend(container.route_range(range)),
-            Reach::All => {}
+            Reach::Somewhere | Reach::All => {}
         }
     }
     out.sort_unstable();
