@@ -230,66 +230,6 @@ fn nutrition_food_group_is_skewed() {
 }
 
 #[test]
-fn bad_fixtures_raise_their_findings() {
-    let cases: &[(&str, &str, &str, Option<&str>)] = &[
-        (
-            "key-object-or-array.ndjson",
-            "/tenantId",
-            "INVALID_KEY_VALUE",
-            None,
-        ),
-        (
-            "number-beyond-2-53.ndjson",
-            "/accountId",
-            "UNSAFE_NUMBER",
-            None,
-        ),
-        (
-            "key-over-2048-bytes.ndjson",
-            "/tenantId",
-            "KEY_TOO_LONG",
-            None,
-        ),
-        (
-            "key-over-101-bytes.ndjson",
-            "/tenantId",
-            "KEY_TOO_LONG",
-            None,
-        ),
-        ("duplicate-id.ndjson", "/id", "INVALID_KEY_VALUE", None),
-        (
-            "base-docs.ndjson",
-            "/tenantId",
-            "CROSS_PARTITION_TRANSACTION",
-            Some("cross-partition-batch.queries.ndjson"),
-        ),
-        (
-            "base-docs.ndjson",
-            "/tenantId",
-            "KEY_UPDATED",
-            Some("key-updated.queries.ndjson"),
-        ),
-    ];
-    for (file, key, code, log) in cases {
-        let docs = format!("fixtures/bad/{file}");
-        let mut args = vec![
-            "analyze".to_owned(),
-            docs,
-            "--key".into(),
-            (*key).into(),
-            "--format".into(),
-            "json".into(),
-        ];
-        if let Some(l) = log {
-            args.extend(["--queries".into(), format!("fixtures/bad/{l}")]);
-        }
-        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
-        let r = json(&refs);
-        has(&r, key, &[code]);
-    }
-}
-
-#[test]
 fn numbers_beyond_2_53_are_judged_on_their_literal() {
     // 9007199254740993 reads as the double 2^53, exact 9007199254740992 does too: only the
     // literal tells the first unsafe. The fixture states how many documents are affected.
@@ -309,5 +249,179 @@ fn numbers_beyond_2_53_are_judged_on_their_literal() {
     for spec in ["/accountId", "concat(/tenantId,/accountId)"] {
         let c = crate::util::candidate(&r, spec);
         assert_eq!(c["values"]["unsafe_numbers"], stated["affected"], "{spec}");
+    }
+}
+
+fn summary() -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string("fixtures/summary.json").unwrap()).unwrap()
+}
+
+/// Every verdict `fixtures/summary.json` states for a data set: the best key is one it
+/// names, every finding it lists is raised, and exactly the keys it lists are free of
+/// violations.
+#[test]
+fn every_stated_verdict_of_every_data_set_holds() {
+    let s = summary();
+    let mut checked = 0;
+    for (set, figures) in s.as_object().unwrap() {
+        let Some(verdicts) = figures["verdicts"].as_array() else {
+            continue;
+        };
+        for v in verdicts {
+            let raise = v["must_raise"].as_object().unwrap();
+            let keys: Vec<&str> = raise.keys().map(String::as_str).collect();
+            let target = v["target_storage"].as_str().unwrap();
+            let r = analyze(set, target, &keys);
+            let best_named: Vec<&str> = (v["best"].as_array().unwrap().iter())
+                .map(|b| b.as_str().unwrap())
+                .collect();
+            assert!(
+                best_named.contains(&best(&r).as_str()),
+                "{set} at {target}: best {}",
+                best(&r)
+            );
+            let clean: Vec<&str> = (v["without_violation"].as_array().unwrap().iter())
+                .map(|b| b.as_str().unwrap())
+                .collect();
+            for (spec, codes) in raise {
+                let expected: Vec<&str> = (codes.as_array().unwrap().iter())
+                    .map(|c| c.as_str().unwrap())
+                    .collect();
+                has(&r, spec, &expected);
+                checked += expected.len();
+                let free = violations(&r, spec) == 0;
+                assert_eq!(
+                    free,
+                    clean.contains(&spec.as_str()),
+                    "{set} at {target}: {spec}"
+                );
+            }
+        }
+    }
+    assert!(checked >= 50, "{checked} stated findings checked");
+}
+
+/// Every result stated for the bad inputs: exit codes with file, line and column and the
+/// message; counts with --skip-invalid; findings with their counts and severities.
+#[test]
+fn every_stated_result_of_the_bad_inputs_holds() {
+    let s = summary();
+    for (file, stated) in s["bad"].as_object().unwrap() {
+        let path = format!("fixtures/bad/{file}");
+        let is_log = file.contains("queries");
+        let mut args: Vec<String> = if is_log {
+            let docs = stated["docs"].as_str().unwrap_or("base-docs.ndjson");
+            vec![
+                "analyze".into(),
+                format!("fixtures/bad/{docs}"),
+                "--queries".into(),
+                path.clone(),
+            ]
+        } else {
+            vec!["analyze".into(), path.clone()]
+        };
+        let key = stated["key"].as_str().unwrap_or("/id").to_owned();
+        args.extend([
+            "--key".into(),
+            key.clone(),
+            "-q".into(),
+            "--format".into(),
+            "json".into(),
+        ]);
+        let run = |extra: &[&str]| {
+            crate::util::pkadvisor()
+                .args(&args)
+                .args(extra)
+                .output()
+                .unwrap()
+        };
+        if stated["exit"] == 2 {
+            let out = run(&[]);
+            assert_eq!(out.status.code(), Some(2), "{file}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            let at = match (stated["line"].as_u64(), stated["column"].as_u64()) {
+                (Some(l), Some(c)) => format!("{file}:{l}:{c}:"),
+                (Some(l), None) => format!("{file}:{l}:"),
+                _ => file.clone(),
+            };
+            assert!(err.contains(&at), "{file}: expected {at} in {err}");
+            if let Some(e) = stated["error"].as_str() {
+                assert!(err.contains(e), "{file}: expected {e:?} in {err}");
+            }
+            if let Some(n) = stated["complete_documents"].as_u64() {
+                assert!(err.contains(&format!("line {}", n + 1)), "{file}: {err}");
+            }
+            if let Some(skip) = stated.get("skip_invalid") {
+                let out = run(&["--skip-invalid"]);
+                let documents = skip["documents"].as_u64().unwrap();
+                if documents == 0 {
+                    assert_eq!(out.status.code(), Some(2), "{file}: no valid documents");
+                    continue;
+                }
+                let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+                assert_eq!(r["input"]["documents"], documents, "{file}");
+                assert_eq!(r["input"]["invalid"], skip["invalid"], "{file}");
+            }
+            continue;
+        }
+        let out = run(&[]);
+        assert!(
+            out.status.success(),
+            "{file}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        if let Some(n) = stated["documents"].as_u64() {
+            assert_eq!(r["input"]["documents"], n, "{file}");
+        }
+        if let Some(n) = stated["invalid"].as_u64() {
+            assert_eq!(r["input"]["invalid"], n, "{file}");
+        }
+        let Some(code) = stated["finding"].as_str() else {
+            continue;
+        };
+        if is_log {
+            // The keys the log's lines break, and those they leave alone.
+            for (spec, lines) in stated["lines"].as_object().unwrap() {
+                let mut a = args.clone();
+                a.extend(["--key".into(), spec.clone()]);
+                let out = crate::util::pkadvisor().args(&a).output().unwrap();
+                let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+                let raised = codes(candidate(&r, spec)).iter().any(|c| c == code);
+                assert_eq!(
+                    raised,
+                    !lines.as_array().unwrap().is_empty(),
+                    "{file}: {spec}"
+                );
+            }
+            continue;
+        }
+        let c = candidate(&r, &key);
+        let f = (c["findings"].as_array().unwrap().iter())
+            .find(|f| f["code"] == code)
+            .unwrap_or_else(|| panic!("{file}: no {code}"));
+        if let Some(sev) = stated["severity"].as_str() {
+            assert_eq!(f["severity"], sev, "{file}");
+        }
+        if let Some(n) = stated["affected"].as_u64() {
+            let field = match (code, stated["severity"].as_str()) {
+                ("UNSAFE_NUMBER", _) => "unsafe_numbers",
+                ("KEY_TOO_LONG", Some("violation")) => "over_2048_bytes",
+                ("KEY_TOO_LONG", _) => "over_101_bytes",
+                _ => "invalid",
+            };
+            assert_eq!(c["values"][field], n, "{file}: {field}");
+        }
+        for clean in stated["clean_keys"].as_array().into_iter().flatten() {
+            let spec = clean.as_str().unwrap();
+            let mut a = args.clone();
+            a.extend(["--key".into(), spec.into()]);
+            let out = crate::util::pkadvisor().args(&a).output().unwrap();
+            let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(
+                !codes(candidate(&r, spec)).iter().any(|c| c == code),
+                "{file}: {spec}"
+            );
+        }
     }
 }
