@@ -35,6 +35,6 @@ fuzz_target!(|data: &[u8]| {
         let _ = s.distinct_values();
         let _ = s.values.top(5);
         let _ = s.histogram();
-        let _ = project(&c.definition(), s, &target);
+        let _ = project(&c.definition(), s, &target, false);
     }
 });
