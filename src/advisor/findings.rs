@@ -7,7 +7,7 @@ use super::evaluate::Evaluation;
 use super::project::Target;
 use crate::engine::Limits;
 use crate::key::Layout;
-use crate::report::model::{CandidateReport, Finding, Severity};
+use crate::report::model::{CandidateReport, Finding, FindingCode, Severity};
 use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
 use crate::units::human_bytes;
 
@@ -29,9 +29,9 @@ pub const FAN_OUT_RU_SHARE: f64 = 0.25;
 /// `EXCESS_RU` when a key needs at least this many times the RU/s of the best candidate.
 pub const EXCESS_RU_RATIO: f64 = 2.0;
 
-fn finding(code: &str, severity: Severity, message: String) -> Finding {
+fn finding(code: FindingCode, severity: Severity, message: String) -> Finding {
     Finding {
-        code: code.to_owned(),
+        code,
         severity,
         message,
     }
@@ -76,7 +76,7 @@ pub fn findings(
 fn shortfall(cost: &Cost, target: &Target, out: &mut Vec<Finding>) {
     let given = target.throughput.max_ru();
     if let Some(need) = cost.required_ru.filter(|r| *r > given) {
-        out.push(finding("THROUGHPUT_SHORTFALL", Severity::Warning, format!(
+        out.push(finding(FindingCode::ThroughputShortfall, Severity::Warning, format!(
             "needs {need:.0} RU/s so that no partition throttles in the busiest window, more than the {given:.0} RU/s given")));
     }
 }
@@ -101,7 +101,7 @@ pub fn excess_ru(candidates: &mut [CandidateReport], needs: &[f64]) {
         // The RU/s to provision too, when known: a layout's collections have minimums.
         let ratio = (n / least).max(super::cost::ratio(c, &best));
         if ratio >= EXCESS_RU_RATIO {
-            c.findings.push(finding("EXCESS_RU", Severity::Warning, format!(
+            c.findings.push(finding(FindingCode::ExcessRu, Severity::Warning, format!(
                 "needs {ratio:.1}× the RU/s of {name}, the cheapest candidate without violations, for the same operations (threshold {EXCESS_RU_RATIO}×)")));
             c.findings.sort_by_key(|f| f.severity);
         }
@@ -147,7 +147,7 @@ fn collection_limit(
             human_bytes(b)
         )
     });
-    out.push(finding("COLLECTION_LIMIT", Severity::Violation, format!(
+    out.push(finding(FindingCode::CollectionLimit, Severity::Violation, format!(
         "{} of {} collections are projected past their {} limit at {} of data: {}{more}{breaks}",
         over.len(), c.partitions().len(), human_bytes(limit), human_bytes(target.storage_bytes), named.join(", "))));
 }
@@ -173,7 +173,7 @@ fn unmapped(e: &Evaluation, l: &Layout, hide: &dyn Fn(&str) -> String, out: &mut
         false => format!(", e.g. {}", examples.join(", ")),
     };
     out.push(finding(
-        "UNMAPPED_VALUE",
+        FindingCode::UnmappedValue,
         Severity::Violation,
         format!(
             "{} documents ({:.1}%) have {why} at {}: the resolver cannot place them{examples}",
@@ -198,7 +198,7 @@ fn layout_missing(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
         _ => "they are in no range: the resolver cannot place them",
     };
     out.push(finding(
-        "MISSING_KEY",
+        FindingCode::MissingKey,
         Severity::Warning,
         format!(
             "{} documents ({:.1}%) lack {path}; {fate}",
@@ -213,7 +213,7 @@ fn collection_shortfall(e: &Evaluation, l: &Layout, cost: &Cost, out: &mut Vec<F
     let n = e.projection.container.partitions().len();
     let given = l.tier().ru * n as f64;
     if let Some(need) = cost.required_ru.filter(|r| *r > given) {
-        out.push(finding("THROUGHPUT_SHORTFALL", Severity::Warning, format!(
+        out.push(finding(FindingCode::ThroughputShortfall, Severity::Warning, format!(
             "needs {need:.0} RU/s so that no collection throttles in the busiest window, more than its {n} collections at {:.0} RU/s provide ({given:.0} RU/s)",
             l.tier().ru)));
     }
@@ -243,7 +243,7 @@ fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
         (None, None) => String::new(),
     };
     out.push(finding(
-        "LOGICAL_PARTITION_LIMIT",
+        FindingCode::LogicalPartitionLimit,
         Severity::Violation,
         format!(
             "value {label} is projected to {} at {} of data, over the {} logical-partition limit{breaks}",
@@ -268,7 +268,7 @@ fn period(seconds: i64) -> String {
 fn values(e: &Evaluation, out: &mut Vec<Finding>) {
     let s = &e.stats;
     if s.invalid > 0 {
-        out.push(finding("INVALID_KEY_VALUE", Severity::Violation, format!(
+        out.push(finding(FindingCode::InvalidKeyValue, Severity::Violation, format!(
             "{} documents ({:.1}%) hold an object or array at the key path; key values must be strings, numbers, booleans or null",
             s.invalid, pct(s.invalid, s.documents))));
     }
@@ -276,26 +276,26 @@ fn values(e: &Evaluation, out: &mut Vec<Finding>) {
         let dups: u64 = (e.stats.values.sample().filter(|v| v.docs > 1).count() as u64)
             .saturating_mul(e.stats.values.scale());
         if dups > 0 {
-            out.push(finding("INVALID_KEY_VALUE", Severity::Violation, format!(
+            out.push(finding(FindingCode::InvalidKeyValue, Severity::Violation, format!(
                 "{dups} id values occur in more than one document; with /id as the key every id must be unique")));
         }
     }
     if s.over_limit > 0 {
-        out.push(finding("KEY_TOO_LONG", Severity::Violation, format!(
+        out.push(finding(FindingCode::KeyTooLong, Severity::Violation, format!(
             "{} documents have a key value over {VALUE_LIMIT} bytes (longest {} bytes); Cosmos DB rejects them",
             s.over_limit, s.max_value_bytes)));
     } else if s.over_v1_limit > 0 {
-        out.push(finding("KEY_TOO_LONG", Severity::Warning, format!(
+        out.push(finding(FindingCode::KeyTooLong, Severity::Warning, format!(
             "{} documents have a key value over {V1_VALUE_LIMIT} bytes (longest {} bytes); the container needs large partition keys (version 2)",
             s.over_v1_limit, s.max_value_bytes)));
     }
     if s.missing > 0 {
-        out.push(finding("MISSING_KEY", Severity::Warning, format!(
+        out.push(finding(FindingCode::MissingKey, Severity::Warning, format!(
             "{} documents ({:.1}%) lack a path of the key; they all share one logical partition (undefined)",
             s.missing, pct(s.missing, s.documents))));
     }
     if s.unsafe_numbers > 0 {
-        out.push(finding("UNSAFE_NUMBER", Severity::Warning, format!(
+        out.push(finding(FindingCode::UnsafeNumber, Severity::Warning, format!(
             "{} documents have a numeric key value beyond ±2^53, which doubles cannot tell apart; store such keys as strings",
             s.unsafe_numbers)));
     }
@@ -310,7 +310,7 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
     if e.distinct.0 < needed && e.layout.is_none() {
-        out.push(finding("LOW_CARDINALITY", Severity::Warning, format!(
+        out.push(finding(FindingCode::LowCardinality, Severity::Warning, format!(
             "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
             e.distinct.0)));
     }
@@ -326,10 +326,10 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     };
     let enough = lumps >= HOT_MIN_LUMPS * parts as u64;
     if parts > 1 && w.counted_ru > 0.0 && enough && skew >= HOT_SKEW {
-        out.push(finding("HOT_PARTITION", Severity::Warning, format!(
+        out.push(finding(FindingCode::HotPartition, Severity::Warning, format!(
             "over the whole log the busiest {unit} takes {skew:.1}× its share of RU (threshold {HOT_SKEW}×): it must provision that many times what its load needs on average")));
     } else if parts > 1 && w.usable_relative < HOT_RELATIVE {
-        out.push(finding("HOT_PARTITION", Severity::Warning, format!(
+        out.push(finding(FindingCode::HotPartition, Severity::Warning, format!(
             "the busiest {unit} takes {:.1}× its share of RU; in the worst window only {:.0}% of provisioned throughput is usable, {:.0}% of what random placement of the same operations allows (threshold {:.0}%)",
             e.ru_skew, e.usable * 100.0, w.usable_relative * 100.0, HOT_RELATIVE * 100.0)));
     }
@@ -353,13 +353,13 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
             "values are clock readings that increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}): writes arriving together share the moment's value, so at production rates every write of a second (or a day) goes to one {}, however unique the values look in this sample",
             if e.layout.is_some() { "collection" } else { "logical partition" })),
         Some(_) if e.layout.is_some() => {}
-        Some(r) => out.push(finding("MONOTONIC_KEY", Severity::Info, format!(
+        Some(r) => out.push(finding(FindingCode::MonotonicKey, Severity::Info, format!(
             "values increase with arrival (rank correlation {r:.2}, threshold {MONOTONIC_MIN}), like a sequence number: hashing spreads values that stay unique, but writes that ever share a value (a batch number) share its logical partition"))),
         None => {}
     }
     if !hotspot.is_empty() {
         out.push(finding(
-            "WRITE_HOTSPOT",
+            FindingCode::WriteHotspot,
             Severity::Warning,
             hotspot.join("; "),
         ));
@@ -373,7 +373,7 @@ fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
     let fan_out_share = w.fan_out_ru / w.read_ru.max(f64::MIN_POSITIVE);
     if parts > 1 && fan_out_share >= FAN_OUT_RU_SHARE {
         out.push(finding(
-            "FAN_OUT_QUERIES",
+            FindingCode::FanOutQueries,
             Severity::Warning,
             format!(
                 "reads that visit all {parts} {unit}s ({:.0}% of reads fix no key value) spend {:.0}% of the reads' RU on the partitions beyond the first, 2.5 RU each (threshold {:.0}%)",
@@ -384,12 +384,12 @@ fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
         ));
     }
     if w.key_updated > 0 {
-        out.push(finding("KEY_UPDATED", Severity::Warning, format!(
+        out.push(finding(FindingCode::KeyUpdated, Severity::Warning, format!(
             "{} logged writes replace an item under a different key value; keys are immutable, so the application would create a second item",
             w.key_updated)));
     }
     if w.cross_partition_batches > 0 {
-        out.push(finding("CROSS_PARTITION_TRANSACTION", Severity::Violation, format!(
+        out.push(finding(FindingCode::CrossPartitionTransaction, Severity::Violation, format!(
             "{} of {} logged batches touch more than one logical partition; transactions are scoped to one",
             w.cross_partition_batches, w.batches)));
     }

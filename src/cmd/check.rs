@@ -12,7 +12,7 @@ use pkadvisor::infra::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
 use pkadvisor::report::columns::{cost_summary, thousands};
 use pkadvisor::report::model::{
-    CandidateReport, CheckResult, FINDING_CODES, ObservedCheck, Report, Severity,
+    CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Severity,
 };
 use pkadvisor::report::{self, Format, markdown::cell, table};
 use pkadvisor::units::human_bytes;
@@ -26,14 +26,7 @@ const INDEX: &str = "global secondary index of";
 
 /// Evaluates the declared key against the sample and gates it.
 pub fn run(args: CheckArgs) -> Result<Exit> {
-    for code in &args.deny {
-        if !FINDING_CODES.contains(&code.as_str()) {
-            bail!(
-                "unknown finding code {code:?} for --deny (one of {})",
-                FINDING_CODES.join(", ")
-            );
-        }
-    }
+    let deny = deny_codes(&args.deny)?;
     if !(0.0..=100.0).contains(&args.min_score) {
         bail!(
             "--min-score must be between 0 and 100, not {}",
@@ -77,7 +70,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         declared_indexes: pairs,
     };
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
-    let verdict = gate(&report, container, &args);
+    let verdict = gate(&report, container, &args, &deny);
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
@@ -230,14 +223,31 @@ fn spec_of(def: &PartitionKeyDefinition) -> Result<KeySpec> {
     KeySpec::new(levels).map_err(|e| anyhow!("declared key: {e}"))
 }
 
+/// The codes given with `--deny`, each one the design names.
+fn deny_codes(names: &[String]) -> Result<Vec<FindingCode>> {
+    (names.iter())
+        .map(|n| {
+            FindingCode::parse(n).ok_or_else(|| {
+                let all: Vec<&str> = FindingCode::ALL.iter().map(|c| c.as_str()).collect();
+                anyhow!("unknown finding code {n:?} for --deny (one of {})", all.join(", "))
+            })
+        })
+        .collect()
+}
+
 /// Applies the gate to the declared candidate.
-fn gate(report: &Report, container: Option<String>, args: &CheckArgs) -> CheckResult {
-    let (min_score, deny) = (args.min_score, &args.deny);
+fn gate(
+    report: &Report,
+    container: Option<String>,
+    args: &CheckArgs,
+    deny: &[FindingCode],
+) -> CheckResult {
+    let min_score = args.min_score;
     let c = declared(report);
     let mut reasons = Vec::new();
     // A declared index that leaves fan-out below the threshold serves those reads.
-    let served = |code: &str| {
-        code == "FAN_OUT_QUERIES"
+    let served = |code: &FindingCode| {
+        *code == FindingCode::FanOutQueries
             && report.declared_indexes.iter().any(|i| {
                 i.fan_out_share
                     .is_some_and(|f| f < pkadvisor::advisor::findings::FAN_OUT_RU_SHARE)
@@ -397,7 +407,7 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     for f in c
         .findings
         .iter()
-        .filter(|f| f.severity != Severity::Violation && !denied(&f.code))
+        .filter(|f| f.severity != Severity::Violation && !denied(f.code.as_str()))
     {
         let severity = if f.severity == Severity::Info {
             "info"

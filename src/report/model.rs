@@ -325,33 +325,107 @@ pub enum Severity {
 /// A problem or remark.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Finding {
-    /// Stable code, e.g. `LOGICAL_PARTITION_LIMIT`.
-    pub code: String,
+    /// Its code.
+    pub code: FindingCode,
     /// How serious.
     pub severity: Severity,
     /// What and why, with the threshold.
     pub message: String,
 }
 
-/// Every finding code, as `--deny` accepts them.
-pub const FINDING_CODES: [&str; 16] = [
-    "LOGICAL_PARTITION_LIMIT",
-    "INVALID_KEY_VALUE",
-    "KEY_TOO_LONG",
-    "MISSING_KEY",
-    "LOW_CARDINALITY",
-    "HOT_PARTITION",
-    "WRITE_HOTSPOT",
-    "FAN_OUT_QUERIES",
-    "UNSAFE_NUMBER",
-    "KEY_UPDATED",
-    "CROSS_PARTITION_TRANSACTION",
-    "EXCESS_RU",
-    "THROUGHPUT_SHORTFALL",
-    "MONOTONIC_KEY",
-    "COLLECTION_LIMIT",
-    "UNMAPPED_VALUE",
-];
+/// A finding's code: serialised, printed and taken by `--deny` as its name in capitals
+/// (`LOGICAL_PARTITION_LIMIT`); the codes are the contract of `DESIGN.md`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum FindingCode {
+    /// `LOGICAL_PARTITION_LIMIT`.
+    LogicalPartitionLimit,
+    /// `INVALID_KEY_VALUE`.
+    InvalidKeyValue,
+    /// `KEY_TOO_LONG`.
+    KeyTooLong,
+    /// `MISSING_KEY`.
+    MissingKey,
+    /// `LOW_CARDINALITY`.
+    LowCardinality,
+    /// `HOT_PARTITION`.
+    HotPartition,
+    /// `WRITE_HOTSPOT`.
+    WriteHotspot,
+    /// `FAN_OUT_QUERIES`.
+    FanOutQueries,
+    /// `UNSAFE_NUMBER`.
+    UnsafeNumber,
+    /// `KEY_UPDATED`.
+    KeyUpdated,
+    /// `CROSS_PARTITION_TRANSACTION`.
+    CrossPartitionTransaction,
+    /// `EXCESS_RU`.
+    ExcessRu,
+    /// `THROUGHPUT_SHORTFALL`.
+    ThroughputShortfall,
+    /// `MONOTONIC_KEY`.
+    MonotonicKey,
+    /// `COLLECTION_LIMIT`.
+    CollectionLimit,
+    /// `UNMAPPED_VALUE`.
+    UnmappedValue,
+}
+
+impl FindingCode {
+    /// Every code, in the order the design lists them.
+    pub const ALL: [FindingCode; 16] = [
+        FindingCode::LogicalPartitionLimit,
+        FindingCode::InvalidKeyValue,
+        FindingCode::KeyTooLong,
+        FindingCode::MissingKey,
+        FindingCode::LowCardinality,
+        FindingCode::HotPartition,
+        FindingCode::WriteHotspot,
+        FindingCode::FanOutQueries,
+        FindingCode::UnsafeNumber,
+        FindingCode::KeyUpdated,
+        FindingCode::CrossPartitionTransaction,
+        FindingCode::ExcessRu,
+        FindingCode::ThroughputShortfall,
+        FindingCode::MonotonicKey,
+        FindingCode::CollectionLimit,
+        FindingCode::UnmappedValue,
+    ];
+
+    /// Its name: `LOGICAL_PARTITION_LIMIT`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindingCode::LogicalPartitionLimit => "LOGICAL_PARTITION_LIMIT",
+            FindingCode::InvalidKeyValue => "INVALID_KEY_VALUE",
+            FindingCode::KeyTooLong => "KEY_TOO_LONG",
+            FindingCode::MissingKey => "MISSING_KEY",
+            FindingCode::LowCardinality => "LOW_CARDINALITY",
+            FindingCode::HotPartition => "HOT_PARTITION",
+            FindingCode::WriteHotspot => "WRITE_HOTSPOT",
+            FindingCode::FanOutQueries => "FAN_OUT_QUERIES",
+            FindingCode::UnsafeNumber => "UNSAFE_NUMBER",
+            FindingCode::KeyUpdated => "KEY_UPDATED",
+            FindingCode::CrossPartitionTransaction => "CROSS_PARTITION_TRANSACTION",
+            FindingCode::ExcessRu => "EXCESS_RU",
+            FindingCode::ThroughputShortfall => "THROUGHPUT_SHORTFALL",
+            FindingCode::MonotonicKey => "MONOTONIC_KEY",
+            FindingCode::CollectionLimit => "COLLECTION_LIMIT",
+            FindingCode::UnmappedValue => "UNMAPPED_VALUE",
+        }
+    }
+
+    /// The code of a name (`--deny`), if it is one.
+    pub fn parse(name: &str) -> Option<FindingCode> {
+        FindingCode::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for FindingCode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
 
 /// The advice.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -260,7 +260,7 @@ mod tests {
             findings: findings
                 .iter()
                 .map(|c| Finding {
-                    code: (*c).to_owned(),
+                    code: FindingCode::parse(c).expect("a finding code"),
                     severity: Severity::Warning,
                     message: String::new(),
                 })
