@@ -253,3 +253,149 @@ fn monitor_reports_validate_against_the_schema() {
     let r = analyze(&format!("{DIR}/azure-diagnostics.json"), &[]);
     assert_eq!(crate::schema::errors_of(&r), Vec::<String>::new());
 }
+
+/// The resource-specific rows rewritten by `f` into a scratch file.
+fn rewritten(name: &str, f: impl Fn(&mut serde_json::Map<String, Value>)) -> String {
+    let mut rows = rows();
+    for r in &mut rows {
+        f(r.as_object_mut().unwrap());
+    }
+    let dir = scratch(&format!("monitor_{}", name.replace('.', "_")));
+    write(&dir, name, &serde_json::to_string(&rows).unwrap())
+}
+
+#[test]
+fn dense_exports_and_the_portals_csv_read_like_the_others() {
+    let expected = figures(&analyze(&format!("{DIR}/equivalent.ndjson"), &[]));
+    // AzureDiagnostics rows as az writes them: Type names the table AzureDiagnostics,
+    // Category the category, and every column of the union is present, empty or not.
+    let columns = [
+        "QueryText",
+        "PartitionKey",
+        "SizeKb",
+        "CorrelatedActivityId",
+        "RequestCharge",
+        "StatusCode",
+        "OperationName",
+    ];
+    let dense = rewritten("dense.json", |r| {
+        let t = r["Type"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("CDB")
+            .to_owned();
+        r.insert("Category".into(), t.into());
+        r.insert("Type".into(), "AzureDiagnostics".into());
+        for c in columns {
+            r.entry(c).or_insert_with(|| "".into());
+        }
+    });
+    assert_eq!(figures(&analyze(&dense, &[])), expected);
+    // The portal's times, under its column name.
+    let portal = rewritten("portal.json", |r| {
+        let t = r.remove("TimeGenerated").unwrap();
+        let t = t.as_str().unwrap();
+        let (date, clock) = t.split_once('T').unwrap();
+        let mut d = date.split('-');
+        let (y, m, day) = (d.next().unwrap(), d.next().unwrap(), d.next().unwrap());
+        let hh: u32 = clock[..2].parse().unwrap();
+        let (h12, half) = match hh {
+            0 => (12, "AM"),
+            1..=11 => (hh, "AM"),
+            12 => (12, "PM"),
+            _ => (hh - 12, "PM"),
+        };
+        let stamp = format!(
+            "{}/{}/{y}, {h12}:{} {half}",
+            m.trim_start_matches('0'),
+            day.trim_start_matches('0'),
+            &clock[3..8]
+        );
+        r.insert("TimeGenerated [UTC]".into(), stamp.into());
+    });
+    let r = analyze(&portal, &[]);
+    assert_eq!(figures(&r), expected);
+    assert!(
+        !crate::util::candidate(&r, "/tenantId")["cost"]["required_ru"].is_null(),
+        "times read: rates known"
+    );
+}
+
+#[test]
+fn key_rows_without_activity_ids_are_not_counted_twice_and_bad_keys_warn() {
+    let ops = analyze(&format!("{DIR}/resource-specific.json"), &[])["input"]["operations"].clone();
+    let older = rewritten("older.json", |r| {
+        if r["Type"] == "CDBPartitionKeyRUConsumption" {
+            r.remove("ActivityId");
+        }
+    });
+    assert_eq!(analyze(&older, &[])["input"]["operations"], ops);
+    // PartitionKey arrays of two elements under a one-level current key.
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            DOCS,
+            "--queries",
+            &format!("{DIR}/storage.json"),
+            "--current-key",
+            "/tenantId",
+            "--key",
+            "/tenantId",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("do not fit --current-key /tenantId"));
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            DOCS,
+            "--queries",
+            &format!("{DIR}/storage.json"),
+            "--key",
+            "/tenantId",
+            "-q",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no --current-key"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("no --current-key"));
+}
+
+#[test]
+fn empty_exports_and_rows_that_are_not_objects() {
+    let dir = scratch("monitor_arrays");
+    let empty = write(&dir, "empty.json", "[]\n");
+    let r = json(&[
+        "analyze",
+        DOCS,
+        "--queries",
+        &empty,
+        "--key",
+        "/tenantId",
+        "-q",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["input"]["monitor"]["rows"], 0);
+    let bad = write(
+        &dir,
+        "bad.json",
+        r#"[{"Type":"CDBDataPlaneRequests","ActivityId":"a","OperationName":"Read","RequestCharge":1}, 42]"#,
+    );
+    pkadvisor()
+        .args([
+            "analyze",
+            DOCS,
+            "--queries",
+            &bad,
+            "--key",
+            "/tenantId",
+            "-q",
+        ])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "bad.json:2:1: element 2: expected a row object",
+        ));
+}

@@ -229,7 +229,10 @@ fn deny_codes(names: &[String]) -> Result<Vec<FindingCode>> {
         .map(|n| {
             FindingCode::parse(n).ok_or_else(|| {
                 let all: Vec<&str> = FindingCode::ALL.iter().map(|c| c.as_str()).collect();
-                anyhow!("unknown finding code {n:?} for --deny (one of {})", all.join(", "))
+                anyhow!(
+                    "unknown finding code {n:?} for --deny (one of {})",
+                    all.join(", ")
+                )
             })
         })
         .collect()

@@ -125,11 +125,15 @@ fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
 /// What an Azure Monitor log showed, in a few words.
 fn monitor_note(m: &crate::workload::monitor::Observed) -> String {
     let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
+    match &m.current_key {
+        Some(k) => parts.push(format!(
+            "{} point operations keyed by the current key {k}",
+            m.keyed
+        )),
+        None => parts.push("no --current-key: point operations know no key value".to_owned()),
+    }
     if m.throttled > 0 {
-        parts.push(format!(
-            "{} requests throttled (429) under the current key",
-            m.throttled
-        ));
+        parts.push(format!("{} requests throttled (429)", m.throttled));
     }
     if m.hidden > 0 {
         parts.push(format!(
@@ -142,8 +146,9 @@ fn monitor_note(m: &crate::workload::monitor::Observed) -> String {
     }
     if m.unjoined > 0 {
         parts.push(format!(
-            "{} query pages without their request (charged by the model)",
-            m.unjoined
+            "{} query {} without a request row (charged by the model)",
+            m.unjoined,
+            if m.unjoined == 1 { "page" } else { "pages" }
         ));
     }
     if let Some(p) = m.largest_partitions.first() {

@@ -333,6 +333,7 @@ impl<'a> Parser<'a> {
                 count: 1,
                 ts: None,
                 ru: None,
+                visits: None,
                 line,
             }));
         }
@@ -348,6 +349,7 @@ impl<'a> Parser<'a> {
             count: count(&v)?,
             ts: ts(&v)?,
             ru: ru(&v)?,
+            visits: None,
             line,
         }))
     }

@@ -123,8 +123,10 @@ const KNOWN: [&str; 16] = [
     "type",
 ];
 
-/// A column's name as rows of every shape agree on it.
+/// A column's name as rows of every shape agree on it (the portal's CSV adds a unit:
+/// `TimeGenerated [UTC]`).
 fn column(name: &str) -> String {
+    let name = name.split(" [").next().unwrap_or(name).trim();
     let lower = name.to_ascii_lowercase();
     for suffix in ["_s", "_g", "_d", "_b", "_t"] {
         if let Some(stem) = lower.strip_suffix(suffix)
@@ -139,13 +141,16 @@ fn column(name: &str) -> String {
 impl Row {
     fn of(obj: Map<String, Value>, at: u64) -> Row {
         let mut cols = BTreeMap::new();
+        // An export fills the columns a row does not have with "" or null: absent.
+        let empty = |v: &Value| v.is_null() || v.as_str().is_some_and(str::is_empty);
         for (k, v) in obj {
             match (k.eq_ignore_ascii_case("properties"), v) {
                 (true, Value::Object(props)) => {
-                    for (pk, pv) in props {
+                    for (pk, pv) in props.into_iter().filter(|(_, v)| !empty(v)) {
                         cols.entry(column(&pk)).or_insert(pv);
                     }
                 }
+                (_, v) if empty(&v) => {}
                 (_, v) => {
                     cols.insert(column(&k), v);
                 }
@@ -172,8 +177,17 @@ impl Row {
     }
 
     fn time(&self) -> Option<i64> {
-        let t = self.text("timegenerated").or_else(|| self.text("time"))?;
-        epoch_seconds(crate::engine::PkValueRef::Str(t))
+        let v = self
+            .cols
+            .get("timegenerated")
+            .or_else(|| self.cols.get("time"))?;
+        match v {
+            Value::Number(n) => epoch_seconds(crate::engine::PkValueRef::Number(n.as_f64()?)),
+            Value::String(t) => {
+                epoch_seconds(crate::engine::PkValueRef::Str(t)).or_else(|| portal_time(t))
+            }
+            _ => None,
+        }
     }
 
     fn operation(&self) -> Option<&str> {
@@ -182,8 +196,9 @@ impl Row {
     }
 
     fn table(&self) -> Option<Table> {
-        let named = self.text("type").or_else(|| self.text("category"));
-        let by_name = named.and_then(|n| {
+        // `Type` names the resource-specific table; in AzureDiagnostics it is that, and
+        // `Category` names the table.
+        let named = |n: &str| {
             let n = n.to_ascii_lowercase();
             let n = n.strip_prefix("cdb").unwrap_or(&n).to_owned();
             match n.as_str() {
@@ -193,7 +208,9 @@ impl Row {
                 "partitionkeystatistics" => Some(Table::KeyStats),
                 _ => None,
             }
-        });
+        };
+        let by_name =
+            (self.text("type").and_then(named)).or_else(|| self.text("category").and_then(named));
         by_name.or_else(|| {
             let has = |c: &str| self.cols.contains_key(c);
             if has("querytext") {
@@ -236,6 +253,8 @@ struct Query {
     text: String,
     time: Option<i64>,
     activities: Vec<String>,
+    /// The physical partitions its pages went to (`PartitionKeyRangeId`).
+    ranges: Vec<String>,
     at: u64,
 }
 
@@ -293,6 +312,11 @@ fn first_byte(r: &mut impl BufRead) -> std::io::Result<Option<u8>> {
 pub fn looks_like_monitor(head: &[u8]) -> bool {
     let text = String::from_utf8_lossy(&head[..head.len().min(64 << 10)]).to_ascii_lowercase();
     let first = text.trim_start_matches(['\u{feff}', ' ', '\n', '\r', '\t']);
+    // A log of operations is lines: an array is an export (`az ... query` gives `[]` when
+    // nothing matched).
+    if first.starts_with('[') {
+        return true;
+    }
     if first.starts_with('{') && first.contains("\"op\"") {
         return false;
     }
@@ -450,14 +474,19 @@ impl<'a> State<'a> {
             .map(str::to_owned)
             .unwrap_or_else(|| format!("{activity}#{}", row.at));
         self.hold(text.len() + activity.len() + group.len(), row.at)?;
+        let range = row.text("partitionkeyrangeid").map(str::to_owned);
         let q = self.queries.entry(group).or_insert_with(|| Query {
             text,
             time: row.time(),
             activities: Vec::new(),
+            ranges: Vec::new(),
             at: row.at,
         });
         if !activity.is_empty() {
             q.activities.push(activity);
+        }
+        if let Some(r) = range.filter(|r| !q.ranges.contains(r)) {
+            q.ranges.push(r);
         }
         Ok(())
     }
@@ -499,8 +528,13 @@ impl<'a> State<'a> {
 
     /// The current key's paths and values from a `PartitionKey` cell (a JSON array, or its
     /// text).
-    fn known(&self, pk: &Value) -> Option<Vec<(KeyPath, PkValue)>> {
-        let spec = self.opts.current_key?;
+    fn known(&mut self, pk: &Value) -> Option<Vec<(KeyPath, PkValue)>> {
+        let Some(spec) = self.opts.current_key else {
+            self.warn_once(
+                "the log holds the current key's values (PartitionKey) but no --current-key says which key they belong to: point operations are routed without them",
+            );
+            return None;
+        };
         let parsed;
         let values = match pk {
             Value::Array(a) => a,
@@ -510,6 +544,15 @@ impl<'a> State<'a> {
             }
             _ => return None,
         };
+        if values.len() != spec.levels().len() {
+            let message = format!(
+                "PartitionKey values of {} elements do not fit --current-key {spec} ({} levels): point operations are routed without them",
+                values.len(),
+                spec.levels().len()
+            );
+            self.warn_once(&message);
+            return None;
+        }
         let mut out = Vec::new();
         for (level, v) in spec.levels().iter().zip(values) {
             if let (KeyLevel::Path(p), Some(v)) = (level, PkValue::from_json(v)) {
@@ -519,12 +562,30 @@ impl<'a> State<'a> {
         Some(out)
     }
 
+    fn warn_once(&mut self, message: &str) {
+        if !self.log.warnings.iter().any(|w| w == message) {
+            self.log.warnings.push(message.to_owned());
+        }
+    }
+
     fn push(&mut self, kind: OpKind, ts: Option<i64>, ru: Option<f64>, at: u64) {
+        self.push_visiting(kind, ts, ru, None, at);
+    }
+
+    fn push_visiting(
+        &mut self,
+        kind: OpKind,
+        ts: Option<i64>,
+        ru: Option<f64>,
+        visits: Option<u32>,
+        at: u64,
+    ) {
         let op = Operation {
             kind,
             count: 1,
             ts,
             ru,
+            visits,
             line: at,
         };
         self.log.keep(op, self.opts.max_ops);
@@ -577,7 +638,8 @@ impl<'a> State<'a> {
                 other => other,
             };
             let charge = charge.filter(|c| *c <= MAX_REQUEST_RU);
-            self.push(kind, q.time, charge, q.at);
+            let visits = (!q.ranges.is_empty()).then_some(q.ranges.len() as u32);
+            self.push_visiting(kind, q.time, charge, visits, q.at);
         }
         Ok(())
     }
@@ -597,7 +659,18 @@ impl<'a> State<'a> {
                 self.seen.unroutable += 1;
             }
         }
-        // Key rows no request claimed stand for their own operations.
+        // Key rows no request claimed stand for their own operations, unless the log has
+        // the requests too (an older log's key rows carry no ActivityId to join on): then
+        // they would count the same operations twice.
+        if self.seen.requests > 0 {
+            if !keys.is_empty() {
+                self.log.warnings.push(format!(
+                    "{} CDBPartitionKeyRUConsumption rows match no request by ActivityId; the requests are routed without the current key's value",
+                    keys.len()
+                ));
+            }
+            return;
+        }
         let mut rest: Vec<KeyRow> = keys.into_values().collect();
         rest.sort_by_key(|k| k.at);
         for k in rest {
@@ -644,6 +717,32 @@ impl<'a> State<'a> {
         self.seen.keyed += keyed as u64;
         Some(kind)
     }
+}
+
+/// The portal's CSV time, `11/14/2026, 12:01:15.376 AM` (UTC): seconds since the epoch.
+fn portal_time(t: &str) -> Option<i64> {
+    let (date, clock) = t.split_once(',')?;
+    let mut d = date.trim().split('/').map(|x| x.parse::<i64>().ok());
+    let (month, day, year) = (d.next()??, d.next()??, d.next()??);
+    let clock = clock.trim();
+    let (hms, half) = clock.rsplit_once(' ').unwrap_or((clock, ""));
+    let mut parts = hms.split(':');
+    let mut hour: i64 = parts.next()?.parse().ok()?;
+    let minute: i64 = parts.next()?.parse().ok()?;
+    let second: f64 = parts.next().unwrap_or("0").parse().ok()?;
+    match half.to_ascii_uppercase().as_str() {
+        "PM" if hour < 12 => hour += 12,
+        "AM" if hour == 12 => hour = 0,
+        _ => {}
+    }
+    let valid = (1..=12).contains(&month) && (1..=31).contains(&day) && hour < 24 && minute < 60;
+    let iso = format!(
+        "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{:02}Z",
+        second as i64
+    );
+    valid
+        .then(|| epoch_seconds(crate::engine::PkValueRef::Str(&iso)))
+        .flatten()
 }
 
 /// `QueryText`: a JSON object `{"query": ..., "parameters": [...]}`, or the text itself.
@@ -746,9 +845,13 @@ fn json_array(r: &mut impl BufRead, state: &mut State<'_>) -> anyhow::Result<()>
                 self.1.set(0);
                 let result = match v {
                     Value::Object(o) => self.0.row(o, at),
-                    _ => self.0.bad(at, "expected a row object".into()),
+                    _ => self
+                        .0
+                        .bad(at, format!("element {at}: expected a row object")),
                 };
                 if let Err(e) = result {
+                    // The array is read to its end, so that the error is this one.
+                    while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
                     return Ok(Some(e));
                 }
             }
@@ -790,10 +893,19 @@ fn json_lines(r: &mut impl BufRead, state: &mut State<'_>) -> anyhow::Result<()>
             return Ok(());
         }
         if buf.len() > MAX_LINE_BYTES {
-            return Err(state.fail(
+            // Past the cap: the rest of the line is read through, not kept.
+            while !buf.ends_with(b"\n") {
+                buf.clear();
+                let more = r.take(1 << 20).read_until(b'\n', &mut buf)?;
+                if more == 0 {
+                    break;
+                }
+            }
+            state.bad(
                 line,
                 format!("line longer than {} MiB", MAX_LINE_BYTES >> 20),
-            ));
+            )?;
+            continue;
         }
         let text = String::from_utf8_lossy(&buf);
         let text = text.trim();

@@ -66,13 +66,14 @@ pub struct PointOp {
 }
 
 impl PointOp {
-    /// The known value at `path` (the id at `/id`, unless the log did not give it: an
-    /// empty id).
+    /// The known value at `path`: the id at `/id`, [`HIDDEN`] when the log did not give it
+    /// (an empty id: the application knows it, the log does not show it).
     pub fn lookup(&self, path: &KeyPath) -> Option<PkValueRef<'_>> {
         if let Some((_, v)) = self.known.iter().find(|(p, _)| p == path) {
             return Some(v.as_ref());
         }
-        (path.segments() == ["id"] && !self.id.is_empty()).then_some(PkValueRef::Str(&self.id))
+        let id = if self.id.is_empty() { HIDDEN } else { &self.id };
+        (path.segments() == ["id"]).then_some(PkValueRef::Str(id))
     }
 }
 
@@ -151,6 +152,9 @@ pub struct Operation {
     pub ts: Option<i64>,
     /// Observed request charge (per occurrence).
     pub ru: Option<f64>,
+    /// The physical partitions the observed charge was spent on, when the log says (an
+    /// Azure Monitor query's distinct `PartitionKeyRangeId`s); one when it does not.
+    pub visits: Option<u32>,
     /// Its line in the log.
     pub line: u64,
 }

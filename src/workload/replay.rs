@@ -490,14 +490,15 @@ impl Replayer<'_, '_> {
         let n = op.count;
         match &op.kind {
             OpKind::Batch(ops) => self.batch(ops, op),
-            kind if kind.is_read() => self.read(kind, op.ru, n),
+            kind if kind.is_read() => self.read(kind, op.ru.map(|r| (r, op.visits)), n),
             kind => {
                 self.write(kind, op.ru, op.line, n);
             }
         }
     }
 
-    fn read(&mut self, kind: &OpKind, observed: Option<f64>, n: u64) {
+    /// A read; `observed`: its charge as logged, and the partitions the log saw it visit.
+    fn read(&mut self, kind: &OpKind, observed: Option<(f64, Option<u32>)>, n: u64) {
         let (reaches, results, result_bytes) = match kind {
             OpKind::Query(x) => {
                 let (spec, def) = (self.subject.spec, self.subject.definition);
@@ -523,7 +524,9 @@ impl Replayer<'_, '_> {
         let class = route::classify(&reaches);
         let parts = route::partitions(self.container, &reaches);
         // Partitions the log does not name: each visit placed as the sample's bytes lie.
-        let somewhere = reaches.iter().filter(|r| **r == Reach::Somewhere).count();
+        let somewhere = (reaches.iter())
+            .filter(|r| matches!(r, Reach::Somewhere | Reach::SomewherePrefix))
+            .count();
         let all = self.container.partitions().len();
         let n_visits = (parts.len() + somewhere).min(all.max(1));
         let s = &mut self.stats;
@@ -541,8 +544,16 @@ impl Replayer<'_, '_> {
             (OpKind::Read(_), _) => cost::query(n_visits, 1.0, result_bytes),
             _ => cost::query(n_visits, results, result_bytes),
         };
+        // An observed charge was paid on the partitions the log saw (one when it does not
+        // say): what it paid beyond their index checks is the payload, and this key pays
+        // its own checks on top, so that fan-out costs under a key that fans out.
         let (overhead, payload) = match observed {
-            Some(ru) => (overhead.min(ru), (ru - overhead.min(ru))),
+            Some((ru, visits)) => {
+                let checked = cost::QUERY_RU_PER_PARTITION * visits.unwrap_or(1).max(1) as f64;
+                let is_query = matches!(kind, OpKind::Query(_));
+                let paid = if is_query { checked.min(ru) } else { 0.0 };
+                (overhead, ru - paid)
+            }
             None => (overhead, payload),
         };
         let each = (overhead + payload) / n_visits.max(1) as f64 * n as f64;
@@ -596,7 +607,7 @@ impl Replayer<'_, '_> {
         let def = self.subject.definition;
         match self.subject.layout {
             Some(l) => route::layout_reaches(l, def, self.container.partitions().len(), &lookup),
-            None => route::reaches(self.subject.spec, def, &lookup),
+            None => route::point_reaches(self.subject.spec, def, &lookup),
         }
     }
 
@@ -692,6 +703,9 @@ impl Replayer<'_, '_> {
                     && (self.subject.inputs.iter())
                         .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
             }
+            // A patch or delete whose id the log does not give, of a key its known values
+            // do not determine.
+            OpKind::Patch(p) | OpKind::Delete(p) => p.id.is_empty(),
             _ => false,
         }
     }
@@ -742,7 +756,7 @@ impl Replayer<'_, '_> {
         let share = op.ru.map(|ru| ru / ops.len().max(1) as f64);
         for kind in ops {
             let key = if kind.is_read() {
-                self.read(kind, share, op.count);
+                self.read(kind, share.map(|r| (r, None)), op.count);
                 match kind {
                     OpKind::Read(p) => single_point(&self.point_reaches(p)).map(|e| value_hash(&e)),
                     _ => None,

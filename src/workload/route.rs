@@ -28,6 +28,9 @@ pub enum Reach {
     /// One key value the log does not show (an obfuscated literal, a write of which only
     /// the current key is known): one partition, placed as the sample's documents lie.
     Somewhere,
+    /// A hierarchical prefix the log does not show: placed as [`Reach::Somewhere`], but a
+    /// prefix (targeted), not a key value.
+    SomewherePrefix,
     /// Everything.
     All,
 }
@@ -81,6 +84,34 @@ pub fn reaches<'v>(
     out
 }
 
+/// The reaches of values some of which the log hides: as many partitions, placed as the
+/// sample's documents lie.
+fn hide(reaches: Vec<Reach>) -> Vec<Reach> {
+    (reaches.into_iter())
+        .map(|r| match r {
+            Reach::Range(_) => Reach::SomewherePrefix,
+            Reach::All => Reach::All,
+            _ => Reach::Somewhere,
+        })
+        .collect()
+}
+
+/// Reaches of a point operation (see [`reaches`]) whose known values may be hidden (an id
+/// the log does not give): the same, placed as the sample's documents lie.
+pub fn point_reaches<'v>(
+    spec: &KeySpec,
+    def: &PartitionKeyDefinition,
+    lookup: &dyn Fn(&KeyPath) -> Option<PkValueRef<'v>>,
+) -> Vec<Reach> {
+    let more = reaches(spec, def, lookup);
+    let hidden = (spec.inputs().iter())
+        .any(|p| matches!(lookup(p), Some(PkValueRef::Str(s)) if s == super::op::HIDDEN));
+    match hidden && !more.contains(&Reach::All) {
+        true => hide(more),
+        false => more,
+    }
+}
+
 /// `base` with each `rand_suffix` level (and each `hash_suffix` level whose source is not
 /// known) set to the suffix value `combo` selects.
 fn with_suffixes<'v>(
@@ -125,7 +156,7 @@ pub fn query_reaches(spec: &KeySpec, def: &PartitionKeyDefinition, c: &Constrain
         // A value the key needs is hidden: the key is fixed, to a value not shown.
         let hidden = (spec.inputs().iter()).any(|p| conj.get(p).is_some_and(super::op::is_hidden));
         match hidden {
-            true => out.push(Reach::Somewhere),
+            true => out.extend(hide(more)),
             false => out.extend(more),
         }
     }
@@ -200,7 +231,7 @@ pub fn partitions(container: &Container, reaches: &[Reach]) -> Vec<usize> {
         match r {
             Reach::Point(e) => out.push(container.route(e)),
             Reach::Range(range) => out.extend(container.route_range(range)),
-            Reach::Somewhere | Reach::All => {}
+            Reach::Somewhere | Reach::SomewherePrefix | Reach::All => {}
         }
     }
     out.sort_unstable();
