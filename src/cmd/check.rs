@@ -10,11 +10,11 @@ use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::infra::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
+use pkadvisor::report;
 use pkadvisor::report::columns::{cost_summary, thousands};
 use pkadvisor::report::model::{
     CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Severity,
 };
-use pkadvisor::report::{self, Format, markdown::cell, table};
 use pkadvisor::units::human_bytes;
 
 use super::{Exit, common};
@@ -74,7 +74,8 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
-    render(&report, common::format(c.format, c.wide), &mut out).context("writing the verdict")?;
+    report::verdict::render(&report, common::format(c.format, c.wide), &mut out)
+        .context("writing the verdict")?;
     out.flush()?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
@@ -280,7 +281,7 @@ fn gate(
     if let (Some(o), Some(r)) = (cheapest, cost_ratio)
         && r >= args.max_cost_ratio
     {
-        let (what, mine) = match pair_against(report, o) {
+        let (what, mine) = match report::verdict::pair_against(report, o) {
             Some(p) => (
                 "with its declared indexes, the monthly bill",
                 format!("{} USD a month with its indexes", thousands(p)),
@@ -344,19 +345,10 @@ fn observed(report: &Report, c: &CandidateReport) -> Option<ObservedCheck> {
 /// by the RU/s to provision when both are known and that says more (a layout's
 /// collections each need 400 RU/s, whatever their load).
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
-    match pair_against(report, alt) {
+    match report::verdict::pair_against(report, alt) {
         Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
         _ => pkadvisor::advisor::cost::ratio(c, alt),
     }
-}
-
-/// The monthly bill of the cheapest pair of the container and a declared index, when
-/// `alt`'s bill is known too: the cost gate then compares bills, not RU/s.
-fn pair_against(report: &Report, alt: &CandidateReport) -> Option<f64> {
-    alt.cost.monthly.throughput?;
-    (report.declared_indexes.iter())
-        .filter_map(|i| i.monthly_after)
-        .min_by(f64::total_cmp)
 }
 
 /// A candidate the declared key is compared with: neither it nor a declared index, and
@@ -381,159 +373,9 @@ fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
         })
 }
 
-fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::Result<()> {
-    match format {
-        Format::Json => report::json::render(report, out),
-        Format::Table | Format::WideTable => verdict_text(report, out),
-        Format::Markdown => verdict_markdown(report, out),
-    }
-}
-
-fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    let v = report.check.as_ref().expect("check verdict");
-    let c = declared(report);
-    let status = if v.passed { "PASS" } else { "FAIL" };
-    let container = v
-        .container
-        .as_ref()
-        .map_or(String::new(), |n| format!(" (container {n})"));
-    writeln!(
-        out,
-        "{status}  {}{container}  score {:.1} (minimum {})",
-        v.key, c.score, v.min_score
-    )?;
-    writeln!(out, "{}", table::target_line(report))?;
-    for r in &v.reasons {
-        writeln!(out, "  ✗ {r}")?;
-    }
-    let denied = |code: &str| v.reasons.iter().any(|r| r.starts_with(code));
-    for f in c
-        .findings
-        .iter()
-        .filter(|f| f.severity != Severity::Violation && !denied(f.code.as_str()))
-    {
-        let severity = if f.severity == Severity::Info {
-            "info"
-        } else {
-            "warning"
-        };
-        writeln!(out, "  ! {} ({severity}): {}", f.code, f.message)?;
-    }
-    writeln!(out, "Cost: {}", cost_line(report, v))?;
-    if let Some(o) = &v.observed {
-        writeln!(out, "Observed: {}", observed_line(o))?;
-    }
-    for i in &report.declared_indexes {
-        writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
-    }
-    alternative(report, v, out, false)
-}
-
-fn observed_line(o: &ObservedCheck) -> String {
-    format!(
-        "the largest logical partition the Azure Monitor log reports is {} ({}); the projection puts the largest at {} at the target",
-        human_bytes(o.largest_bytes),
-        o.value,
-        human_bytes(o.projected_bytes)
-    )
-}
-
-/// The declared key's cost, and the cheapest alternative's beside it.
-fn cost_line(report: &Report, v: &CheckResult) -> String {
-    let c = declared(report);
-    let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
-    let alt = v
-        .cheapest_alternative
-        .as_ref()
-        .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
-    if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
-        let what = match pair_against(report, o) {
-            Some(_) => "monthly bill, with its declared indexes",
-            None => "RU/s",
-        };
-        line.push_str(&format!(
-            "; the cheapest alternative, {}, needs {} (the {} needs {r:.2}× its {what}; limit {}×)",
-            o.key.spec,
-            cost_summary(o),
-            if c.key.kind == "layout" {
-                "layout"
-            } else {
-                "key"
-            },
-            v.max_cost_ratio
-        ));
-    }
-    line
-}
-
-fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
-    let v = report.check.as_ref().expect("check verdict");
-    let c = declared(report);
-    let status = if v.passed { "✅ PASS" } else { "❌ FAIL" };
-    writeln!(out, "## pkadvisor check: {status}\n")?;
-    let container = v
-        .container
-        .as_ref()
-        .map_or(String::new(), |n| format!(" (container `{}`)", cell(n)));
-    writeln!(
-        out,
-        "Key `{}`{container}: score **{:.1}** (minimum {}).\n",
-        cell(&v.key),
-        c.score,
-        v.min_score
-    )?;
-    for r in &v.reasons {
-        writeln!(out, "- ❌ {}", cell(r))?;
-    }
-    writeln!(out, "- Cost: {}", cell(&cost_line(report, v)))?;
-    if let Some(o) = &v.observed {
-        writeln!(out, "- Observed: {}", cell(&observed_line(o)))?;
-    }
-    for i in &report.declared_indexes {
-        writeln!(out, "- Index `{}`: {}", cell(&i.key.spec), cell(&i.reason))?;
-    }
-    for f in c
-        .findings
-        .iter()
-        .filter(|f| f.severity != Severity::Violation)
-    {
-        writeln!(out, "- ⚠️ `{}`: {}", f.code, cell(&f.message))?;
-    }
-    writeln!(out)?;
-    alternative(report, v, out, true)?;
-    writeln!(out)?;
-    report::markdown::render(report, out)
-}
-
-fn declared(report: &Report) -> &pkadvisor::report::model::CandidateReport {
-    report
-        .candidates
-        .iter()
+/// The declared design's candidate, by its origin (the verdict is not made yet).
+fn declared(report: &Report) -> &CandidateReport {
+    (report.candidates.iter())
         .find(|c| c.origin.starts_with(DECLARED))
-        .expect("the declared key is a candidate")
-}
-
-fn alternative(
-    report: &Report,
-    v: &CheckResult,
-    out: &mut dyn Write,
-    md: bool,
-) -> std::io::Result<()> {
-    let Some(spec) = &v.best_alternative else {
-        return Ok(());
-    };
-    let alt = report
-        .candidates
-        .iter()
-        .find(|c| &c.key.spec == spec)
-        .expect("alternative listed");
-    let (open, close) = if md { ("**", "**") } else { ("", "") };
-    writeln!(
-        out,
-        "{open}Best alternative: {spec}{close} (score {:.1}, rank {} of {}): {}",
-        alt.score,
-        alt.rank,
-        report.candidates.len(),
-        alt.origin
-    )
+        .expect("the declared design is a candidate")
 }
