@@ -182,3 +182,52 @@ fn bad_declarations_exit_2_and_say_which_and_where() {
         .code(2)
         .stderr(predicate::str::contains("unknown finding code"));
 }
+
+#[test]
+fn candidates_carry_their_role() {
+    let out = crate::util::pkadvisor()
+        .args([
+            "check",
+            "--key",
+            "/tenantId",
+            "fixtures/multitenant/docs.ndjson",
+            "--format",
+            "json",
+            "-q",
+            "--auto",
+            "4",
+        ])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let roles: Vec<(&str, &str)> = (r["candidates"].as_array().unwrap().iter())
+        .map(|c| {
+            (
+                c["key"]["spec"].as_str().unwrap(),
+                c["role"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        roles.iter().filter(|(_, role)| *role == "declared").count(),
+        1
+    );
+    assert!(roles.contains(&("/tenantId", "declared")), "{roles:?}");
+    assert!(
+        roles
+            .iter()
+            .filter(|(s, _)| *s != "/tenantId")
+            .all(|(_, role)| *role == "generated"),
+        "{roles:?}"
+    );
+    let given = crate::util::json(&[
+        "analyze",
+        "fixtures/multitenant/docs.ndjson",
+        "--key",
+        "/userId",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    assert_eq!(given["candidates"][0]["role"], "given");
+}

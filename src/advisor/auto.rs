@@ -118,7 +118,9 @@ impl Out {
         if let Ok(spec) = KeySpec::new(levels)
             && !self.list.iter().any(|c| c.spec == spec)
         {
-            self.list.push(Candidate::new(spec, origin));
+            (self.list).push(
+                Candidate::new(spec, origin).with_role(crate::report::model::Role::Generated),
+            );
         }
     }
 }

@@ -19,6 +19,8 @@ pub struct Evaluation {
     pub definition: PartitionKeyDefinition,
     /// Why it was considered.
     pub origin: String,
+    /// Its role in the report.
+    pub role: crate::report::model::Role,
     /// The client-side layout it is, when it is one.
     pub layout: Option<std::sync::Arc<crate::key::Layout>>,
     /// Its sample statistics.
@@ -105,6 +107,7 @@ pub fn evaluate(
         spec,
         definition,
         origin,
+        role: candidate.role,
         layout: candidate.layout.clone(),
         stats,
         distinct,

@@ -190,6 +190,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
         largest_values: largest_values(e, opts),
         findings,
         origin: e.origin.clone(),
+        role: e.role,
     };
     (report, cost.need)
 }

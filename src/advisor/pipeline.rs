@@ -13,7 +13,7 @@ use super::project::Target;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::input::{self, Progress, ReadOptions, Source};
 use crate::key::{KeySpec, Layout};
-use crate::report::model::InputSummary;
+use crate::report::model::{InputSummary, Role};
 use crate::stats::CandidateStats;
 use crate::workload::Log;
 use crate::workload::log::operations_within;
@@ -31,6 +31,8 @@ pub struct Candidate {
     /// A client-side layout of fixed collections, measured by its resolver's path (`spec`
     /// is that path, or `/id` for a spillover).
     pub layout: Option<Arc<Layout>>,
+    /// Why it is considered.
+    pub role: Role,
 }
 
 impl Candidate {
@@ -41,7 +43,14 @@ impl Candidate {
             origin: origin.into(),
             definition: None,
             layout: None,
+            role: Role::Given,
         }
+    }
+
+    /// The same candidate with `role`.
+    pub fn with_role(mut self, role: Role) -> Candidate {
+        self.role = role;
+        self
     }
 
     /// A client-side layout as a candidate.
@@ -54,6 +63,7 @@ impl Candidate {
             origin: origin.into(),
             definition: None,
             layout: Some(Arc::new(layout)),
+            role: Role::Given,
         }
     }
 

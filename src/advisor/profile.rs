@@ -18,6 +18,7 @@ use crate::engine::KeyPath;
 use crate::engine::murmur::murmur3_x64_128;
 use crate::input::Source;
 use crate::key::KeySpec;
+use crate::report::model::Role;
 use crate::stats::CandidateStats;
 
 /// The `format` field of every profile.
@@ -80,6 +81,13 @@ struct File {
 struct FileCandidate {
     spec: String,
     origin: String,
+    /// Absent for a given candidate (and in files written before roles).
+    #[serde(default, skip_serializing_if = "is_given")]
+    role: Role,
+}
+
+fn is_given(r: &Role) -> bool {
+    *r == Role::Given
 }
 
 impl File {
@@ -154,6 +162,7 @@ impl Profile {
                 .map(|c| FileCandidate {
                     spec: c.spec.to_string(),
                     origin: c.origin.clone(),
+                    role: c.role,
                 })
                 .collect(),
             time_path: self.time_path.as_ref().map(KeyPath::to_string),
@@ -247,7 +256,7 @@ impl Profile {
             .into_iter()
             .map(|c| {
                 KeySpec::parse(&c.spec)
-                    .map(|spec| Candidate::new(spec, c.origin))
+                    .map(|spec| Candidate::new(spec, c.origin).with_role(c.role))
                     .map_err(|e| bad(format!("candidate {:?}: {}", c.spec, e.render(&c.spec))))
             })
             .collect::<Result<Vec<_>, _>>()?;

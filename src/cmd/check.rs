@@ -13,7 +13,7 @@ use pkadvisor::key::{KeyLevel, KeySpec};
 use pkadvisor::report;
 use pkadvisor::report::columns::{cost_summary, thousands};
 use pkadvisor::report::model::{
-    CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Severity,
+    CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Role, Severity,
 };
 use pkadvisor::units::human_bytes;
 
@@ -89,7 +89,7 @@ fn declared_design(args: &CheckArgs, target: &Target) -> Result<(Candidate, Opti
         1 if args.container.is_none() && args.common.read.keys.is_empty() => {
             let mut l = layouts.remove(0);
             l.origin = format!("{DECLARED} with --layout");
-            Ok((l, None))
+            Ok((l.with_role(Role::Declared), None))
         }
         1 => bail!("give one design to gate: --container FILE, --key SPEC or --layout SPEC"),
         _ => bail!("check gates one design: give --layout once"),
@@ -106,7 +106,8 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
         (None, [_, _, ..]) => bail!("check gates one key: give --key once"),
         (None, [key]) => {
             let spec = common::parse_spec(key, "--key")?;
-            Ok((Candidate::new(spec, format!("{DECLARED} with --key")), None))
+            let c = Candidate::new(spec, format!("{DECLARED} with --key"));
+            Ok((c.with_role(Role::Declared), None))
         }
         (Some(file), []) => from_file(file, args.container_name.as_deref()),
     }
@@ -132,7 +133,7 @@ fn declared_indexes(file: &str, source: &str) -> Result<Vec<Candidate>> {
         .filter(|d| d.source.as_deref() == Some(source))
     {
         let origin = format!("{INDEX} {source} declared in {file} (container {})", d.name);
-        out.push(candidate_of(file, "global secondary index", d, origin)?);
+        out.push(candidate_of(file, "global secondary index", d, origin)?.with_role(Role::Index));
     }
     Ok(out)
 }
@@ -146,6 +147,7 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
         origin,
         definition,
         layout: None,
+        role: Role::Declared,
     }
 }
 
@@ -354,8 +356,7 @@ fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f6
 /// A candidate the declared key is compared with: neither it nor a declared index, and
 /// free of violations.
 fn is_alternative(o: &CandidateReport) -> bool {
-    !o.origin.starts_with(DECLARED)
-        && !o.origin.starts_with(INDEX)
+    !matches!(o.role, Role::Declared | Role::Index)
         && o.findings.iter().all(|f| f.severity != Severity::Violation)
 }
 
@@ -376,6 +377,6 @@ fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
 /// The declared design's candidate, by its origin (the verdict is not made yet).
 fn declared(report: &Report) -> &CandidateReport {
     (report.candidates.iter())
-        .find(|c| c.origin.starts_with(DECLARED))
+        .find(|c| c.role == Role::Declared)
         .expect("the declared design is a candidate")
 }

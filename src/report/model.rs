@@ -203,6 +203,9 @@ pub struct CandidateReport {
     pub findings: Vec<Finding>,
     /// Why the candidate was considered (auto mode), or `given with --key`.
     pub origin: String,
+    /// Why it is in the report: given, declared (the design `check` gates), a declared
+    /// index, or generated.
+    pub role: Role,
 }
 
 /// A candidate's identity.
@@ -425,6 +428,21 @@ impl std::fmt::Display for FindingCode {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())
     }
+}
+
+/// Why a candidate is in a report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    /// Given with `--key` or `--layout`.
+    #[default]
+    Given,
+    /// The design `check` gates.
+    Declared,
+    /// A global secondary index declared beside it.
+    Index,
+    /// Generated from the documents and the log.
+    Generated,
 }
 
 /// The advice.

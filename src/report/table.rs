@@ -271,6 +271,7 @@ mod tests {
                 })
                 .collect(),
             origin: String::new(),
+            role: Role::Given,
         }
     }
 
