@@ -25,8 +25,8 @@ pub struct Evaluation {
     pub layout: Option<std::sync::Arc<crate::key::Layout>>,
     /// Its sample statistics.
     pub stats: CandidateStats,
-    /// Distinct values and whether exact.
-    pub distinct: (u64, bool),
+    /// Distinct values, and whether counted exactly.
+    pub distinct: crate::report::model::Cardinality,
     /// The projection onto the target (the container holds the replayed load too).
     pub projection: Projection,
     /// The replayed workload.
@@ -98,11 +98,12 @@ pub fn evaluate(
     let storage_skew = skew(c, |p| p.bytes() as f64);
     let ru_skew = skew(c, |p| p.ru());
     let usable = c.usable_fraction();
-    let distinct = match &candidate.layout {
+    let (estimate, exact) = match &candidate.layout {
         // A spillover has no key: its unit is the collection.
         Some(l) if l.is_spillover() => (parts as u64, true),
         _ => stats.distinct_values(),
     };
+    let distinct = crate::report::model::Cardinality { estimate, exact };
     Evaluation {
         spec,
         definition,

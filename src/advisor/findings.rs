@@ -221,7 +221,7 @@ fn collection_shortfall(e: &Evaluation, l: &Layout, cost: &Cost, out: &mut Vec<F
 
 fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
     let limit = Limits::default().logical_bytes;
-    let Some((label, bytes)) = &e.projection.largest else {
+    let Some(super::project::Largest { label, bytes }) = &e.projection.largest else {
         return;
     };
     if *bytes <= limit {
@@ -309,10 +309,10 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     let parts = e.projection.container.partitions().len();
     let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
-    if e.distinct.0 < needed && e.layout.is_none() {
+    if e.distinct.estimate < needed && e.layout.is_none() {
         out.push(finding(FindingCode::LowCardinality, Severity::Warning, format!(
             "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
-            e.distinct.0)));
+            e.distinct.estimate)));
     }
     let w = &e.workload;
     // Over the whole log: independent of how the log groups requests into lines.

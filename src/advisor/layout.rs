@@ -38,7 +38,10 @@ pub fn project(
         project_into(container, stats, target, timed, new_values(layout))
     };
     let (largest, bytes) = largest_collection(&p.container);
-    p.largest = Some((layout.collection_name(largest), bytes));
+    p.largest = Some(super::project::Largest {
+        label: layout.collection_name(largest),
+        bytes,
+    });
     p.largest_closed = None;
     p.max_container_bytes = match layout.is_spillover() {
         true => None,
@@ -175,7 +178,8 @@ mod tests {
         let p = project(&l, &def, &stats, &target(25), false);
         let bytes: Vec<u64> = p.container.partitions().iter().map(|c| c.bytes()).collect();
         assert_eq!(bytes, [9 * GB, 9 * GB, 7 * GB]);
-        assert_eq!(p.largest, Some(("#1".to_owned(), 9 * GB)));
+        let l = p.largest.clone().unwrap();
+        assert_eq!((l.label.as_str(), l.bytes), ("#1", 9 * GB));
         assert_eq!(p.max_container_bytes, None, "a spillover opens collections");
         assert!(p.container.unsplittable().is_empty());
     }

@@ -22,9 +22,9 @@ use crate::engine::PartitionKeyDefinition;
 use crate::engine::murmur::murmur3_x64_128;
 use crate::key::KeySpec;
 use crate::report::model::{
-    CandidateReport, Cardinality, CostReport, ExplainReport, Finding, InputSummary, KeyInfo,
-    LargestValue, Monthly, PricesReport, QueryReport, Recommendation, Report, SCHEMA_VERSION,
-    Severity, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
+    CandidateReport, CostReport, ExplainReport, Finding, InputSummary, KeyInfo, LargestValue,
+    Monthly, PricesReport, QueryReport, Recommendation, Report, SCHEMA_VERSION, Severity,
+    StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
 };
 use crate::units::human_bytes;
 use evaluate::Evaluation;
@@ -82,8 +82,8 @@ pub fn build_report(
 ) -> Report {
     if opts.redact {
         for e in &mut evals {
-            if let Some((label, _)) = &mut e.projection.largest {
-                *label = redact(label);
+            if let Some(l) = &mut e.projection.largest {
+                l.label = redact(&l.label);
             }
         }
     }
@@ -153,12 +153,9 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
         score,
         components: round_all(components),
         key: key_of(e, opts.redact),
-        cardinality: Cardinality {
-            estimate: e.distinct.0,
-            exact: e.distinct.1,
-        },
+        cardinality: e.distinct.clone(),
         storage: StorageReport {
-            largest_logical_bytes: e.projection.largest.as_ref().map_or(0, |l| l.1),
+            largest_logical_bytes: e.projection.largest.as_ref().map_or(0, |l| l.bytes),
             max_container_bytes: e.projection.max_container_bytes,
             physical_skew: round4(e.storage_skew),
             physical_partitions: e.projection.container.partitions().len(),

@@ -66,6 +66,15 @@ pub struct ClosedValue {
     pub period: i64,
 }
 
+/// The largest value a projection reports one by one (a layout's: its largest collection).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Largest {
+    /// Its label (JSON text of the value, or a collection's name).
+    pub label: String,
+    /// Its projected bytes.
+    pub bytes: u64,
+}
+
 /// A candidate's container at the target, and the figures of the projection.
 #[derive(Clone, Debug)]
 pub struct Projection {
@@ -79,8 +88,8 @@ pub struct Projection {
     pub growth: f64,
     /// The share of the sample's bytes in closed values.
     pub closed_share: f64,
-    /// The largest value (its label) and its projected bytes.
-    pub largest: Option<(String, u64)>,
+    /// The largest value and its projected bytes.
+    pub largest: Option<Largest>,
     /// The largest value, when it is closed: its limit is an ingest rate.
     pub largest_closed: Option<ClosedValue>,
     /// The container size at which the largest value reaches the logical-partition
@@ -383,7 +392,7 @@ pub fn project_into(
 }
 
 /// The largest value reported one by one, projected; and it again when it is closed.
-fn largest(carriers: &[Carrier<'_>], g: &Growth) -> (Option<(String, u64)>, Option<ClosedValue>) {
+fn largest(carriers: &[Carrier<'_>], g: &Growth) -> (Option<Largest>, Option<ClosedValue>) {
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
         let Some(label) = c.label else { continue };
@@ -404,7 +413,7 @@ fn largest(carriers: &[Carrier<'_>], g: &Growth) -> (Option<(String, u64)>, Opti
         bytes: b,
         period: c.span.last - c.span.first,
     });
-    (Some((label, b)), closed)
+    (Some(Largest { label, bytes: b }), closed)
 }
 
 /// Spreads `mass` bytes over slice `bucket` of the hash space in chunks of at most 1 GB.
@@ -545,7 +554,7 @@ mod tests {
         let p = project(&def(), &s, &target, false);
         assert!((p.scale - 100_000.0).abs() < 1e-6);
         assert_eq!(p.unseen_share, 0.0);
-        let (_, largest) = p.largest.clone().unwrap();
+        let largest = p.largest.clone().unwrap().bytes;
         assert!((largest as f64 / 100e9 - 1.0).abs() < 1e-6, "{largest}");
         // Each tenant holds 1 MB of the sample: 20 GB is reached at 200 GB of container.
         let max = p.max_container_bytes.unwrap() as f64;
@@ -563,7 +572,7 @@ mod tests {
         let p = project(&def(), &s, &target, false);
         assert_eq!(p.unseen_share, 1.0);
         assert_eq!(p.growth, 1.0);
-        assert_eq!(p.largest.unwrap().1, 1_000);
+        assert_eq!(p.largest.unwrap().bytes, 1_000);
         assert_eq!(p.max_container_bytes, None);
         let total = p.container.bytes() as f64;
         assert!((total / 1e12 - 1.0).abs() < 1e-3, "{total}");
@@ -631,7 +640,7 @@ mod tests {
             assert!(parts >= 25, "{parts} partitions");
             assert!(most <= 50 * GB, "{most}");
             // Every id is unique: no value grows.
-            let (_, largest) = p.largest.clone().unwrap();
+            let largest = p.largest.clone().unwrap().bytes;
             assert!(largest <= 1_000, "{largest}");
             assert_eq!(p.max_container_bytes, None);
         }
@@ -683,7 +692,7 @@ mod tests {
                 assert!(p.largest_closed.is_some());
                 assert_eq!(p.max_container_bytes, None);
                 assert!(p.unseen_share > 0.9, "{}", p.unseen_share);
-                p.largest.unwrap().1
+                p.largest.unwrap().bytes
             })
             .collect();
         // Each past day holds its million bytes; the open last day grows at most a little.
@@ -694,6 +703,6 @@ mod tests {
             throughput: Throughput::Manual(20_000.0),
         };
         let p = project(&def(), &s, &target, false);
-        assert!(p.largest.unwrap().1 > 10 * GB);
+        assert!(p.largest.unwrap().bytes > 10 * GB);
     }
 }

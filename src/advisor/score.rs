@@ -46,7 +46,10 @@ pub fn components(e: &Evaluation, cost: &Cost, target_bytes: u64) -> BTreeMap<St
         "write_spread".into(),
         e.workload.write_spread.clamp(0.0, 1.0),
     );
-    c.insert("cardinality".into(), cardinality(e.distinct.0, parts));
+    c.insert(
+        "cardinality".into(),
+        cardinality(e.distinct.estimate, parts),
+    );
     c.insert(
         "storage_balance".into(),
         (1.0 / e.storage_skew).clamp(0.0, 1.0),
