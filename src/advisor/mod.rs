@@ -452,3 +452,104 @@ fn weakness(c: &CandidateReport) -> String {
     let codes: Vec<&str> = worst.iter().map(|f| f.code.as_str()).collect();
     format!(", and has {}: {}", codes.join(" and "), worst[0].message)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::FindingCode;
+    use crate::report::model::testing::candidate;
+
+    fn with(spec: &str, score: f64, violation: bool) -> CandidateReport {
+        let mut c = candidate(spec, &[]);
+        c.score = score;
+        if violation {
+            c.findings.push(Finding {
+                code: FindingCode::LogicalPartitionLimit,
+                severity: Severity::Violation,
+                message: String::new(),
+            });
+        }
+        c
+    }
+
+    #[test]
+    fn ranking_puts_violations_last_then_orders_by_score_then_spec() {
+        // (spec, score, violation) in input order → expected order of specs.
+        type Case<'a> = (&'a [(&'a str, f64, bool)], &'a [&'a str]);
+        let cases: &[Case<'_>] = &[
+            (&[("/a", 50.0, false), ("/b", 90.0, false)], &["/b", "/a"]),
+            (&[("/a", 99.0, true), ("/b", 10.0, false)], &["/b", "/a"]),
+            (&[("/b", 70.0, false), ("/a", 70.0, false)], &["/a", "/b"]),
+            (
+                &[("/c", 80.0, true), ("/a", 60.0, true), ("/b", 5.0, false)],
+                &["/b", "/c", "/a"],
+            ),
+        ];
+        for (input, expected) in cases {
+            let mut list: Vec<CandidateReport> =
+                input.iter().map(|(s, sc, v)| with(s, *sc, *v)).collect();
+            rank(&mut list);
+            let got: Vec<&str> = list.iter().map(|c| c.key.spec.as_str()).collect();
+            assert_eq!(&got, expected, "{input:?}");
+            assert!(list.iter().enumerate().all(|(i, c)| c.rank == i + 1));
+        }
+    }
+
+    #[test]
+    fn excess_ru_fires_at_twice_the_cheapest_clean_need() {
+        // (needs, violations, which get EXCESS_RU)
+        type Case<'a> = (&'a [f64], &'a [bool], &'a [bool]);
+        let cases: &[Case<'_>] = &[
+            (
+                &[100.0, 199.0, 200.0],
+                &[false, false, false],
+                &[false, false, true],
+            ),
+            // The cheapest with a violation is not the yardstick.
+            (
+                &[50.0, 100.0, 250.0],
+                &[true, false, false],
+                &[false, false, true],
+            ),
+            (&[0.0, 0.0], &[false, false], &[false, false]),
+        ];
+        for (needs, violations, expected) in cases {
+            let mut list: Vec<CandidateReport> = (needs.iter().zip(violations.iter()))
+                .enumerate()
+                .map(|(i, (_, v))| {
+                    let mut c = with(&format!("/k{i}"), 50.0, *v);
+                    // Efficiency follows the need (the same ideal for all), RU/s unknown.
+                    c.cost.efficiency = 1.0;
+                    c.cost.required_ru = None;
+                    c
+                })
+                .collect();
+            findings::excess_ru(&mut list, needs);
+            let got: Vec<bool> = (list.iter())
+                .map(|c| c.findings.iter().any(|f| f.code == FindingCode::ExcessRu))
+                .collect();
+            assert_eq!(&got, expected, "{needs:?}");
+        }
+    }
+
+    #[test]
+    fn the_cost_ratio_takes_the_larger_of_efficiency_and_rus() {
+        let mut a = candidate("/a", &[]);
+        let mut b = candidate("/b", &[]);
+        // (a's efficiency, a's RU/s, b's efficiency, b's RU/s, a over b)
+        let cases = [
+            (0.5, Some(400.0), 1.0, Some(400.0), 2.0),
+            (1.0, Some(3_200.0), 1.0, Some(400.0), 8.0),
+            (0.25, None, 1.0, Some(400.0), 4.0),
+            (1.0, Some(400.0), 0.5, Some(800.0), 0.5),
+        ];
+        for (ea, ra, eb, rb, ratio) in cases {
+            (a.cost.efficiency, a.cost.required_ru) = (ea, ra);
+            (b.cost.efficiency, b.cost.required_ru) = (eb, rb);
+            assert!(
+                (cost::ratio(&a, &b) - ratio).abs() < 1e-12,
+                "{ea} {ra:?} {eb} {rb:?}"
+            );
+        }
+    }
+}

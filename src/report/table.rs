@@ -201,79 +201,10 @@ pub fn target_line(report: &Report) -> String {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
     use crate::report::model::*;
 
-    fn candidate(spec: &str, findings: &[&str]) -> CandidateReport {
-        CandidateReport {
-            rank: 1,
-            score: 87.25,
-            components: BTreeMap::new(),
-            key: KeyInfo {
-                spec: spec.to_owned(),
-                kind: "synthetic".to_owned(),
-                definition: serde_json::json!({}),
-            },
-            cardinality: Cardinality {
-                estimate: 1234,
-                exact: false,
-            },
-            storage: StorageReport {
-                largest_logical_bytes: 2_500_000_000,
-                max_container_bytes: None,
-                physical_skew: 1.08,
-                physical_partitions: 32,
-            },
-            throughput: ThroughputReport {
-                physical_skew: 1.2,
-                usable_fraction: 0.5,
-                write_spread: 0.9,
-                busiest_share_by_window: vec![],
-            },
-            cost: CostReport {
-                ru_per_operation: 4.25,
-                efficiency: 0.5,
-                required_ru: Some(12_345.0),
-                required_ru_unknown: None,
-                monthly: Monthly {
-                    throughput: Some(720.95),
-                    storage: 250.0,
-                    total: 970.95,
-                    currency: "USD".to_owned(),
-                },
-            },
-            queries: QueryReport {
-                single: 0.7,
-                targeted: 0.25,
-                fan_out: 0.05,
-                avg_partitions: 1.8,
-                reads: 10,
-                writes: 0,
-                writes_from_sample: true,
-            },
-            values: ValueCounts {
-                documents: 10,
-                missing: 0,
-                invalid: 0,
-                unsafe_numbers: 0,
-                over_101_bytes: 0,
-                over_2048_bytes: 0,
-            },
-            largest_values: vec![],
-            findings: findings
-                .iter()
-                .map(|c| Finding {
-                    code: FindingCode::parse(c).expect("a finding code"),
-                    severity: Severity::Warning,
-                    message: String::new(),
-                })
-                .collect(),
-            origin: String::new(),
-            role: Role::Given,
-        }
-    }
+    use crate::report::model::testing::candidate;
 
     #[test]
     fn renders_every_column_and_the_recommendation() {
