@@ -1,6 +1,6 @@
 //! What a key costs: the RU/s it must provision so that its hottest physical partition is
 //! not throttled in the busiest window (throughput divides evenly over partitions), and the
-//! monthly bill at list prices (`cosmos-facts.md` §15).
+//! monthly bill at list prices (Microsoft's Cosmos DB pricing and provisioned-throughput documentation).
 //!
 //! * `ru_per_operation`: RU charged per logged operation (or sample create) under the key.
 //! * `efficiency` in (0, 1]: what an ideal key needs over what this key needs: the same
@@ -142,7 +142,7 @@ pub fn monthly_storage(target: &Target, prices: &Prices) -> f64 {
     gb.max(1.0) * prices.gb_month * prices.regions.max(1) as f64
 }
 
-/// The least RU/s a container of `storage_bytes` may have (`cosmos-facts.md` §15): manual,
+/// The least RU/s a container of `storage_bytes` may have (Microsoft's Cosmos DB pricing and provisioned-throughput documentation): manual,
 /// 400 and 1 per GB; an autoscale maximum, 1,000 and 10 per GB.
 pub fn min_ru(throughput: Throughput, storage_bytes: u64) -> f64 {
     let gb = storage_bytes as f64 / GB as f64;

@@ -1,5 +1,5 @@
 //! Findings: each problem a candidate shows, with its code, severity and a message that
-//! states the threshold. Codes and severities are the contract of `DESIGN.md`.
+//! states the threshold. Codes and severities are a contract (the README's findings table).
 
 use super::clock::MONOTONIC_MIN;
 use super::cost::Cost;

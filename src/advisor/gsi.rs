@@ -1,5 +1,5 @@
-//! A global secondary index for the reads the recommended key fans out (`cosmos-facts.md`
-//! §16): a second, read-only container keyed by another top-level property, filled from the
+//! A global secondary index for the reads the recommended key fans out (Microsoft's
+//! global secondary index documentation for Cosmos DB NoSQL): a second, read-only container keyed by another top-level property, filled from the
 //! source by a managed change feed.
 //!
 //! For the recommended key, the reads that visit every partition are gathered; each other

@@ -9,7 +9,8 @@
 //!
 //! An EPK is held as bytes; the SDKs compare upper-case hex strings ordinally, which is the
 //! same order as comparing the bytes. The space runs from `""` (inclusive) to `"FF"`
-//! (exclusive). See `cosmos-facts.md` §4–§8.
+//! (exclusive). The algorithms are the Cosmos DB SDKs' (.NET `PartitionKeyInternal`, Java
+//! `PartitionKeyInternalHelper`); `tests/data/epk-vectors.json` holds the official SDK's vectors.
 
 use std::borrow::Cow;
 use std::cmp::Ordering;

@@ -1,5 +1,5 @@
 //! The report model: plain data that every renderer reads. Serialised as-is for
-//! `--format json`, so its field names are a contract (`DESIGN.md`, "Report contract");
+//! `--format json`, so its field names are a contract (the README's JSON report section and `schema/report.schema.json`);
 //! add fields, never rename them without bumping [`SCHEMA_VERSION`].
 
 use std::collections::BTreeMap;
@@ -337,7 +337,7 @@ pub struct Finding {
 }
 
 /// A finding's code: serialised, printed and taken by `--deny` as its name in capitals
-/// (`LOGICAL_PARTITION_LIMIT`); the codes are the contract of `DESIGN.md`.
+/// (`LOGICAL_PARTITION_LIMIT`); the README's findings table lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FindingCode {

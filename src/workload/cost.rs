@@ -1,5 +1,5 @@
 //! The request-unit cost model, every constant in one place with its source
-//! (`cosmos-facts.md` §13, from the Cosmos DB documentation).
+//! (from the Cosmos DB request-unit documentation).
 //!
 //! An observed `ru` in the log replaces the model for that operation.
 

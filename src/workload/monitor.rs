@@ -1,5 +1,5 @@
 //! Azure Monitor diagnostic logs of Cosmos DB as the query log: the workload a team already
-//! records. Three shapes carry the same four tables (`cosmos-facts.md` §18):
+//! records. Three shapes carry the same four tables (Microsoft's Azure Monitor table reference for each):
 //!
 //! * Log Analytics resource-specific rows, exported as a JSON array of objects, JSON lines
 //!   or CSV with a header (PascalCase columns: `TimeGenerated`, `ActivityId`, ...);
