@@ -35,20 +35,11 @@ fn explain(spec: &str, extra: &[&str]) -> Value {
 
 #[test]
 fn a_25_gb_spillover_makes_three_collections_and_every_read_visits_all_three() {
-    let r = json(&[
-        "analyze",
-        DOCS,
-        "--queries",
+    let r = layouts(
         LOG,
-        "--layout",
-        "spillover",
-        "--key",
-        "/customerId",
-        "--target-storage",
-        "25GB",
-        "--format",
-        "json",
-    ]);
+        &["spillover"],
+        &["--key", "/customerId", "--target-storage", "25GB"],
+    );
     let s = candidate(&r, "spillover:10GB");
     assert_eq!(s["key"]["kind"], "layout");
     assert_eq!(
@@ -77,15 +68,8 @@ fn a_25_gb_spillover_makes_three_collections_and_every_read_visits_all_three() {
 #[test]
 fn a_monthly_range_puts_every_current_write_in_one_collection() {
     // The log's creates, all of June.
-    let dir = scratch("layout_monthly");
-    let text = std::fs::read_to_string(LOG).unwrap();
-    let creates: String = text
-        .lines()
-        .filter(|l| l.contains("\"op\":\"create\""))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    assert!(creates.lines().count() > 100);
-    let log = write(&dir, "creates.ndjson", &creates);
+    let log = creates_as("layout_monthly", "create");
+    assert!(std::fs::read_to_string(&log).unwrap().lines().count() > 100);
     let map = explain(MONTHLY, &["--queries", &log, "--target-storage", "60GB"]);
     assert_eq!(map["collections"][5], "2026-06");
     let ru: Vec<f64> = (map["map"]["partitions"].as_array().unwrap().iter())
@@ -93,20 +77,11 @@ fn a_monthly_range_puts_every_current_write_in_one_collection() {
         .collect();
     assert_eq!(ru.len(), 6);
     assert!(ru[5] > 0.0 && ru[..5].iter().all(|r| *r == 0.0), "{ru:?}");
-    let r = json(&[
-        "analyze",
-        DOCS,
-        "--queries",
+    let r = layouts(
         &log,
-        "--layout",
-        MONTHLY,
-        "--key",
-        "/customerId",
-        "--target-storage",
-        "60GB",
-        "--format",
-        "json",
-    ]);
+        &[MONTHLY],
+        &["--key", "/customerId", "--target-storage", "60GB"],
+    );
     let c = candidate(&r, MONTHLY);
     assert!(
         codes(c).contains(&"WRITE_HOTSPOT".to_owned()),
@@ -123,20 +98,11 @@ fn a_monthly_range_puts_every_current_write_in_one_collection() {
 
 #[test]
 fn a_lookup_with_one_huge_region_shows_that_collection_past_its_size() {
-    let r = json(&[
-        "analyze",
-        DOCS,
-        "--queries",
+    let r = layouts(
         LOG,
-        "--layout",
-        MAP,
-        "--key",
-        "/customerId",
-        "--target-storage",
-        "60GB",
-        "--format",
-        "json",
-    ]);
+        &[MAP],
+        &["--key", "/customerId", "--target-storage", "60GB"],
+    );
     let c = candidate(&r, MAP);
     let us = share("bytes_by_lookup_collection", "orders-us") * 60e9;
     let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
@@ -292,24 +258,11 @@ fn bad_layouts_are_usage_errors_that_say_what_was_expected() {
 
 #[test]
 fn layout_reports_validate_against_the_schema() {
-    let r = json(&[
-        "analyze",
-        DOCS,
-        "--queries",
+    let r = layouts(
         LOG,
-        "--layout",
-        "spillover",
-        "--layout",
-        MAP,
-        "--layout",
-        MONTHLY,
-        "--layout",
-        "hash:/customerId=8",
-        "--target-storage",
-        "60GB",
-        "--format",
-        "json",
-    ]);
+        &["spillover", MAP, MONTHLY, "hash:/customerId=8"],
+        &["--target-storage", "60GB"],
+    );
     assert_eq!(crate::schema::errors_of(&r), Vec::<String>::new());
     // Layouts alone are compared with the keys auto mode finds.
     let kinds: Vec<&str> = (r["candidates"].as_array().unwrap().iter())
@@ -384,23 +337,11 @@ fn redact_hides_the_values_in_layout_specs_collections_and_examples() {
 fn a_layout_that_cannot_place_every_document_scores_below_one_that_can() {
     // The same collections, June left out.
     let partial = "range:/month=2026-01,2026-02,2026-03,2026-04,2026-05";
-    let r = json(&[
-        "analyze",
-        DOCS,
-        "--queries",
+    let r = layouts(
         LOG,
-        "--layout",
-        partial,
-        "--layout",
-        MONTHLY,
-        "--target-storage",
-        "60GB",
-        "--format",
-        "json",
-        "-q",
-        "--key",
-        "/id",
-    ]);
+        &[partial, MONTHLY],
+        &["--target-storage", "60GB", "--key", "/id"],
+    );
     let (p, full) = (candidate(&r, partial), candidate(&r, MONTHLY));
     assert!(codes(p).contains(&"UNMAPPED_VALUE".to_owned()));
     assert!(
@@ -444,29 +385,12 @@ fn with_time_path_a_closed_range_keeps_its_size_and_the_open_one_takes_the_growt
 
 #[test]
 fn a_spillover_fed_by_upserts_writes_to_its_newest_collection() {
-    let dir = scratch("layout_upserts");
-    let text = std::fs::read_to_string(LOG).unwrap();
-    let upserts: String = text
-        .lines()
-        .filter(|l| l.contains("\"op\":\"create\""))
-        .map(|l| l.replace("\"op\":\"create\"", "\"op\":\"upsert\"") + "\n")
-        .collect();
-    let log = write(&dir, "upserts.ndjson", &upserts);
-    let r = json(&[
-        "analyze",
-        DOCS,
-        "--queries",
+    let log = creates_as("layout_upserts", "upsert");
+    let r = layouts(
         &log,
-        "--layout",
-        "spillover",
-        "--key",
-        "/customerId",
-        "--target-storage",
-        "60GB",
-        "--format",
-        "json",
-        "-q",
-    ]);
+        &["spillover"],
+        &["--key", "/customerId", "--target-storage", "60GB"],
+    );
     let s = candidate(&r, "spillover:10GB");
     assert!(
         codes(s).contains(&"WRITE_HOTSPOT".to_owned()),
@@ -474,4 +398,28 @@ fn a_spillover_fed_by_upserts_writes_to_its_newest_collection() {
         codes(s)
     );
     assert!(s["throughput"]["write_spread"].as_f64().unwrap() < 0.2);
+}
+
+/// The fixture log's creates, written as operations `op`, in a scratch file.
+fn creates_as(name: &str, op: &str) -> String {
+    let text = std::fs::read_to_string(LOG).unwrap();
+    let lines: String = (text.lines())
+        .filter(|l| l.contains("\"op\":\"create\""))
+        .map(|l| l.replace("\"op\":\"create\"", &format!("\"op\":\"{op}\"")) + "\n")
+        .collect();
+    write(&scratch(name), "log.ndjson", &lines)
+}
+
+/// `analyze DOCS` with the log `log` (none when empty), each of `specs` as a `--layout`,
+/// and `extra`, as JSON.
+fn layouts(log: &str, specs: &[&str], extra: &[&str]) -> Value {
+    let mut args = vec!["analyze", DOCS, "--format", "json", "-q"];
+    if !log.is_empty() {
+        args.extend(["--queries", log]);
+    }
+    for s in specs {
+        args.extend(["--layout", s]);
+    }
+    args.extend(extra);
+    json(&args)
 }

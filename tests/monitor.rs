@@ -204,48 +204,35 @@ fn bad_rows_name_their_line_and_skip_invalid_counts_them() {
     let dir = scratch("monitor_bad");
     let good = r#"{"time":"2026-11-15T10:00:00Z","category":"DataPlaneRequests","operationName":"Read","properties":{"activityId":"a1","requestCharge":"1.0","statusCode":"200"}}"#;
     let log = write(&dir, "bad.json", &format!("{good}\nnot json\n{good}\n"));
-    pkadvisor()
-        .args([
-            "analyze",
-            DOCS,
-            "--queries",
-            &log,
-            "--key",
-            "/tenantId",
-            "-q",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("bad.json:2:1: not JSON"));
-    let r = json(&[
+    let out = by_tenant(&log, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("bad.json:2:1: not JSON"));
+    let out = by_tenant(&log, &["--format", "json", "--skip-invalid"]);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["input"]["invalid"], 1);
+    // The NDJSON reader is forced: the export is no log of operations.
+    let out = by_tenant(
+        &format!("{DIR}/storage.json"),
+        &["--queries-format", "ndjson"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing \"op\""));
+}
+
+/// `analyze` of the multitenant documents with `log`, keyed by `/tenantId`.
+fn by_tenant(log: &str, extra: &[&str]) -> std::process::Output {
+    (pkadvisor().args([
         "analyze",
         DOCS,
         "--queries",
-        &log,
+        log,
         "--key",
         "/tenantId",
         "-q",
-        "--format",
-        "json",
-        "--skip-invalid",
-    ]);
-    assert_eq!(r["input"]["invalid"], 1);
-    // The NDJSON reader is forced: the export is no log of operations.
-    pkadvisor()
-        .args([
-            "analyze",
-            DOCS,
-            "--queries",
-            &format!("{DIR}/storage.json"),
-            "--queries-format",
-            "ndjson",
-            "--key",
-            "/tenantId",
-            "-q",
-        ])
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains("missing \"op\""));
+    ]))
+    .args(extra)
+    .output()
+    .unwrap()
 }
 
 #[test]

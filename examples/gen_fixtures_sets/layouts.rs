@@ -184,18 +184,12 @@ pub fn generate() -> Output {
     readme.push_str(
         "\n| collection of the layout | share of the bytes | at 60 GB |\n|---|--:|--:|\n",
     );
-    for (m, b) in &by_month {
+    let rows = (by_month.iter().map(|(m, b)| ("range:/month", m, b)))
+        .chain(by_collection.iter().map(|(c, b)| ("lookup:/region", c, b)));
+    for (layout, name, b) in rows {
         let _ = writeln!(
             readme,
-            "| `range:/month` {m} | {:.1}% | {:.1} GB |",
-            100.0 * *b as f64 / total as f64,
-            share_gb(*b, total)
-        );
-    }
-    for (c, b) in &by_collection {
-        let _ = writeln!(
-            readme,
-            "| `lookup:/region` {c} | {:.1}% | {:.1} GB |",
+            "| `{layout}` {name} | {:.1}% | {:.1} GB |",
             100.0 * *b as f64 / total as f64,
             share_gb(*b, total)
         );

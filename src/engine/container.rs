@@ -222,20 +222,7 @@ impl Container {
         limits: Limits,
     ) -> Self {
         let n = throughput.initial_partitions(&limits);
-        let mut bounds = vec![Epk::min()];
-        bounds.extend(epk::even_boundaries(n, definition.is_v1()));
-        bounds.push(Epk::max());
-        let partitions: Vec<Physical> = bounds
-            .windows(2)
-            .enumerate()
-            .map(|(i, w)| {
-                let range = EpkRange {
-                    min: w[0].clone(),
-                    max: w[1].clone(),
-                };
-                Physical::new(i as u64, None, 0, range)
-            })
-            .collect();
+        let partitions = even_partitions(n, definition.is_v1());
         let mut c = Container {
             definition,
             limits,
@@ -266,18 +253,7 @@ impl Container {
             logical_bytes: tier.bytes,
             manual_ru_per_partition: tier.ru,
         };
-        let mut bounds = vec![Epk::min()];
-        bounds.extend(epk::even_boundaries(n, false));
-        bounds.push(Epk::max());
-        let partitions: Vec<Physical> = (bounds.windows(2).enumerate())
-            .map(|(i, w)| {
-                let range = EpkRange {
-                    min: w[0].clone(),
-                    max: w[1].clone(),
-                };
-                Physical::new(i as u64, None, 0, range)
-            })
-            .collect();
+        let partitions = even_partitions(n, false);
         Container {
             definition,
             limits,
@@ -613,6 +589,22 @@ fn physical_view(p: &Physical, top: usize) -> PhysicalView {
 }
 
 /// Merges two runs sorted by EPK into one, adding up entries with the same key.
+/// `n` empty partitions owning equal ranges of the hash space, as a container is laid out.
+fn even_partitions(n: usize, v1: bool) -> Vec<Physical> {
+    let mut bounds = vec![Epk::min()];
+    bounds.extend(epk::even_boundaries(n, v1));
+    bounds.push(Epk::max());
+    (bounds.windows(2).enumerate())
+        .map(|(i, w)| {
+            let range = EpkRange {
+                min: w[0].clone(),
+                max: w[1].clone(),
+            };
+            Physical::new(i as u64, None, 0, range)
+        })
+        .collect()
+}
+
 fn merge_sorted(head: Vec<Logical>, tail: Vec<Logical>) -> Vec<Logical> {
     let mut out: Vec<Logical> = Vec::with_capacity(head.len() + tail.len());
     let (mut a, mut b) = (head.into_iter().peekable(), tail.into_iter().peekable());
