@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use pkadvisor::engine::PkValueRef;
 use pkadvisor::engine::epk::hash_v2;
-use pkadvisor::key::splitmix64;
+use pkadvisor::mix::splitmix64;
 use pkadvisor::stats::CandidateStats;
 
 /// Distinct values of each candidate (0: every document its own value).

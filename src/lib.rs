@@ -14,6 +14,7 @@ pub mod field;
 pub mod infra;
 pub mod input;
 pub mod key;
+pub mod mix;
 pub mod query;
 pub mod report;
 pub mod stats;

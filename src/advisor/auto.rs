@@ -9,8 +9,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::candidate::Candidate;
 use super::discover::Discovery;
-use super::pipeline::Candidate;
 use crate::engine::{KeyPath, Limits};
 use crate::key::{KeyLevel, KeySpec};
 use crate::stats::V1_VALUE_LIMIT;

@@ -169,7 +169,7 @@ mod tests {
         let ts = stats(|i| format!("2026-11-01T10:{:02}:{:02}", i / 60 % 60, i % 60));
         let r = arrival_correlation(&spec, &ts.values).unwrap();
         assert!(r > 0.99, "{r}");
-        let ids = stats(|i| format!("{:016x}", crate::key::splitmix64(i as u64, 1)));
+        let ids = stats(|i| format!("{:016x}", crate::mix::splitmix64(i as u64, 1)));
         let r = arrival_correlation(&spec, &ids.values).unwrap();
         assert!(r.abs() < 0.1, "{r}");
         let hier = KeySpec::parse("/a,/ts").unwrap();

@@ -1,7 +1,7 @@
 //! Evaluates one candidate: projects its statistics onto the target, replays the workload
 //! on that container, and gathers the figures findings and scores are made of.
 
-use super::pipeline::Candidate;
+use super::candidate::Candidate;
 use super::project::{Projection, Target, project};
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;

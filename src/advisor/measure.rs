@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use super::pipeline::Candidate;
+use super::candidate::Candidate;
 use crate::engine::PkValueRef;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;

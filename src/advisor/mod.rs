@@ -3,6 +3,7 @@
 //! explained candidates (the report model).
 
 pub mod auto;
+pub mod candidate;
 pub mod clock;
 pub mod cost;
 pub mod discover;

@@ -13,7 +13,7 @@ use std::io::{Read, Write};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::pipeline::Candidate;
+use super::candidate::Candidate;
 use crate::engine::KeyPath;
 use crate::engine::murmur::murmur3_x64_128;
 use crate::input::Source;

@@ -586,7 +586,7 @@ mod tests {
     fn big_tenant_stats(budget: usize, levels: usize) -> CandidateStats {
         let mut s = CandidateStats::new(budget, false);
         for i in 0..40_000u64 {
-            let r = crate::key::splitmix64(i, 3);
+            let r = crate::mix::splitmix64(i, 3);
             let (t, u) = if i % 4 == 0 {
                 ("big".to_owned(), format!("u{}", r % 500))
             } else {

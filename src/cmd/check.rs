@@ -4,7 +4,7 @@ use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use pkadvisor::advisor::pipeline::Candidate;
+use pkadvisor::advisor::candidate::Candidate;
 use pkadvisor::advisor::project::Target;
 use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;

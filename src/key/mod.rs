@@ -57,7 +57,7 @@ mod parse;
 mod spec;
 
 pub use eval::{
-    Components, KeyValue, Knowledge, LevelKnowledge, Scratch, hash_suffix, rand_suffix, splitmix64,
+    Components, KeyValue, Knowledge, LevelKnowledge, Scratch, hash_suffix, rand_suffix,
     write_number, write_text,
 };
 pub use layout::{Layout, LayoutError, Tier};

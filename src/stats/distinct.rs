@@ -169,7 +169,7 @@ fn reference_shape() -> &'static Shape {
     SHAPE.get_or_init(|| {
         let mut d = Distinct::default();
         for i in 0..2 * EXACT_LIMIT as u64 {
-            d.add(crate::key::splitmix64(i, 0x5eed));
+            d.add(crate::mix::splitmix64(i, 0x5eed));
         }
         match &d {
             Distinct::Sketch(s) => shape(s).expect("a sketch made here has its shape"),
@@ -183,7 +183,7 @@ mod tests {
     use super::*;
 
     fn mix(i: u64) -> u64 {
-        crate::key::splitmix64(i, 0)
+        crate::mix::splitmix64(i, 0)
     }
 
     #[test]

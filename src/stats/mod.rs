@@ -557,7 +557,7 @@ mod tests {
     /// 400 users; 2,000 other tenants share the rest; user `big-u0` has 2,000 documents.
     fn hierarchical_rows() -> impl Iterator<Item = (String, String, u64)> {
         (0..120_000u64).map(|i| {
-            let r = crate::key::splitmix64(i, 9);
+            let r = crate::mix::splitmix64(i, 9);
             if i % 60 == 0 {
                 ("big".to_owned(), "big-u0".to_owned(), i)
             } else if i % 4 == 0 {

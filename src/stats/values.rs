@@ -747,7 +747,7 @@ mod tests {
     use super::*;
 
     fn mix(i: u64) -> u64 {
-        crate::key::splitmix64(i, 0)
+        crate::mix::splitmix64(i, 0)
     }
 
     fn label(i: u64) -> impl Fn(&mut String) {

@@ -137,7 +137,7 @@ impl Log {
 /// Whether the sample with threshold `2^level` takes `op`: with probability
 /// `count / 2^level`, decided by a uniform draw from its line's hash (always when heavy).
 fn takes_at(op: &Operation, level: u32) -> bool {
-    let draw = (crate::key::splitmix64(op.line, 0x006c_6f67) >> 11) as f64 / (1u64 << 53) as f64;
+    let draw = (crate::mix::splitmix64(op.line, 0x006c_6f67) >> 11) as f64 / (1u64 << 53) as f64;
     draw * ((1u64 << level) as f64) < op.count as f64
 }
 
