@@ -206,6 +206,17 @@ pub enum FormatArg {
     Markdown,
 }
 
+/// When to colour the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorArg {
+    /// On a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always.
+    Always,
+    /// Never.
+    Never,
+}
+
 /// How the query log is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum QueriesFormat {
@@ -321,6 +332,10 @@ pub struct CommonArgs {
     /// priority to fit it, or 100 columns when not writing to a terminal).
     #[arg(long)]
     pub wide: bool,
+    /// Colour findings by severity: `auto` (on a terminal, unless NO_COLOR is set),
+    /// `always` or `never`.
+    #[arg(long, value_enum, default_value_t = ColorArg::Auto)]
+    pub color: ColorArg,
     /// Replace key values in the report by stable hashes.
     #[arg(long)]
     pub redact: bool,

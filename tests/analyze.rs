@@ -672,3 +672,39 @@ fn auto_mode_discovers_across_sources_past_an_empty_or_broken_first_file() {
     ]);
     assert!(found.iter().any(|s| s.contains("/vin")), "{found:?}");
 }
+
+#[test]
+fn colour_is_the_commands_decision() {
+    let run = |extra: &[&str]| {
+        let out = pkadvisor()
+            .args([
+                "analyze",
+                "fixtures/multitenant/docs.ndjson",
+                "--key",
+                "/tenantId",
+                "-q",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).contains('\u{1b}')
+    };
+    // Not a terminal: no colour unless asked for.
+    assert!(!run(&[]));
+    assert!(run(&["--color", "always"]));
+    assert!(!run(&["--color", "never"]));
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            "fixtures/multitenant/docs.ndjson",
+            "--key",
+            "/tenantId",
+            "-q",
+            "--color",
+            "auto",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(!String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
+}

@@ -72,7 +72,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
                 anyhow!("--explain {spec}: the profiles did not measure this key")
             })?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
-        explain::render(&map, format, &mut out).context("writing the map")?;
+        explain::render(&map, format, common::style(c), &mut out).context("writing the map")?;
     } else {
         let opts = ReportOptions {
             target,
@@ -84,7 +84,8 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             declared_indexes: None,
         };
         let report = build_report(outcome.evaluations, outcome.input, &opts);
-        report::render(&report, format, &mut out).context("writing the report")?;
+        report::render(&report, format, common::style(c), &mut out)
+            .context("writing the report")?;
     }
     out.flush()?;
     Ok(Exit::Ok)

@@ -11,10 +11,10 @@ use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::layout::MAX_COLLECTIONS;
 use pkadvisor::key::{KeySpec, Layout, Tier};
-use pkadvisor::report::Format;
+use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
-use crate::cli::{CommonArgs, FormatArg, QueriesFormat, ReadArgs};
+use crate::cli::{ColorArg, CommonArgs, FormatArg, QueriesFormat, ReadArgs};
 use pkadvisor::workload::log::{LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
@@ -38,6 +38,27 @@ pub fn parse_specs(keys: &[String]) -> Result<Vec<KeySpec>> {
 /// Parses one key spec given with `flag`.
 pub fn parse_spec(text: &str, flag: &str) -> Result<KeySpec> {
     KeySpec::parse(text).map_err(|e| anyhow!("invalid {flag}: {}", e.render(text)))
+}
+
+/// How tables are shown: colour by `--color` (auto: a terminal without `NO_COLOR`), and the
+/// width of the terminal (`COLUMNS` first) or 100 columns when not writing to one.
+pub fn style(args: &CommonArgs) -> Style {
+    use std::io::IsTerminal;
+    let terminal = std::io::stdout().is_terminal();
+    let colour = match args.color {
+        ColorArg::Always => true,
+        ColorArg::Never => false,
+        ColorArg::Auto => terminal && std::env::var_os("NO_COLOR").is_none(),
+    };
+    let probe = || {
+        terminal
+            .then(|| comfy_table::Table::new().width())
+            .flatten()
+    };
+    let width = (std::env::var("COLUMNS").ok().and_then(|v| v.parse().ok()))
+        .or_else(|| probe().map(usize::from))
+        .unwrap_or(Style::PLAIN.width);
+    Style { colour, width }
 }
 
 /// The output format.

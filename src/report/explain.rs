@@ -5,8 +5,6 @@
 
 use std::io::{self, Write};
 
-use std::io::IsTerminal;
-
 use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 
 use super::Format;
@@ -15,15 +13,20 @@ use super::model::ExplainReport;
 use crate::units::human_bytes;
 
 /// Writes the map in `format`.
-pub fn render(report: &ExplainReport, format: Format, out: &mut dyn Write) -> io::Result<()> {
+pub fn render(
+    report: &ExplainReport,
+    format: Format,
+    style: super::Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Json => {
             let text = serde_json::to_string_pretty(report).map_err(io::Error::other)?;
             out.write_all(text.as_bytes())?;
             writeln!(out)
         }
-        Format::Table => table(report, out, false),
-        Format::WideTable => table(report, out, true),
+        Format::Table => table(report, out, Some(style.width)),
+        Format::WideTable => table(report, out, None),
         Format::Markdown => markdown(report, out),
     }
 }
@@ -112,7 +115,8 @@ fn boundaries(r: &ExplainReport, wide: bool) -> Vec<String> {
         .collect()
 }
 
-fn table(r: &ExplainReport, out: &mut dyn Write, wide: bool) -> io::Result<()> {
+fn table(r: &ExplainReport, out: &mut dyn Write, width: Option<usize>) -> io::Result<()> {
+    let wide = width.is_none();
     writeln!(out, "{}", header(r))?;
     writeln!(out, "{LEGEND}")?;
     let mut t = Table::new();
@@ -127,8 +131,8 @@ fn table(r: &ExplainReport, out: &mut dyn Write, wide: bool) -> io::Result<()> {
             "RU",
             "largest values",
         ]);
-    if !wide && !io::stdout().is_terminal() {
-        t.set_width(super::table::DEFAULT_WIDTH as u16);
+    if let Some(w) = width {
+        t.set_width(w.min(u16::MAX as usize) as u16);
     }
     let edges = boundaries(r, wide);
     for (i, p) in r.map.partitions.iter().enumerate() {

@@ -26,11 +26,34 @@ pub enum Format {
     Markdown,
 }
 
-/// Writes `report` in `format`.
-pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Result<()> {
+/// How a table is shown: decided by the command from its flags, `NO_COLOR` and the
+/// terminal, never inside the renderers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Colour findings by severity.
+    pub colour: bool,
+    /// The width to fit columns to (`Format::WideTable` keeps every column whatever it is).
+    pub width: usize,
+}
+
+impl Style {
+    /// No colour, [`table::DEFAULT_WIDTH`] columns: what a pipe or a file gets.
+    pub const PLAIN: Style = Style {
+        colour: false,
+        width: table::DEFAULT_WIDTH,
+    };
+}
+
+/// Writes `report` in `format`, tables in `style`.
+pub fn render(
+    report: &Report,
+    format: Format,
+    style: Style,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
-        Format::Table => table::render(report, out, false),
-        Format::WideTable => table::render(report, out, true),
+        Format::Table => table::render(report, out, Some(style.width), style.colour),
+        Format::WideTable => table::render(report, out, None, style.colour),
         Format::Json => json::render(report, out),
         Format::Markdown => markdown::render(report, out),
     }

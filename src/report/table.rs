@@ -1,10 +1,10 @@
 //! The table renderer, for terminals: the target, the candidates without violations, then
 //! apart those with violations (so the score column reads in order), then the
 //! recommendation. Columns are kept by priority to fit the terminal (100 columns when
-//! output is not a terminal; `--wide` keeps all). Colour only on a terminal, never with
-//! `NO_COLOR` set.
+//! output is not a terminal; `--wide` keeps all). Whether to colour, and the width, are
+//! the command's decision ([`super::Style`]).
 
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 
@@ -15,11 +15,15 @@ use crate::units::human_bytes;
 /// The width fitted to when the output is not a terminal.
 pub const DEFAULT_WIDTH: usize = 100;
 
-/// Writes the report as a table; `wide` keeps every column whatever the width.
-pub fn render(report: &Report, out: &mut dyn Write, wide: bool) -> io::Result<()> {
+/// Writes the report as a table fitted to `width` (`None`: every column whatever the
+/// width), findings coloured by severity when `colour`.
+pub fn render(
+    report: &Report,
+    out: &mut dyn Write,
+    width: Option<usize>,
+    colour: bool,
+) -> io::Result<()> {
     writeln!(out, "{}", target_line(report))?;
-    let colour = io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
-    let width = (!wide).then(terminal_width);
     let all: Vec<&CandidateReport> = report.candidates.iter().collect();
     let columns = fitting(&all, width);
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
@@ -72,26 +76,16 @@ fn has_violation(c: &CandidateReport) -> bool {
     c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
-/// The terminal's width when writing to one (`COLUMNS` first), else [`DEFAULT_WIDTH`].
-fn terminal_width() -> usize {
-    if let Some(w) = std::env::var("COLUMNS").ok().and_then(|v| v.parse().ok()) {
-        return w;
-    }
-    if io::stdout().is_terminal() {
-        let probe = Table::new();
-        if let Some(w) = probe.width() {
-            return w as usize;
-        }
-    }
-    DEFAULT_WIDTH
-}
-
 fn table(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table {
     let mut table = Table::new();
     table
         .load_style(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Disabled)
         .set_header(columns.iter().map(|c| c.header));
+    if colour {
+        // The command decided: colour even where the table cannot see a terminal.
+        table.enforce_styling();
+    }
     for c in rows {
         table.add_row(row(c, columns, colour));
     }
@@ -244,7 +238,7 @@ mod tests {
             declared_indexes: Vec::new(),
         };
         let mut out = Vec::new();
-        render(&report, &mut out, true).unwrap();
+        render(&report, &mut out, None, false).unwrap();
         let text = String::from_utf8(out).unwrap();
         for expected in [
             "10 documents (2.0 kB), 10 logged operations, 1 invalid skipped.",
@@ -267,7 +261,7 @@ mod tests {
         assert!(!text.contains('\u{1b}'));
         // Fitted to 100 columns: no line wider, no header word cut, key and codes whole.
         let mut out = Vec::new();
-        render(&report, &mut out, false).unwrap();
+        render(&report, &mut out, Some(DEFAULT_WIDTH), false).unwrap();
         let text = String::from_utf8(out).unwrap();
         let table: Vec<&str> = text
             .lines()
