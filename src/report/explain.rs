@@ -20,11 +20,7 @@ pub fn render(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Json => {
-            let text = serde_json::to_string_pretty(report).map_err(io::Error::other)?;
-            out.write_all(text.as_bytes())?;
-            writeln!(out)
-        }
+        Format::Json => super::json::render(report, out),
         Format::Table => table(report, out, Some(style.width)),
         Format::WideTable => table(report, out, None),
         Format::Markdown => markdown(report, out),
