@@ -11,7 +11,7 @@
 pub mod advisor;
 pub mod engine;
 pub mod field;
-pub mod infra;
+pub mod iac;
 pub mod input;
 pub mod key;
 pub mod mix;

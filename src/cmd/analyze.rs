@@ -7,7 +7,7 @@ use anyhow::{Context, Result, anyhow, bail};
 use pkadvisor::advisor::{self, ReportOptions, build_report, profile};
 use pkadvisor::report::{self, explain};
 
-use super::{Exit, common};
+use super::{Exit, request};
 use crate::cli::AnalyzeArgs;
 
 /// What `--explain` shows: a key's partition map or a layout's collections.
@@ -20,18 +20,18 @@ enum Explain {
 /// Reads the inputs and prints the ranking (or one candidate's partition map).
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
-    let mut specs = common::parse_specs(&c.read.keys)?;
-    let (target, defaults) = common::target(c)?;
+    let mut specs = request::parse_specs(&c.read.keys)?;
+    let (target, defaults) = request::target(c)?;
     let mut layout_specs = c.layouts.clone();
     let explain_spec = match args.explain.as_deref() {
-        Some(s) if common::is_layout(s) && !args.profiles.is_empty() => {
+        Some(s) if request::is_layout(s) && !args.profiles.is_empty() => {
             bail!("--explain {s}: layouts are not measured into profiles; give the documents")
         }
-        Some(s) if common::is_layout(s) => {
+        Some(s) if request::is_layout(s) => {
             layout_specs.push(s.to_owned());
-            Some(Explain::Layout(common::layout_name(c, s)?))
+            Some(Explain::Layout(request::layout_name(c, s)?))
         }
-        Some(s) => Some(Explain::Key(common::parse_spec(s, "--explain")?)),
+        Some(s) => Some(Explain::Key(request::parse_spec(s, "--explain")?)),
         None => None,
     };
     if let Some(Explain::Key(e)) = &explain_spec
@@ -39,26 +39,26 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     {
         specs.push(e.clone());
     }
-    let prices = common::prices(c, &target)?;
-    let format = common::format(c.format, c.wide);
+    let prices = request::prices(c, &target)?;
+    let format = request::format(c.format, c.wide);
     let profiles = !args.profiles.is_empty();
     let mut request = if profiles {
-        let mut r = common::request_with_profiles(c, &args.profiles, target)?;
+        let mut r = request::request_with_profiles(c, &args.profiles, target)?;
         r.profile = Some(profile::load(&args.profiles)?);
         r
     } else {
-        let layouts = common::layouts(c, &layout_specs, &target)?;
+        let layouts = request::layouts(c, &layout_specs, &target)?;
         let keys_given = !specs.is_empty();
-        let mut candidates = common::given(specs);
+        let mut candidates = request::given(specs);
         // Layouts alone are compared with the keys auto mode finds.
         let extend = !keys_given && !layouts.is_empty() && explain_spec.is_none();
         candidates.extend(layouts);
-        let mut r = common::request(c, candidates, target)?;
+        let mut r = request::request(c, candidates, target)?;
         r.auto_extend = extend;
         r
     };
     request.auto = Some(args.auto as usize);
-    let mut outcome = common::run(request, c.read.quiet)?;
+    let mut outcome = request::run(request, c.read.quiet)?;
     let mut out = std::io::stdout().lock();
     if let Some(wanted) = explain_spec {
         let e = (outcome.evaluations.iter_mut())
@@ -72,7 +72,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
                 anyhow!("--explain {spec}: the profiles did not measure this key")
             })?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
-        explain::render(&map, format, common::style(c), &mut out).context("writing the map")?;
+        explain::render(&map, format, request::style(c), &mut out).context("writing the map")?;
     } else {
         let opts = ReportOptions {
             target,
@@ -84,7 +84,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             declared_indexes: None,
         };
         let report = build_report(outcome.evaluations, outcome.input, &opts);
-        report::render(&report, format, common::style(c), &mut out)
+        report::render(&report, format, request::style(c), &mut out)
             .context("writing the report")?;
     }
     out.flush()?;

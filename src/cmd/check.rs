@@ -8,7 +8,7 @@ use pkadvisor::advisor::candidate::Candidate;
 use pkadvisor::advisor::project::Target;
 use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
-use pkadvisor::infra::{self, Declared};
+use pkadvisor::iac::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
 use pkadvisor::report;
 use pkadvisor::report::columns::{cost_summary, thousands};
@@ -17,7 +17,7 @@ use pkadvisor::report::model::{
 };
 use pkadvisor::units::human_bytes;
 
-use super::{Exit, common};
+use super::{Exit, request};
 use crate::cli::CheckArgs;
 
 const DECLARED: &str = "declared";
@@ -40,7 +40,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         );
     }
     let c = &args.common;
-    let (target, defaults) = common::target(c)?;
+    let (target, defaults) = request::target(c)?;
     let (declared, container) = declared_design(&args, &target)?;
     let indexes = match (&args.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name)?,
@@ -50,16 +50,16 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         let specs = indexes.iter().map(|i| i.spec.to_string()).collect();
         (declared.spec.to_string(), specs)
     });
-    let prices = common::prices(c, &target)?;
+    let prices = request::prices(c, &target)?;
     let declared_is_key = declared.layout.is_none();
     let mut candidates = vec![declared];
     candidates.extend(indexes);
     let declared_spec = (declared_is_key).then(|| candidates[0].spec.clone());
-    let mut request = common::request(c, candidates, target)?;
-    request.log_options = common::log_options(c, declared_spec.as_ref())?;
+    let mut request = request::request(c, candidates, target)?;
+    request.log_options = request::log_options(c, declared_spec.as_ref())?;
     request.auto = Some(args.auto as usize);
     request.auto_extend = true;
-    let outcome = common::run(request, c.read.quiet)?;
+    let outcome = request::run(request, c.read.quiet)?;
     let opts = ReportOptions {
         target,
         defaults,
@@ -74,7 +74,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
-    report::verdict::render(&report, common::format(c.format, c.wide), &mut out)
+    report::verdict::render(&report, request::format(c.format, c.wide), &mut out)
         .context("writing the verdict")?;
     out.flush()?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
@@ -83,7 +83,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
 /// The design to check: a key (see [`declared_key`]) or a client-side layout given with
 /// `--layout`.
 fn declared_design(args: &CheckArgs, target: &Target) -> Result<(Candidate, Option<String>)> {
-    let mut layouts = common::layouts(&args.common, &args.common.layouts, target)?;
+    let mut layouts = request::layouts(&args.common, &args.common.layouts, target)?;
     match layouts.len() {
         0 => declared_key(args),
         1 if args.container.is_none() && args.common.read.keys.is_empty() => {
@@ -105,7 +105,7 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
         ),
         (None, [_, _, ..]) => bail!("check gates one key: give --key once"),
         (None, [key]) => {
-            let spec = common::parse_spec(key, "--key")?;
+            let spec = request::parse_spec(key, "--key")?;
             let c = Candidate::new(spec, format!("{DECLARED} with --key"));
             Ok((c.with_role(Role::Declared), None))
         }
@@ -115,13 +115,13 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
 
 /// Every container the file declares.
 fn read_declared(file: &str) -> Result<Vec<Declared>> {
-    let text = common::read_capped(
+    let text = request::read_capped(
         file,
         "an infrastructure file (ARM, Bicep JSON, Terraform JSON)",
     )?;
     let doc: serde_json::Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
         .map_err(|e| anyhow!("{file}:{}:{}: not JSON ({e}); Bicep files must be compiled to ARM JSON first (az bicep build)", e.line(), e.column()))?;
-    Ok(infra::containers(&doc))
+    Ok(iac::containers(&doc))
 }
 
 /// The global secondary indexes `file` declares with `source` as their source container,
@@ -182,8 +182,8 @@ fn pick(file: &str, found: Vec<Declared>, name: Option<&str>) -> Result<Declared
     if found.is_empty() {
         bail!(
             "{file}: no Cosmos DB container found (looked for ARM resources of type {}, a partitionKey object, and Terraform {} resources)",
-            infra::ARM_TYPE,
-            infra::TERRAFORM_TYPE
+            iac::ARM_TYPE,
+            iac::TERRAFORM_TYPE
         );
     }
     let names: Vec<String> = found.iter().map(|d| d.qualified.clone()).collect();

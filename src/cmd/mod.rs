@@ -2,11 +2,11 @@
 
 pub mod analyze;
 pub mod check;
-pub mod common;
 pub mod completions;
 pub mod epk;
 pub mod man;
 pub mod profile;
+pub mod request;
 
 use std::process::ExitCode;
 

@@ -8,7 +8,7 @@ use pkadvisor::advisor::profile;
 use pkadvisor::advisor::project::Target;
 use pkadvisor::input::ProgressBar;
 
-use super::{Exit, common};
+use super::{Exit, request};
 use crate::cli::ProfileArgs;
 
 /// The most a key file may hold: 1 MiB (a key is a few dozen bytes).
@@ -42,12 +42,12 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
 
 /// Reads the documents and writes the profile.
 pub fn run(args: ProfileArgs) -> Result<Exit> {
-    let specs = common::parse_specs(&args.read.keys)?;
+    let specs = request::parse_specs(&args.read.keys)?;
     let target = Target {
         storage_bytes: Target::DEFAULT_STORAGE,
         throughput: Target::DEFAULT_THROUGHPUT,
     };
-    let mut request = common::read_request(&args.read, common::given(specs), target, false)?;
+    let mut request = request::read_request(&args.read, request::given(specs), target, false)?;
     request.auto = Some(args.auto as usize);
     let progress = if args.read.quiet {
         ProgressBar::hidden()

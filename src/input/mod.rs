@@ -35,10 +35,10 @@ mod diagnose;
 pub mod error;
 mod extract;
 mod frame;
-mod pipeline;
 pub mod progress;
 mod reader;
 pub mod source;
+mod threads;
 mod worker;
 
 pub use error::{InputError, Position, Problem};
@@ -165,7 +165,7 @@ pub fn read<S: Sink>(
     };
     source::check_one_stdin(sources)?;
     sources.iter().try_for_each(Source::check)?;
-    let run = pipeline::Run {
+    let run = threads::Run {
         sources,
         trie: &extract::PathTrie::new(paths),
         names: &sources
