@@ -394,3 +394,198 @@ fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
             w.cross_partition_batches, w.batches)));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::project::{Largest, Projection};
+    use crate::engine::{Container, GB, Throughput};
+    use crate::key::KeySpec;
+    use crate::report::model::Cardinality;
+    use crate::stats::CandidateStats;
+    use crate::workload::replay::WorkloadStats;
+
+    const TARGET: Target = Target {
+        storage_bytes: 1_000 * GB,
+        throughput: Throughput::Manual(20_000.0),
+    };
+
+    /// An evaluation of `/k` over 32 partitions with no problem at all: each case changes
+    /// one figure.
+    fn clean() -> Evaluation {
+        let spec = KeySpec::parse("/k").unwrap();
+        let definition = spec.definition();
+        let container = Container::new(definition.clone(), Throughput::Manual(192_000.0));
+        let mut stats = CandidateStats::new(1 << 20, false);
+        stats.documents = 1_000;
+        stats.bytes = 1_000_000;
+        Evaluation {
+            spec,
+            definition,
+            origin: String::new(),
+            role: Default::default(),
+            layout: None,
+            stats,
+            distinct: Cardinality {
+                estimate: 10_000,
+                exact: true,
+            },
+            projection: Projection {
+                container,
+                scale: 1.0,
+                unseen_share: 0.0,
+                growth: 1.0,
+                closed_share: 0.0,
+                largest: Some(Largest {
+                    label: "\"a\"".into(),
+                    bytes: GB,
+                }),
+                largest_closed: None,
+                max_container_bytes: None,
+            },
+            workload: WorkloadStats {
+                reads: 1_000,
+                single: 1_000,
+                writes: 1_000,
+                write_spread: 1.0,
+                usable_relative: 1.0,
+                ..Default::default()
+            },
+            storage_skew: 1.0,
+            ru_skew: 1.0,
+            usable: 1.0,
+            arrival_order: None,
+            clock_reading: false,
+        }
+    }
+
+    fn cost() -> Cost {
+        Cost {
+            ru_per_operation: 1.0,
+            efficiency: 1.0,
+            required_ru: Some(1_000.0),
+            unknown_because: None,
+            monthly_throughput: None,
+            monthly_storage: 0.0,
+            need: 0.0,
+        }
+    }
+
+    fn codes(e: &Evaluation, throughput_given: bool) -> Vec<FindingCode> {
+        findings(e, &TARGET, &cost(), throughput_given, false)
+            .into_iter()
+            .map(|f| f.code)
+            .collect()
+    }
+
+    #[test]
+    fn each_threshold_fires_on_its_side_of_the_line() {
+        type Edit = fn(&mut Evaluation);
+        // (what changes, the finding, just past the threshold, just short of it)
+        let cases: [(&str, FindingCode, Edit, Edit); 8] = [
+            (
+                "a value past 20 GB",
+                FindingCode::LogicalPartitionLimit,
+                |e| e.projection.largest.as_mut().unwrap().bytes = 20 * GB + 1,
+                |e| e.projection.largest.as_mut().unwrap().bytes = 20 * GB,
+            ),
+            (
+                "fewer values than max(100, 10 P)",
+                FindingCode::LowCardinality,
+                |e| e.distinct.estimate = 319,
+                |e| e.distinct.estimate = 320,
+            ),
+            (
+                "writes reaching under half of chance",
+                FindingCode::WriteHotspot,
+                |e| e.workload.write_spread = 0.49,
+                |e| e.workload.write_spread = 0.5,
+            ),
+            (
+                "usable under half of chance",
+                FindingCode::HotPartition,
+                |e| e.workload.usable_relative = 0.49,
+                |e| e.workload.usable_relative = 0.5,
+            ),
+            (
+                "fan-out spending 25% of the reads' RU",
+                FindingCode::FanOutQueries,
+                |e| (e.workload.read_ru, e.workload.fan_out_ru) = (100.0, 25.0),
+                |e| (e.workload.read_ru, e.workload.fan_out_ru) = (100.0, 24.9),
+            ),
+            (
+                "a value over 2,048 bytes",
+                FindingCode::KeyTooLong,
+                |e| e.stats.over_limit = 1,
+                |e| e.stats.over_limit = 0,
+            ),
+            (
+                "documents without the path",
+                FindingCode::MissingKey,
+                |e| e.stats.missing = 1,
+                |e| e.stats.missing = 0,
+            ),
+            (
+                "a replace under another key",
+                FindingCode::KeyUpdated,
+                |e| e.workload.key_updated = 1,
+                |e| e.workload.key_updated = 0,
+            ),
+        ];
+        assert!(
+            codes(&clean(), true).is_empty(),
+            "{:?}",
+            codes(&clean(), true)
+        );
+        for (what, code, past, short) in cases {
+            let mut e = clean();
+            past(&mut e);
+            assert!(
+                codes(&e, false).contains(&code),
+                "{what}: {:?}",
+                codes(&e, false)
+            );
+            let mut e = clean();
+            short(&mut e);
+            assert!(
+                !codes(&e, false).contains(&code),
+                "{what}: {:?}",
+                codes(&e, false)
+            );
+        }
+    }
+
+    #[test]
+    fn whole_log_skew_needs_enough_requests_and_a_shortfall_needs_a_given_throughput() {
+        let mut e = clean();
+        (e.workload.need_ru, e.workload.counted_ru) = (2.0, 1.0);
+        // 32 partitions × 20 requests each are needed for the skew to count.
+        e.workload.writes = 639;
+        assert!(!codes(&e, false).contains(&FindingCode::HotPartition));
+        e.workload.writes = 640;
+        assert!(codes(&e, false).contains(&FindingCode::HotPartition));
+        // 1,000 RU/s required against 20,000 given: no shortfall; against 999, one, only
+        // when the throughput was given.
+        let short = Target {
+            throughput: Throughput::Manual(999.0),
+            ..TARGET
+        };
+        let f = |given| findings(&clean(), &short, &cost(), given, false);
+        assert!(
+            f(true)
+                .iter()
+                .any(|f| f.code == FindingCode::ThroughputShortfall)
+        );
+        assert!(
+            !f(false)
+                .iter()
+                .any(|f| f.code == FindingCode::ThroughputShortfall)
+        );
+        // Violations come first.
+        let mut e = clean();
+        e.stats.missing = 1;
+        e.projection.largest.as_mut().unwrap().bytes = 30 * GB;
+        let all = findings(&e, &TARGET, &cost(), false, false);
+        assert_eq!(all[0].severity, Severity::Violation);
+    }
+}
