@@ -24,8 +24,9 @@ use crate::engine::murmur::murmur3_x64_128;
 use crate::key::KeySpec;
 use crate::report::model::{
     CandidateReport, CostReport, ExplainReport, Finding, InputSummary, KeyInfo, LargestValue,
-    Monthly, PricesReport, QueryReport, Recommendation, Report, SCHEMA_VERSION, Severity,
-    StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
+    LogicalView, Monthly, PartitionMap, PhysicalView, PricesReport, QueryReport, Recommendation,
+    Report, SCHEMA_VERSION, Severity, StorageReport, TargetReport, ThroughputReport, Tool,
+    ValueCounts,
 };
 use crate::units::human_bytes;
 use evaluate::Evaluation;
@@ -265,7 +266,7 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
             (v.epk.to_hex(), label)
         })
         .collect();
-    let mut map = e.projection.container.map(usize::MAX);
+    let mut map = partition_map(&mut e.projection.container, usize::MAX);
     for p in &mut map.partitions {
         let (named, tail): (Vec<_>, Vec<_>) = p
             .largest
@@ -274,7 +275,7 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         p.largest = named.into_iter().take(EXPLAIN_VALUES).collect();
         let tail_bytes: u64 = tail.iter().map(|l| l.bytes).sum();
         if tail_bytes > 0 {
-            p.largest.push(crate::engine::map::LogicalView {
+            p.largest.push(crate::report::model::LogicalView {
                 epk: String::new(),
                 bytes: tail_bytes,
                 items: tail.iter().map(|l| l.items).sum(),
@@ -302,6 +303,44 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         labels,
         map,
         collections,
+    }
+}
+
+/// A plain snapshot of a container's partition map, with the `top` largest logical
+/// partitions of each physical partition.
+pub fn partition_map(c: &mut crate::engine::Container, top: usize) -> PartitionMap {
+    let partitions = (0..c.partitions().len())
+        .map(|idx| {
+            let mut largest: Vec<crate::engine::Logical> = c.logical_partitions(idx).to_vec();
+            let logical_partitions = largest.len() as u64;
+            largest.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.epk.cmp(&b.epk)));
+            largest.truncate(top);
+            let p = &c.partitions()[idx];
+            PhysicalView {
+                id: p.id(),
+                parent: p.parent(),
+                min: p.range().min.to_hex(),
+                max: p.range().max.to_hex(),
+                bytes: p.bytes(),
+                items: p.items(),
+                logical_partitions,
+                ru: p.ru(),
+                largest: (largest.into_iter())
+                    .map(|l| LogicalView {
+                        epk: l.epk.to_hex(),
+                        bytes: l.bytes,
+                        items: l.items,
+                        ru: l.ru,
+                    })
+                    .collect(),
+            }
+        })
+        .collect();
+    PartitionMap {
+        definition: c.definition().to_json(),
+        throughput: c.throughput(),
+        ru_per_partition: c.ru_per_partition(),
+        partitions,
     }
 }
 

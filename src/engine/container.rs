@@ -8,7 +8,6 @@ use std::ops::Range;
 use super::definition::{PartitionKeyDefinition, PartitionKind};
 use super::epk::{self, Epk, EpkRange};
 use super::load::WindowedLoad;
-use super::map::{LogicalView, PartitionMap, PhysicalView};
 
 /// 1 GB as Cosmos DB's storage limits count it (decimal; the smaller reading, so limits
 /// are met no later than the service would meet them).
@@ -140,6 +139,16 @@ impl Physical {
     /// Bytes stored.
     pub fn bytes(&self) -> u64 {
         self.bytes
+    }
+
+    /// Items stored.
+    pub fn items(&self) -> u64 {
+        self.items
+    }
+
+    /// The partition it split from.
+    pub fn parent(&self) -> Option<u64> {
+        self.parent
     }
 
     /// RU charged to it in all.
@@ -544,51 +553,8 @@ impl Container {
             .ok()
             .map(|i| &lps[i])
     }
-
-    /// A plain snapshot of the partition map, with the `top` largest logical partitions
-    /// of each physical partition.
-    pub fn map(&mut self, top: usize) -> PartitionMap {
-        self.compact();
-        let partitions = self
-            .partitions
-            .iter()
-            .map(|p| physical_view(p, top))
-            .collect();
-        PartitionMap {
-            definition: self.definition.to_json(),
-            throughput: self.throughput,
-            ru_per_partition: self.ru_per_partition(),
-            partitions,
-        }
-    }
 }
 
-fn physical_view(p: &Physical, top: usize) -> PhysicalView {
-    let mut largest: Vec<&Logical> = p.logical.iter().collect();
-    largest.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.epk.cmp(&b.epk)));
-    largest.truncate(top);
-    PhysicalView {
-        id: p.id,
-        parent: p.parent,
-        min: p.range.min.to_hex(),
-        max: p.range.max.to_hex(),
-        bytes: p.bytes,
-        items: p.items,
-        logical_partitions: p.logical.len() as u64,
-        ru: p.ru(),
-        largest: largest
-            .into_iter()
-            .map(|l| LogicalView {
-                epk: l.epk.to_hex(),
-                bytes: l.bytes,
-                items: l.items,
-                ru: l.ru,
-            })
-            .collect(),
-    }
-}
-
-/// Merges two runs sorted by EPK into one, adding up entries with the same key.
 /// `n` empty partitions owning equal ranges of the hash space, as a container is laid out.
 fn even_partitions(n: usize, v1: bool) -> Vec<Physical> {
     let mut bounds = vec![Epk::min()];
@@ -605,6 +571,7 @@ fn even_partitions(n: usize, v1: bool) -> Vec<Physical> {
         .collect()
 }
 
+/// Merges two runs sorted by EPK into one, adding up entries with the same key.
 fn merge_sorted(head: Vec<Logical>, tail: Vec<Logical>) -> Vec<Logical> {
     let mut out: Vec<Logical> = Vec::with_capacity(head.len() + tail.len());
     let (mut a, mut b) = (head.into_iter().peekable(), tail.into_iter().peekable());

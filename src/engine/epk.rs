@@ -475,6 +475,23 @@ fn v2_fraction(b: &[u8]) -> f64 {
     u64::from_be_bytes(buf) as f64 / (1u64 << 62) as f64
 }
 
+/// Slices the hash space is cut into wherever values are counted by position (statistics,
+/// projections, replays).
+pub const BUCKETS: usize = 1024;
+
+/// The slice of a position in the hash space (a fraction in `[0, 1)`).
+#[inline]
+pub fn bucket_of(fraction: f64) -> usize {
+    ((fraction * BUCKETS as f64) as usize).min(BUCKETS - 1)
+}
+
+/// The slice of an EPK: where its position in the hash space (as the SDKs' midpoint
+/// helpers read it) falls. Statistics, projections and replays all place values with this.
+#[inline]
+pub fn slice_of_epk(epk: &Epk, v1: bool) -> usize {
+    bucket_of(space_fraction(epk, v1))
+}
+
 /// The boundary at `fraction` of the hash space (the inverse of [`space_fraction`]).
 pub fn boundary_at(fraction: f64, v1: bool) -> Epk {
     let f = fraction.clamp(0.0, 1.0);

@@ -8,7 +8,6 @@ pub mod container;
 pub mod definition;
 pub mod epk;
 pub mod load;
-pub mod map;
 pub mod murmur;
 pub mod path;
 #[cfg(test)]
@@ -19,6 +18,5 @@ pub use container::{Container, GB, Limits, Logical, Physical, SplitError, Throug
 pub use definition::{DefinitionError, KeyValueError, PartitionKeyDefinition, PartitionKind};
 pub use epk::{Epk, EpkRange};
 pub use load::{WindowStats, WindowedLoad};
-pub use map::PartitionMap;
 pub use path::{KeyPath, PathError};
 pub use value::{PkValue, PkValueRef};

@@ -42,7 +42,7 @@ fn header(r: &ExplainReport) -> String {
 }
 
 /// What the first column names a partition by: its pkrange id, or a layout's collection.
-fn name(r: &ExplainReport, i: usize, p: &crate::engine::map::PhysicalView) -> String {
+fn name(r: &ExplainReport, i: usize, p: &super::model::PhysicalView) -> String {
     r.collections
         .get(i)
         .cloned()
@@ -51,11 +51,7 @@ fn name(r: &ExplainReport, i: usize, p: &crate::engine::map::PhysicalView) -> St
 
 /// The partition's largest values with their bytes, one a line; labels cut to `width`
 /// characters when given.
-fn largest(
-    r: &ExplainReport,
-    p: &crate::engine::map::PhysicalView,
-    width: Option<usize>,
-) -> String {
+fn largest(r: &ExplainReport, p: &super::model::PhysicalView, width: Option<usize>) -> String {
     p.largest
         .iter()
         .map(|l| {

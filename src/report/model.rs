@@ -497,7 +497,7 @@ pub struct ExplainReport {
     /// Container size projected onto.
     pub storage_bytes: u64,
     /// The partition map.
-    pub map: crate::engine::PartitionMap,
+    pub map: PartitionMap,
     /// Labels of the logical partitions the map lists, by EPK (hex). Logical partitions
     /// without a label stand for many small values placed together (the projected tail).
     pub labels: BTreeMap<String, String>,
@@ -581,4 +581,54 @@ pub(crate) mod testing {
             role: Role::Given,
         }
     }
+}
+
+/// The physical partitions of a container with their ranges, bytes and RU.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PartitionMap {
+    /// The Cosmos DB `partitionKey` object.
+    pub definition: serde_json::Value,
+    /// Provisioned throughput.
+    pub throughput: crate::engine::Throughput,
+    /// RU/s each physical partition gets.
+    pub ru_per_partition: f64,
+    /// Physical partitions in EPK order.
+    pub partitions: Vec<PhysicalView>,
+}
+
+/// One physical partition.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PhysicalView {
+    /// Its id.
+    pub id: u64,
+    /// The partition it split from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent: Option<u64>,
+    /// Inclusive start of its EPK range (hex).
+    pub min: String,
+    /// Exclusive end of its EPK range (hex).
+    pub max: String,
+    /// Bytes stored.
+    pub bytes: u64,
+    /// Items stored.
+    pub items: u64,
+    /// Logical partitions it holds.
+    pub logical_partitions: u64,
+    /// RU charged to it.
+    pub ru: f64,
+    /// Its largest logical partitions by bytes.
+    pub largest: Vec<LogicalView>,
+}
+
+/// One logical partition.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LogicalView {
+    /// EPK (hex).
+    pub epk: String,
+    /// Bytes stored.
+    pub bytes: u64,
+    /// Items stored.
+    pub items: u64,
+    /// RU charged.
+    pub ru: f64,
 }

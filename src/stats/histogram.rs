@@ -7,11 +7,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Epk;
-use crate::engine::epk::space_fraction;
-
-/// Slices of the hash space.
-pub const BUCKETS: usize = 1024;
+pub use crate::engine::epk::{BUCKETS, bucket_of, slice_of_epk};
 
 /// One slice: documents and bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -38,19 +34,6 @@ impl Default for EpkHistogram {
             total_bytes: 0,
         }
     }
-}
-
-/// The bucket of a position in the hash space (a fraction in `[0, 1)`).
-#[inline]
-pub fn bucket_of(fraction: f64) -> usize {
-    ((fraction * BUCKETS as f64) as usize).min(BUCKETS - 1)
-}
-
-/// The bucket of an EPK: where its position in the hash space (as the SDKs' midpoint
-/// helpers read it) falls. Statistics, projections and replays all place values with this.
-#[inline]
-pub fn slice_of_epk(epk: &Epk, v1: bool) -> usize {
-    bucket_of(space_fraction(epk, v1))
 }
 
 impl EpkHistogram {

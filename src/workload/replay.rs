@@ -12,12 +12,12 @@ use super::op::{OpKind, Operation, PointOp, WriteOp};
 use super::route::{self, Reach, RouteClass};
 use super::spread::{Runs, block_spread, random_reach};
 use crate::engine::epk::boundary_at;
+use crate::engine::epk::slice_of_epk;
 use crate::engine::{Container, Epk, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::key::{KeySpec, KeyValue, Scratch};
 use crate::stats::Blocks;
 use crate::stats::arrival::{Arrival, SLICES};
-use crate::stats::histogram::slice_of_epk;
 use crate::stats::value_hash;
 
 /// At most this many windows.
