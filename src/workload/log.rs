@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::Value;
 
 use super::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
@@ -84,7 +85,7 @@ pub struct Log {
     /// Remarks on queries that parsed (missing parameters ...), at most a few.
     pub warnings: Vec<String>,
     /// What an Azure Monitor export showed beyond its operations.
-    pub monitor: Option<super::monitor::Observed>,
+    pub monitor: Option<Observed>,
 }
 
 impl Log {
@@ -149,70 +150,14 @@ pub fn read_log(
     skip_invalid: bool,
     max_ops: usize,
 ) -> Result<Log, anyhow::Error> {
-    let opts = LogOptions::default();
-    read_any(source, paths, skip_invalid, max_ops, &opts)
-}
-
-/// Bytes of a log read to recognise its format.
-const SNIFF_BYTES: u64 = 8 << 10;
-
-/// How a query log is written (`--queries-format`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum LogFormat {
-    /// Recognised by its first bytes.
-    #[default]
-    Auto,
-    /// The NDJSON log (or plain `SELECT` lines).
-    Ndjson,
-    /// An Azure Monitor export (see [`super::monitor`]).
-    AzureMonitor,
-}
-
-/// How to read a log besides its paths and limits.
-#[derive(Clone, Debug, Default)]
-pub struct LogOptions {
-    /// Its format.
-    pub format: LogFormat,
-    /// The key an Azure Monitor log's `PartitionKey` values belong to.
-    pub current_key: Option<crate::key::KeySpec>,
-}
-
-/// Reads a log of any format (see [`read_log`]).
-pub fn read_any(
-    source: &Source,
-    paths: &[KeyPath],
-    skip_invalid: bool,
-    max_ops: usize,
-    opts: &LogOptions,
-) -> Result<Log, anyhow::Error> {
-    use std::io::Read as _;
     let name = source.name().to_owned();
-    let mut opened = source.open()?;
-    // The first bytes tell the format; a reader may hand them over a few at a time.
-    let mut head = Vec::new();
-    (&mut opened.reader)
-        .take(SNIFF_BYTES)
-        .read_to_end(&mut head)
-        .map_err(|e| anyhow::anyhow!("{name}: read error: {e}"))?;
-    let monitor = match opts.format {
-        LogFormat::Ndjson => false,
-        LogFormat::AzureMonitor => true,
-        LogFormat::Auto => super::monitor::looks_like_monitor(&head),
-    };
-    let reader = BufReader::with_capacity(1 << 16, std::io::Cursor::new(head).chain(opened.reader));
-    if monitor {
-        let m = super::monitor::MonitorOptions {
-            paths,
-            current_key: opts.current_key.as_ref(),
-            skip_invalid,
-            max_ops,
-        };
-        return super::monitor::read_monitor(&name, reader, &m);
-    }
+    let opened = source.open()?;
+    let reader = BufReader::with_capacity(1 << 16, opened.reader);
     ndjson(&name, reader, paths, skip_invalid, max_ops)
 }
 
-fn ndjson(
+/// Reads an NDJSON log (named `name` in messages) from `reader`.
+pub(crate) fn ndjson(
     name: &str,
     mut reader: impl BufRead,
     paths: &[KeyPath],
@@ -523,6 +468,41 @@ fn ru(v: &Value) -> Result<Option<f64>, (u64, String)> {
                 )
             }),
     }
+}
+
+/// What an Azure Monitor log showed beyond its operations (the report's `input.monitor`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Observed {
+    /// Rows read, of every table.
+    pub rows: u64,
+    /// `CDBDataPlaneRequests` rows.
+    pub requests: u64,
+    /// Requests throttled (status 429): evidence about the current key.
+    pub throttled: u64,
+    /// Operations that cannot be routed: data-plane queries without a statistics row (no
+    /// text), rows of no recognised table.
+    pub unroutable: u64,
+    /// Query statistics pages whose request row never arrived (charged by the model).
+    pub unjoined: u64,
+    /// Queries with values the log hides (obfuscated), routed by their shape.
+    pub hidden: u64,
+    /// Point operations with the current key's value.
+    pub keyed: u64,
+    /// The current key the `PartitionKey` values belong to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_key: Option<String>,
+    /// `CDBPartitionKeyStatistics`: the largest logical partitions seen (value, bytes),
+    /// largest first.
+    pub largest_partitions: Vec<ObservedPartition>,
+}
+
+/// One logical partition `CDBPartitionKeyStatistics` reported.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ObservedPartition {
+    /// Its key value as the log gives it (a JSON array).
+    pub value: String,
+    /// Its size in bytes (the largest `SizeKb` seen × 1,000).
+    pub bytes: u64,
 }
 
 #[cfg(test)]

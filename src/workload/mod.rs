@@ -2,6 +2,7 @@
 //! engine, and charged request units by a cost model.
 
 pub mod cost;
+pub mod format;
 pub mod log;
 pub mod monitor;
 pub mod op;

@@ -40,49 +40,15 @@ use std::io::BufReader;
 use std::io::{BufRead, Read};
 
 use rustc_hash::FxHashMap;
-use serde::Serialize;
 use serde_json::{Map, Value};
 
-use super::log::{Log, LogError, MAX_LINE_BYTES, MAX_REQUEST_RU, Parser};
+use super::log::{
+    Log, LogError, MAX_LINE_BYTES, MAX_REQUEST_RU, Observed, ObservedPartition, Parser,
+};
 use super::op::{HIDDEN, OpKind, Operation, OwnedField, PointOp, WriteOp};
 use crate::engine::{KeyPath, PkValue};
 use crate::key::{KeyLevel, KeySpec};
 use crate::time::epoch_seconds;
-
-/// What an Azure Monitor log showed beyond its operations (the report's `input.monitor`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
-pub struct Observed {
-    /// Rows read, of every table.
-    pub rows: u64,
-    /// `CDBDataPlaneRequests` rows.
-    pub requests: u64,
-    /// Requests throttled (status 429): evidence about the current key.
-    pub throttled: u64,
-    /// Operations that cannot be routed: data-plane queries without a statistics row (no
-    /// text), rows of no recognised table.
-    pub unroutable: u64,
-    /// Query statistics pages whose request row never arrived (charged by the model).
-    pub unjoined: u64,
-    /// Queries with values the log hides (obfuscated), routed by their shape.
-    pub hidden: u64,
-    /// Point operations with the current key's value.
-    pub keyed: u64,
-    /// The current key the `PartitionKey` values belong to.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub current_key: Option<String>,
-    /// `CDBPartitionKeyStatistics`: the largest logical partitions seen (value, bytes),
-    /// largest first.
-    pub largest_partitions: Vec<ObservedPartition>,
-}
-
-/// One logical partition `CDBPartitionKeyStatistics` reported.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ObservedPartition {
-    /// Its key value as the log gives it (a JSON array).
-    pub value: String,
-    /// Its size in bytes (the largest `SizeKb` seen × 1,000).
-    pub bytes: u64,
-}
 
 /// Observed partitions listed at most.
 const LARGEST_KEPT: usize = 20;
