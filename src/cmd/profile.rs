@@ -6,7 +6,6 @@ use anyhow::Result;
 use pkadvisor::advisor::pipeline;
 use pkadvisor::advisor::profile;
 use pkadvisor::advisor::project::Target;
-use pkadvisor::input::ProgressBar;
 
 use super::{Exit, request};
 use crate::cli::ProfileArgs;
@@ -49,11 +48,7 @@ pub fn run(args: ProfileArgs) -> Result<Exit> {
     };
     let mut request = request::read_request(&args.read, request::given(specs), target, false)?;
     request.auto = Some(args.auto as usize);
-    let progress = if args.read.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::for_sources(&request.sources)
-    };
+    let progress = request::progress(args.read.quiet, &request.sources);
     let measured = pipeline::measure(request, &progress);
     progress.finish();
     let mut measured = measured?;

@@ -252,13 +252,19 @@ fn log_input(arg: &str) -> LogInput {
     }
 }
 
-/// Runs the analysis with a progress bar (unless `quiet`) and prints the log's warnings.
-pub fn run(request: Request, quiet: bool) -> Result<Outcome> {
-    let progress = if quiet {
+/// The progress bar: drawn on standard error when it is a terminal, unless `quiet`.
+pub fn progress(quiet: bool, sources: &[Source]) -> ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
         ProgressBar::hidden()
     } else {
-        ProgressBar::for_sources(&request.sources)
-    };
+        ProgressBar::for_sources(sources)
+    }
+}
+
+/// Runs the analysis with a progress bar (see [`progress`]) and prints the log's warnings.
+pub fn run(request: Request, quiet: bool) -> Result<Outcome> {
+    let progress = progress(quiet, &request.sources);
     let time_path = request.time_path.clone();
     let skip_invalid = request.read.skip_invalid;
     let outcome = pipeline::run(request, &progress);

@@ -1,7 +1,8 @@
 //! A progress bar on standard error while reading: bytes read, documents, rate, and when
 //! the total is known (the sources are all files: the sum of their sizes on disk, compressed
 //! size for compressed files, matching the raw bytes counted) a bar with percentage and ETA.
-//! It draws only when standard error is a terminal, and is updated once per chunk.
+//! Whether it draws is the command's decision (`--quiet`, standard error a terminal); it is
+//! updated once per chunk.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
