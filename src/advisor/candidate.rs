@@ -70,3 +70,26 @@ impl Candidate {
             .unwrap_or_else(|| self.spec.definition())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::key::Tier;
+
+    #[test]
+    fn keys_and_layouts_are_named_and_defined_as_the_report_shows_them() {
+        let key = Candidate::new(KeySpec::parse("/tenantId,/userId").unwrap(), "given");
+        assert_eq!(key.name(), "/tenantId,/userId");
+        assert_eq!(key.definition(), key.spec.definition());
+        assert_eq!(key.role, Role::Given);
+        let no_map = |_: &str| Err("no maps".to_owned());
+        let hash = Layout::parse("hash:/userId=8", Tier::default(), &no_map).unwrap();
+        let layout = Candidate::layout(hash, "given with --layout").with_role(Role::Declared);
+        // Measured by its resolver's path, named by its spec.
+        assert_eq!(layout.spec.to_string(), "/userId");
+        assert_eq!(layout.name(), "hash:/userId=8");
+        assert_eq!(layout.role, Role::Declared);
+        let spill = Layout::parse("spillover", Tier::default(), &no_map).unwrap();
+        assert_eq!(Candidate::layout(spill, "").spec.to_string(), "/id");
+    }
+}

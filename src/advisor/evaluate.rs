@@ -129,3 +129,24 @@ fn skew(c: &Container, f: impl Fn(&crate::engine::Physical) -> f64) -> f64 {
     let max = values.iter().copied().fold(0.0, f64::max);
     if mean <= 0.0 { 1.0 } else { max / mean }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Throughput;
+    use crate::engine::epk::within;
+
+    #[test]
+    fn skew_is_the_busiest_over_the_mean_partition() {
+        let def = KeySpec::parse("/k").unwrap().definition();
+        // Four partitions holding 1, 1, 1 and 5 bytes: mean 2, busiest 5.
+        let mut c = Container::new(def, Throughput::Manual(24_000.0));
+        assert_eq!(c.partitions().len(), 4);
+        for (i, bytes) in [1, 1, 1, 5].into_iter().enumerate() {
+            c.insert(within(i, 4, 0.5, i as u64), bytes, 1, 0.0);
+        }
+        assert!((skew(&c, |p| p.bytes() as f64) - 2.5).abs() < 1e-12);
+        // Nothing charged: even, not infinite.
+        assert_eq!(skew(&c, |p| p.ru()), 1.0);
+    }
+}

@@ -280,3 +280,29 @@ impl Sink for MeasureSink {
         self.untimed += other.untimed;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_plan_reads_each_path_once_for_every_candidate_that_needs_it() {
+        let specs = [
+            "/tenantId",
+            "/tenantId,/userId",
+            "concat(/userId,/tenantId)",
+        ];
+        let candidates: Vec<Candidate> = (specs.iter())
+            .map(|s| Candidate::new(KeySpec::parse(s).unwrap(), "given"))
+            .collect();
+        let ts = KeyPath::parse("/ts").unwrap();
+        let plan = Plan::new(&candidates, Some(&ts), 64 << 20, 0);
+        let paths: Vec<String> = plan.paths().iter().map(ToString::to_string).collect();
+        assert_eq!(paths, ["/tenantId", "/userId", "/ts"]);
+        assert_eq!(plan.inputs(0), [0]);
+        assert_eq!(plan.inputs(1), [0, 1]);
+        assert_eq!(plan.inputs(2), [1, 0], "in the order the spec names them");
+        // Per-value memory: three quarters of the budget, shared by the candidates.
+        assert_eq!(plan.budget, (64 << 20) / 4 * 3 / 3);
+    }
+}
