@@ -675,36 +675,24 @@ fn auto_mode_discovers_across_sources_past_an_empty_or_broken_first_file() {
 
 #[test]
 fn colour_is_the_commands_decision() {
-    let run = |extra: &[&str]| {
-        let out = pkadvisor()
-            .args([
-                "analyze",
-                "fixtures/multitenant/docs.ndjson",
-                "--key",
-                "/tenantId",
-                "-q",
-            ])
-            .args(extra)
-            .output()
-            .unwrap();
-        String::from_utf8_lossy(&out.stdout).contains('\u{1b}')
-    };
-    // Not a terminal: no colour unless asked for.
-    assert!(!run(&[]));
-    assert!(run(&["--color", "always"]));
-    assert!(!run(&["--color", "never"]));
-    let out = pkadvisor()
-        .args([
+    let run = |extra: &[&str], no_color: bool| {
+        let mut cmd = pkadvisor();
+        cmd.args([
             "analyze",
             "fixtures/multitenant/docs.ndjson",
             "--key",
             "/tenantId",
             "-q",
-            "--color",
-            "auto",
-        ])
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
-    assert!(!String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
+        ]);
+        if no_color {
+            cmd.env("NO_COLOR", "1");
+        }
+        let out = cmd.args(extra).output().unwrap();
+        String::from_utf8_lossy(&out.stdout).contains('\u{1b}')
+    };
+    // Not a terminal: no colour unless asked for; NO_COLOR keeps `auto` plain.
+    assert!(!run(&[], false));
+    assert!(run(&["--color", "always"], false));
+    assert!(!run(&["--color", "never"], false));
+    assert!(!run(&["--color", "auto"], true));
 }
