@@ -394,7 +394,7 @@ impl Layout {
         match &self.resolver {
             Resolver::Hash { .. } => Some(own),
             // A spillover places by arrival, not by value: the newest collection.
-            Resolver::Spillover => Some(epk::within(n.saturating_sub(1), n, 0.5, 0)),
+            Resolver::Spillover => Some(newest(n)),
             _ => {
                 let i = self.collection_of(value)?;
                 let b = own.as_bytes();
@@ -417,6 +417,11 @@ impl Layout {
             "collectionThroughput": self.tier.ru,
         })
     }
+}
+
+/// An EPK in the newest (last) of `n` collections: where a spillover writes.
+pub fn newest(n: usize) -> Epk {
+    epk::within(n.saturating_sub(1), n, 0.5, 0)
 }
 
 /// A lookup map from its JSON text: an object of value → collection name.

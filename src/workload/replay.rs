@@ -177,6 +177,7 @@ pub fn replay(
         current: 0,
         scratch: Scratch::default(),
         slices: Vec::new(),
+        shares: None,
     };
     r.stats.per_op = vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())];
     let sample_writes = !log.is_some_and(Log::has_writes);
@@ -449,6 +450,8 @@ struct Replayer<'a, 'c> {
     random_suffix: bool,
     scratch: Scratch,
     slices: Vec<Vec<(usize, f64)>>,
+    /// Each partition's share of the container's bytes, once asked for.
+    shares: Option<Vec<f64>>,
 }
 
 impl Replayer<'_, '_> {
@@ -591,15 +594,20 @@ impl Replayer<'_, '_> {
     /// Charges `ru` over the partitions in proportion to their bytes: an operation on a
     /// key value the log does not show lands where a document drawn from the sample would.
     fn charge_spread(&mut self, ru: f64) {
-        let total = self.container.bytes().max(1) as f64;
-        let shares: Vec<f64> = (self.container.partitions().iter())
-            .map(|p| p.bytes() as f64 / total)
-            .collect();
-        for (idx, share) in shares.into_iter().enumerate() {
+        // The replay stores nothing: the partitions' shares of the bytes are taken once.
+        let shares = self.shares.get_or_insert_with(|| {
+            let total = self.container.bytes().max(1) as f64;
+            (self.container.partitions().iter())
+                .map(|p| p.bytes() as f64 / total)
+                .collect()
+        });
+        let shares = std::mem::take(shares);
+        for (idx, &share) in shares.iter().enumerate() {
             if share > 0.0 {
                 self.charge(idx, ru * share);
             }
         }
+        self.shares = Some(shares);
     }
 
     fn point_reaches(&self, p: &PointOp) -> Vec<Reach> {
@@ -698,11 +706,7 @@ impl Replayer<'_, '_> {
     /// its document (an Azure Monitor request: the current key's value at most).
     fn unknown_value(&self, kind: &OpKind) -> bool {
         match kind {
-            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => {
-                w.partial
-                    && (self.subject.inputs.iter())
-                        .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
-            }
+            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => self.lacks_inputs(w),
             // A patch or delete whose id the log does not give, of a key its known values
             // do not determine.
             OpKind::Patch(p) | OpKind::Delete(p) => p.id.is_empty(),
@@ -716,15 +720,18 @@ impl Replayer<'_, '_> {
 
     /// An EPK in the newest collection of a spillover (its last partition).
     fn newest_collection(&self) -> Epk {
-        let n = self.container.partitions().len();
-        crate::engine::epk::within(n - 1, n, 0.5, 0)
+        crate::key::layout::newest(self.container.partitions().len())
+    }
+
+    /// Whether the log gave only part of a write's document, without an input of the key.
+    fn lacks_inputs(&self, w: &WriteOp) -> bool {
+        w.partial
+            && (self.subject.inputs.iter())
+                .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
     }
 
     fn write_epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
-        if w.partial
-            && (self.subject.inputs.iter())
-                .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
-        {
+        if self.lacks_inputs(w) {
             return None;
         }
         if let Some(l) = self.subject.layout {
