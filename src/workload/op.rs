@@ -51,11 +51,6 @@ impl OwnedField {
 /// query): the query fixes the property, but not to a value the log shows.
 pub const HIDDEN: &str = "\u{0}hidden";
 
-/// Whether a value is [`HIDDEN`].
-pub fn is_hidden(v: &PkValue) -> bool {
-    matches!(v, PkValue::String(s) if s == HIDDEN)
-}
-
 /// A point operation: the item id and the values the application knows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PointOp {

@@ -96,8 +96,9 @@ fn hide(reaches: Vec<Reach>) -> Vec<Reach> {
         .collect()
 }
 
-/// Reaches of a point operation (see [`reaches`]) whose known values may be hidden (an id
-/// the log does not give): the same, placed as the sample's documents lie.
+/// [`reaches`] of values some of which may be hidden (an obfuscated literal, an id the log
+/// does not give): a key fixed to a value not shown reaches as many partitions, placed as
+/// the sample's documents lie. Point operations and each alternative of a query.
 pub fn point_reaches<'v>(
     spec: &KeySpec,
     def: &PartitionKeyDefinition,
@@ -149,16 +150,11 @@ pub fn query_reaches(spec: &KeySpec, def: &PartitionKeyDefinition, c: &Constrain
     let mut out = Vec::new();
     for conj in alternatives {
         let lookup = |p: &KeyPath| conj.get(p).map(PkValue::as_ref);
-        let more = reaches(spec, def, &lookup);
+        let more = point_reaches(spec, def, &lookup);
         if more.contains(&Reach::All) || (out.len() + more.len()) as u64 > MAX_ENUMERATED {
             return vec![Reach::All];
         }
-        // A value the key needs is hidden: the key is fixed, to a value not shown.
-        let hidden = (spec.inputs().iter()).any(|p| conj.get(p).is_some_and(super::op::is_hidden));
-        match hidden {
-            true => out.extend(hide(more)),
-            false => out.extend(more),
-        }
+        out.extend(more);
     }
     out
 }
