@@ -63,7 +63,9 @@ pub fn findings(
             logical_limit(e, target, &mut out);
             values(e, &mut out);
             if throughput_given {
-                shortfall(cost, target, &mut out);
+                let given = target.throughput.max_ru();
+                let source = format!("the {given:.0} RU/s given");
+                shortfall(cost, given, "partition", &source, &mut out);
             }
         }
     }
@@ -73,11 +75,12 @@ pub fn findings(
     out
 }
 
-fn shortfall(cost: &Cost, target: &Target, out: &mut Vec<Finding>) {
-    let given = target.throughput.max_ru();
+/// `THROUGHPUT_SHORTFALL` when the RU/s required pass `given`, which `source` describes;
+/// `unit` is what throttles (a partition, a layout's collection).
+fn shortfall(cost: &Cost, given: f64, unit: &str, source: &str, out: &mut Vec<Finding>) {
     if let Some(need) = cost.required_ru.filter(|r| *r > given) {
         out.push(finding(FindingCode::ThroughputShortfall, Severity::Warning, format!(
-            "needs {need:.0} RU/s so that no partition throttles in the busiest window, more than the {given:.0} RU/s given")));
+            "needs {need:.0} RU/s so that no {unit} throttles in the busiest window, more than {source}")));
     }
 }
 
@@ -212,11 +215,11 @@ fn layout_missing(e: &Evaluation, l: &Layout, out: &mut Vec<Finding>) {
 fn collection_shortfall(e: &Evaluation, l: &Layout, cost: &Cost, out: &mut Vec<Finding>) {
     let n = e.projection.container.partitions().len();
     let given = l.tier().ru * n as f64;
-    if let Some(need) = cost.required_ru.filter(|r| *r > given) {
-        out.push(finding(FindingCode::ThroughputShortfall, Severity::Warning, format!(
-            "needs {need:.0} RU/s so that no collection throttles in the busiest window, more than its {n} collections at {:.0} RU/s provide ({given:.0} RU/s)",
-            l.tier().ru)));
-    }
+    let source = format!(
+        "its {n} collections at {:.0} RU/s provide ({given:.0} RU/s)",
+        l.tier().ru
+    );
+    shortfall(cost, given, "collection", &source, out);
 }
 
 fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {

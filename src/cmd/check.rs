@@ -249,7 +249,7 @@ fn gate(
     deny: &[FindingCode],
 ) -> CheckResult {
     let min_score = args.min_score;
-    let c = declared(report);
+    let c = report::verdict::declared(report);
     let mut reasons = Vec::new();
     // A declared index that leaves fan-out below the threshold serves those reads.
     let served = |code: &FindingCode| {
@@ -372,11 +372,4 @@ fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
                 .total_cmp(&b.cost.efficiency)
                 .then(b.rank.cmp(&a.rank))
         })
-}
-
-/// The declared design's candidate, by its origin (the verdict is not made yet).
-fn declared(report: &Report) -> &CandidateReport {
-    (report.candidates.iter())
-        .find(|c| c.role == Role::Declared)
-        .expect("the declared design is a candidate")
 }

@@ -16,17 +16,10 @@ const MAX_KEY_BYTES: u64 = 1 << 20;
 /// The key of `--redact`'s hashes: the file's bytes, else `PKADVISOR_REDACT_KEY`, else none
 /// (said on standard error: unkeyed hashes of guessable values can be confirmed).
 fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
-    use std::io::Read as _;
     let key = match (file, std::env::var_os("PKADVISOR_REDACT_KEY")) {
         (Some(f), _) => {
-            let mut bytes = Vec::new();
-            std::fs::File::open(f)
-                .and_then(|h| h.take(MAX_KEY_BYTES + 1).read_to_end(&mut bytes))
-                .map_err(|e| anyhow::anyhow!("cannot read --redact-key-file {f}: {e}"))?;
-            if bytes.len() as u64 > MAX_KEY_BYTES {
-                anyhow::bail!("--redact-key-file {f}: more than 1 MiB: not a key");
-            }
-            bytes
+            let name = format!("--redact-key-file {f}");
+            request::read_capped_bytes(&name, f, MAX_KEY_BYTES, "a key")?
         }
         (None, Some(v)) => v.into_encoded_bytes(),
         (None, None) => Vec::new(),

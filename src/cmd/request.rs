@@ -302,16 +302,22 @@ const MAX_SIDE_FILE_BYTES: u64 = 64 << 20;
 /// Reads a small side file (infrastructure, lookup map) whole, refusing more than 64 MiB;
 /// `what` says what it should be.
 pub fn read_capped(file: &str, what: &str) -> Result<String> {
-    use std::io::Read as _;
-    let f = std::fs::File::open(file).map_err(|e| anyhow!("cannot read {file}: {e}"))?;
-    let mut bytes = Vec::new();
-    f.take(MAX_SIDE_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| anyhow!("cannot read {file}: {e}"))?;
-    if bytes.len() as u64 > MAX_SIDE_FILE_BYTES {
-        bail!("{file}: more than 64 MiB: not {what}");
-    }
+    let bytes = read_capped_bytes(file, file, MAX_SIDE_FILE_BYTES, what)?;
     String::from_utf8(bytes).map_err(|e| anyhow!("{file}: not UTF-8 text ({e})"))
+}
+
+/// The bytes of `file` (`name` in messages), refusing more than `cap` (whole MiB) as not
+/// `what`.
+pub fn read_capped_bytes(name: &str, file: &str, cap: u64, what: &str) -> Result<Vec<u8>> {
+    use std::io::Read as _;
+    let mut bytes = Vec::new();
+    std::fs::File::open(file)
+        .and_then(|f| f.take(cap + 1).read_to_end(&mut bytes))
+        .map_err(|e| anyhow!("cannot read {name}: {e}"))?;
+    if bytes.len() as u64 > cap {
+        bail!("{name}: more than {} MiB: not {what}", cap >> 20);
+    }
+    Ok(bytes)
 }
 
 /// The layouts given with `--layout`, as candidates, with each collection's size and

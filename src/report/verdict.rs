@@ -6,7 +6,7 @@ use std::io::Write;
 use super::Format;
 use super::columns::cost_summary;
 use super::markdown::cell;
-use super::model::{CandidateReport, CheckResult, ObservedCheck, Report, Severity};
+use super::model::{CandidateReport, CheckResult, ObservedCheck, Report, Role, Severity};
 use super::table;
 use crate::units::human_bytes;
 
@@ -137,10 +137,9 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
 }
 
 /// The declared design's candidate: the one the verdict names.
-fn declared(report: &Report) -> &CandidateReport {
-    let v = report.check.as_ref().expect("check verdict");
+pub fn declared(report: &Report) -> &CandidateReport {
     (report.candidates.iter())
-        .find(|c| c.key.spec == v.key)
+        .find(|c| c.role == Role::Declared)
         .expect("the declared design is a candidate")
 }
 
