@@ -202,3 +202,54 @@ fn check_judges_a_container_with_the_index_declared_beside_it() {
     assert_eq!(r["check"]["key"], "/userId");
     assert_eq!(crate::schema::errors_of(&r), Vec::<String>::new());
 }
+
+#[test]
+fn a_hierarchical_key_that_fans_out_the_sources_reads_is_not_the_alternative() {
+    let dir = scratch("gsi_hierarchical_alternative");
+    let mut docs = String::new();
+    for i in 0..6_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"{i:x}","userId":"user-{:04}","orderNumber":"ORD-{i:07}"}}"#,
+            (i * 7_919) % 600
+        )
+        .unwrap();
+    }
+    // A light log (the storage floor sets every container's RU/s): user reads, order
+    // lookups and a few creates.
+    let mut log = String::new();
+    for i in 0..1_000u64 {
+        let o = (i * 104_729) % 6_000;
+        let u = (o * 7_919) % 600;
+        let ts = 1_794_700_800 + i * 3;
+        let line = match i % 20 {
+            r if r < 12 => format!(
+                r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.userId = 'user-{u:04}'","ts":{ts}}}"#
+            ),
+            r if r < 19 => format!(
+                r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.orderNumber = 'ORD-{o:07}'","ts":{ts}}}"#
+            ),
+            _ => format!(
+                r#"{{"op":"create","doc":{{"id":"n{i}","userId":"user-{u:04}","orderNumber":"ORD-N{i}"}},"ts":{ts}}}"#
+            ),
+        };
+        writeln!(log, "{line}").unwrap();
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let log = write(&dir, "log.ndjson", &log);
+    let keys = ["/userId", "/orderNumber", "/orderNumber,/userId"];
+    let r = analyze_logged(&docs, &log, "500GB", &keys);
+    assert_eq!(
+        r["recommendation"]["spec"], "/userId",
+        "{}",
+        r["recommendation"]
+    );
+    let g = &r["recommendation"]["secondary_index"];
+    assert_eq!(g["key"]["spec"], "/orderNumber", "{g}");
+    assert_eq!(g["proposed"], false, "{g}");
+    // /orderNumber,/userId serves the order lookups but fans out the user reads that the
+    // source serves: it is no single container for both patterns.
+    let reason = g["reason"].as_str().unwrap();
+    assert!(!reason.contains("/orderNumber,/userId"), "{reason}");
+    assert!(reason.contains("cost more than the reads save"), "{reason}");
+}

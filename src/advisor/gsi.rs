@@ -228,8 +228,9 @@ fn autoscale(prices: &Prices) -> f64 {
     }
 }
 
-/// A hierarchical candidate without violations that serves the moved reads too (fans none
-/// of them out) and costs no more a month than the pair (`None`: rates unknown).
+/// A hierarchical candidate without violations that serves both patterns (fans out no read
+/// that the source or the index serves) and costs no more a month than the pair (`None`:
+/// rates unknown).
 fn cheaper_hierarchical<'r>(
     evals: &[Evaluation],
     reports: &'r [CandidateReport],
@@ -240,10 +241,9 @@ fn cheaper_hierarchical<'r>(
     let b = &evals[best].workload.per_op;
     let g = &evals[m.key].workload.per_op;
     let serves = |h: &Evaluation| {
-        let moved = b.iter().zip(g).zip(&h.workload.per_op);
-        moved
-            .filter(|((mine, theirs), _)| mine.everywhere && !theirs.everywhere)
-            .all(|(_, h)| !h.everywhere)
+        let ops = b.iter().zip(g).zip(&h.workload.per_op);
+        ops.filter(|(_, h)| h.everywhere)
+            .all(|((mine, theirs), _)| mine.everywhere && theirs.everywhere)
     };
     (0..reports.len())
         .filter(|&i| i != best && reports[i].key.kind == "hierarchical")
