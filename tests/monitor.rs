@@ -161,21 +161,21 @@ fn obfuscated_queries_route_by_their_shape_and_say_so() {
 
 #[test]
 fn check_compares_the_observed_partitions_with_the_projection() {
-    let log = format!("{DIR}/resource-specific.json");
-    let out = pkadvisor()
-        .args([
+    let check = |log: &str| {
+        let mut cmd = pkadvisor();
+        cmd.args([
             "check",
             "--key",
             "/tenantId,/userId",
             DOCS,
             "--queries",
-            &log,
-            "--format",
-            "json",
+            log,
             "-q",
-        ])
-        .output()
-        .unwrap();
+        ]);
+        cmd
+    };
+    let log = format!("{DIR}/resource-specific.json");
+    let out = check(&log).args(["--format", "json"]).output().unwrap();
     let r: Value = serde_json::from_slice(&out.stdout).unwrap();
     let o = &r["check"]["observed"];
     assert_eq!(o["largest_bytes"], 9_500_000_000u64);
@@ -184,16 +184,7 @@ fn check_compares_the_observed_partitions_with_the_projection() {
     let dir = scratch("monitor_near_limit");
     let stats = r#"[{"Type":"CDBPartitionKeyStatistics","TimeGenerated":"2026-11-15T10:00:00Z","PartitionKey":"[\"contoso\",\"u1\"]","SizeKb":19000000}]"#;
     let near = write(&dir, "stats.json", stats);
-    pkadvisor()
-        .args([
-            "check",
-            "--key",
-            "/tenantId,/userId",
-            DOCS,
-            "--queries",
-            &near,
-            "-q",
-        ])
+    check(&near)
         .assert()
         .code(1)
         .stdout(predicates::str::contains("CDBPartitionKeyStatistics"));
