@@ -369,9 +369,10 @@ pub struct AnalyzeArgs {
     /// Without --key: how many candidates to generate from the documents and the log.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub auto: u16,
-    /// A profile written by `pkadvisor profile` (repeatable): its statistics are merged,
-    /// with those of any DOCS given, and its candidates and settings are used.
-    #[arg(long = "profile", value_name = "FILE", conflicts_with_all = ["keys", "time_path", "seed", "memory", "auto", "layouts"])]
+    /// Profiles written by `pkadvisor profile` (one flag takes several, `--profile
+    /// DIR/*.profile.zst`, and may repeat): their statistics are merged, with those of any
+    /// DOCS given before the flag, and their candidates and settings are used.
+    #[arg(long = "profile", value_name = "FILE", num_args = 1.., action = clap::ArgAction::Append, conflicts_with_all = ["keys", "time_path", "seed", "memory", "auto", "layouts"])]
     pub profiles: Vec<String>,
 }
 

@@ -92,6 +92,26 @@ fn merged_halves_report_what_the_whole_does() {
         "json",
     ]);
     assert_eq!(mixed, whole);
+    // One flag takes several profiles, as a shell glob gives them.
+    let globbed = json(&[
+        "analyze",
+        "--queries",
+        QUERIES,
+        "--format",
+        "json",
+        "--profile",
+        &pa,
+        &pb,
+    ]);
+    assert_eq!(globbed, whole);
+    // A profile among the documents is refused, not counted as a document lacking every key.
+    pkadvisor()
+        .args(["analyze", &pb, "--profile", &pa])
+        .assert()
+        .code(2)
+        .stderr(contains(
+            "b.profile.zst: a profile, not documents: give it with --profile",
+        ));
 }
 
 #[test]
@@ -174,7 +194,8 @@ fn profiles_that_do_not_belong_together_or_were_changed_are_refused() {
         .assert()
         .code(2)
         .stderr(contains("a.ndjson: line 1 column"))
-        .stderr(contains("not a pkadvisor profile"));
+        .stderr(contains("not a pkadvisor profile"))
+        .stderr(contains("DOCS go before --profile"));
     // The profile fixes the candidates and settings.
     pkadvisor()
         .args(["analyze", "--profile", &pa, "--key", "/id"])
@@ -397,8 +418,37 @@ fn a_redacted_profile_carries_no_key_value_and_keeps_every_figure() {
     assert!(run(&hidden, &[]).contains("key values redacted in the profiles"));
     // Documents read beside a redacted profile would bring raw values back in.
     pkadvisor()
-        .args(["analyze", "--profile", &hidden, DOCS, "-q"])
+        .args(["analyze", DOCS, "-q", "--profile", &hidden])
         .assert()
         .code(2)
         .stderr(contains("hold key values as hashes"));
+}
+
+#[test]
+fn shares_measured_without_a_time_path_are_merged_with_a_warning() {
+    let dir = scratch("profile-untimed");
+    let (a, b) = halves(&dir, 1_000);
+    let (pa, pb) = (format!("{a}.profile"), format!("{b}.profile"));
+    profile(&a, &pa, &KEYS);
+    profile(&b, &pb, &KEYS);
+    let warning = "2 shares measured without --time-path";
+    pkadvisor()
+        .args(["analyze", "-q", "--profile", &pa, &pb])
+        .assert()
+        .success()
+        .stderr(contains(warning));
+    // One share, or shares with a time path, say nothing of it.
+    pkadvisor()
+        .args(["analyze", "-q", "--profile", &pa])
+        .assert()
+        .success()
+        .stderr(contains(warning).not());
+    let timed = [&KEYS[..], &["--time-path", "/ts"]].concat();
+    profile(&a, &pa, &timed);
+    profile(&b, &pb, &timed);
+    pkadvisor()
+        .args(["analyze", "-q", "--profile", &pa, &pb])
+        .assert()
+        .success()
+        .stderr(contains("without --time-path").not());
 }

@@ -192,7 +192,7 @@ impl Profile {
         text.truncate(n);
         if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
             return Err(bad(
-                "not a pkadvisor profile (a profile is one JSON object)".into(),
+                "not a pkadvisor profile (a profile is one JSON object); DOCS go before --profile, which takes every file after it".into(),
             ));
         }
         input
@@ -206,7 +206,7 @@ impl Profile {
         }
         let file: File = serde_json::from_slice(&text).map_err(|e| {
             bad(format!(
-                "line {} column {}: not a pkadvisor profile ({e})",
+                "line {} column {}: not a pkadvisor profile ({e}); DOCS go before --profile, which takes every file after it",
                 e.line(),
                 e.column()
             ))
@@ -375,6 +375,22 @@ pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
         }
     }
     merged.ok_or_else(|| anyhow::anyhow!("no profile given"))
+}
+
+/// Whether the file `source` is a profile (it starts as one does), so that a profile given
+/// among the documents is refused instead of being counted as one document lacking every
+/// key. Standard input and readers, which can be read only once, are not looked at.
+pub fn is_profile(source: &Source) -> bool {
+    if source.is_stdin() || source.size().is_none() {
+        return false;
+    }
+    let Ok(mut opened) = source.open() else {
+        return false;
+    };
+    let mut head = [0u8; 64];
+    let n = read_up_to(&mut opened.reader, &mut head).unwrap_or(0);
+    let start = format!(r#"{{"format":"{FORMAT}""#);
+    head[..n].trim_ascii_start().starts_with(start.as_bytes())
 }
 
 /// Reads until `buf` is full or the input ends; the bytes read.

@@ -44,7 +44,14 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let profiles = !args.profiles.is_empty();
     let mut request = if profiles {
         let mut r = request::request_with_profiles(c, &args.profiles, target)?;
-        r.profile = Some(profile::load(&args.profiles)?);
+        let loaded = profile::load(&args.profiles)?;
+        let shares = args.profiles.len() + c.read.docs.len();
+        if shares > 1 && loaded.time_path.is_none() {
+            eprintln!(
+                "pkadvisor: warning: {shares} shares measured without --time-path: arrivals are by input position, which restarts in every share, so write spread and hotspots follow each share's order (give `profile` a --time-path)"
+            );
+        }
+        r.profile = Some(loaded);
         r
     } else {
         let layouts = request::layouts(c, &layout_specs, &target)?;

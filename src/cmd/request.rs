@@ -205,6 +205,15 @@ pub fn read_request(
     profiles: bool,
 ) -> Result<Request> {
     let sources = Source::from_args(&args.docs)?;
+    if let Some(p) = sources
+        .iter()
+        .find(|s| pkadvisor::advisor::profile::is_profile(s))
+    {
+        bail!(
+            "{}: a profile, not documents: give it with --profile (several may follow one flag: --profile DIR/*.profile.zst)",
+            p.name()
+        );
+    }
     let reads_stdin = (args.docs.is_empty() && !profiles) || args.docs.iter().any(|d| d == "-");
     if reads_stdin && std::io::IsTerminal::is_terminal(&std::io::stdin()) {
         bail!(
