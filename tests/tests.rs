@@ -44,3 +44,6 @@ mod input;
 
 // `pkadvisor profile` and `analyze --profile`: shares measured apart, merged.
 mod profile;
+
+// The Spark driver in contrib/spark: profiles of partitions merge into the whole's report.
+mod spark;
