@@ -4,6 +4,7 @@
 //!
 //! `cargo run --release --example read_bench -- 200`, or on a file of your own with the
 //! paths to extract: `cargo run --release --example read_bench -- FILE /a /b/c ...`
+//! (`-- --once FILE /a ...`: one run on two threads, as `benches/speed.py` times it).
 
 use std::fmt::Write as _;
 use std::io::{BufWriter, Write};
@@ -150,7 +151,12 @@ fn time(path: &std::path::Path, paths: &[KeyPath], threads: usize) -> (f64, u64)
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    // `--once`: one run on two threads, for timing the whole process from outside.
+    let once = args.first().is_some_and(|a| a == "--once");
+    if once {
+        args.remove(0);
+    }
     if let Some(file) = args.first().filter(|a| std::path::Path::new(a).is_file()) {
         let paths: Vec<KeyPath> = args[1..]
             .iter()
@@ -162,7 +168,12 @@ fn main() {
             bytes as f64 / 1e6,
             paths.len()
         );
-        report(std::path::Path::new(file), &paths, bytes, None);
+        if once {
+            let (seconds, docs) = time(std::path::Path::new(file), &paths, 2);
+            println!("threads=2: {seconds:.3} s, {docs} documents");
+        } else {
+            report(std::path::Path::new(file), &paths, bytes, None);
+        }
         return;
     }
     let megabytes: u64 = args.first().and_then(|a| a.parse().ok()).unwrap_or(200);
