@@ -5,7 +5,9 @@
 use std::sync::Arc;
 
 use super::candidate::Candidate;
+use crate::engine::Epk;
 use crate::engine::PkValueRef;
+use crate::engine::epk::V2Digest;
 use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
@@ -210,6 +212,9 @@ fn place(
     }
 }
 
+/// The component of a missing path.
+const UNDEFINED: [PkValueRef<'static>; 1] = [PkValueRef::Undefined];
+
 /// The per-value budget is divided this many ways (or by the thread count, if larger).
 const BUDGET_SHARES: usize = 4;
 
@@ -233,17 +238,30 @@ impl Sink for MeasureSink {
                 continue;
             }
             if let Some(i) = c.plain {
-                match doc.fields[i].component() {
-                    Some(v) => {
-                        let parts = [v];
-                        let epk = c.definition.epk_unchecked(&parts);
-                        let v1 = c.definition.is_v1();
-                        let slice = stats.add(&parts, &epk, v1, doc.bytes, position);
-                        stats.blocks.add(doc.ordinal, slice);
-                        unsafe_literal(stats, doc, &c.fields, &parts);
+                // The value borrowed where the document holds it, not moved: copies of
+                // this enum go byte by byte and stall the loads that read them back.
+                let parts: &[PkValueRef<'_>] = match &doc.fields[i] {
+                    Field::Scalar(v) => std::slice::from_ref(v),
+                    Field::Missing => &UNDEFINED,
+                    Field::Object | Field::Array => {
+                        stats.add_invalid(doc.bytes);
+                        continue;
                     }
-                    None => stats.add_invalid(doc.bytes),
-                }
+                };
+                let slice = if c.definition.is_v1() {
+                    let epk = c.definition.epk_unchecked(parts);
+                    stats.add(parts, &epk, true, doc.bytes, position)
+                } else {
+                    // A key of one path hashed with version 2 (Hash or MultiHash): its EPK
+                    // is its one component's, whose digest gives the value's hash and
+                    // slice; the EPK is made only for a value kept.
+                    let d = V2Digest::of(parts[0]);
+                    let epk = || Epk::from_bytes(&d.bytes());
+                    // The value hash of a 16-byte EPK: its last eight bytes.
+                    stats.add_hashed(parts, d.h1, || d.slice(), &epk, doc.bytes, position)
+                };
+                stats.blocks.add(doc.ordinal, slice);
+                unsafe_literal(stats, doc, &c.fields, parts);
                 continue;
             }
             let mut inline = [Field::Missing; INLINE_INPUTS];

@@ -228,7 +228,47 @@ fn digest_to_epk_bytes((h1, h2): (u64, u64)) -> [u8; 16] {
 /// The 16-byte Hash V2 EPK of one component (also one MultiHash level), hashed straight
 /// from the value.
 pub fn v2_component(v: PkValueRef<'_>) -> [u8; 16] {
-    let digest = match v {
+    digest_to_epk_bytes(v2_digest(v))
+}
+
+/// A Hash V2 EPK of one component, as the two halves of its digest: what
+/// [`v2_component`] writes out. Its slice of the hash space, and the statistics' hash of
+/// the value (`h1`), are read from the halves without the bytes being written.
+#[derive(Clone, Copy, Debug)]
+pub struct V2Digest {
+    /// MurmurHash3's first half: the EPK's last eight bytes.
+    pub h1: u64,
+    /// Its second half: the EPK's first eight bytes, top two bits cleared.
+    pub h2: u64,
+}
+
+impl V2Digest {
+    /// The digest of component `v`.
+    #[inline]
+    pub fn of(v: PkValueRef<'_>) -> V2Digest {
+        let (h1, h2) = v2_digest(v);
+        V2Digest { h1, h2 }
+    }
+
+    /// The EPK's bytes ([`v2_component`]).
+    pub fn bytes(self) -> [u8; 16] {
+        digest_to_epk_bytes((self.h1, self.h2))
+    }
+
+    /// [`slice_of_epk`] of the EPK (version 2), from the digest: its first eight bytes
+    /// read as [`space_fraction`] reads them (their first byte, top bits cleared, is
+    /// never `FF`).
+    #[inline]
+    pub fn slice(self) -> usize {
+        let lead = self.h2 & (u64::MAX >> 2);
+        let f = lead as f64 / (1u64 << 62) as f64;
+        bucket_of(f.clamp(0.0, 1.0 - f64::EPSILON))
+    }
+}
+
+#[inline]
+fn v2_digest(v: PkValueRef<'_>) -> (u64, u64) {
+    match v {
         PkValueRef::Str(s) => murmur3_x64_128_framed(marker::STRING, s.as_bytes(), Some(0xFF)),
         PkValueRef::Number(n) => {
             murmur3_x64_128_framed(marker::NUMBER, &n.to_bits().to_le_bytes(), None)
@@ -236,8 +276,7 @@ pub fn v2_component(v: PkValueRef<'_>) -> [u8; 16] {
         PkValueRef::Undefined => murmur3_x64_128(&[marker::UNDEFINED]),
         PkValueRef::Null => murmur3_x64_128(&[marker::NULL]),
         PkValueRef::Bool(b) => murmur3_x64_128(&[if b { marker::TRUE } else { marker::FALSE }]),
-    };
-    digest_to_epk_bytes(digest)
+    }
 }
 
 /// Hash V2 EPK of a key; several components are hashed in one pass (legacy multi-path
@@ -655,6 +694,29 @@ mod tests {
         }
         let half = space_fraction(&even_boundaries(2, false)[0], false);
         assert!((half - 0.5).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_digest_gives_the_epk_its_slice_and_its_value_hash() {
+        let values = [
+            PkValueRef::Str("tenant-0677"),
+            PkValueRef::Str(""),
+            PkValueRef::Number(711.86),
+            PkValueRef::Number(-0.0),
+            PkValueRef::Bool(true),
+            PkValueRef::Null,
+            PkValueRef::Undefined,
+        ];
+        for (i, v) in (0..2000)
+            .map(|i| (i, PkValueRef::Number(i as f64 * 1.37)))
+            .chain(values.into_iter().enumerate())
+        {
+            let d = V2Digest::of(v);
+            let epk = hash_v2(&[v]);
+            assert_eq!(d.bytes(), epk.as_bytes(), "{i}");
+            assert_eq!(d.slice(), slice_of_epk(&epk, false), "{i}");
+            assert_eq!(d.h1, crate::stats::value_hash(&epk), "{i}");
+        }
     }
 
     #[test]

@@ -137,14 +137,32 @@ impl CandidateStats {
         bytes: u64,
         position: Option<i64>,
     ) -> usize {
+        let hash = value_hash(epk);
+        let slice = || slice_of_epk(epk, v1);
+        self.add_hashed(components, hash, slice, &|| epk.clone(), bytes, position)
+    }
+
+    /// [`add`](Self::add) given what is derived from the value's EPK, for a caller that
+    /// has them without the EPK: its [`value_hash`], its slice of the hash space
+    /// ([`slice_of_epk`]; asked for only when needed) and the EPK itself (made only for a
+    /// value kept). They must be the EPK's, or the statistics mix up values.
+    #[inline]
+    pub fn add_hashed(
+        &mut self,
+        components: &[PkValueRef<'_>],
+        hash: u64,
+        slice: impl FnOnce() -> usize,
+        epk: &dyn Fn() -> Epk,
+        bytes: u64,
+        position: Option<i64>,
+    ) -> usize {
         self.documents += 1;
         self.bytes += bytes;
         self.check_components(components);
-        let hash = value_hash(epk);
         let slice = if self.values.is_exact() {
-            self.add_exact(hash, components, epk, (v1, bytes), position)
+            self.add_exact(hash, components, slice, epk, bytes, position)
         } else {
-            self.add_sampled(hash, components, epk, (v1, bytes), position)
+            self.add_sampled(hash, components, slice(), epk, bytes, position)
         };
         if let Some(p) = position {
             self.arrival.add(p, slice, bytes);
@@ -159,17 +177,18 @@ impl CandidateStats {
         &mut self,
         hash: u64,
         components: &[PkValueRef<'_>],
-        epk: &Epk,
-        (v1, bytes): (bool, u64),
+        slice: impl FnOnce() -> usize,
+        epk: &dyn Fn() -> Epk,
+        bytes: u64,
         position: Option<i64>,
     ) -> usize {
         if let Some(slice) = self.values.count(hash, bytes, position) {
             return slice as usize;
         }
-        let slice = slice_of_epk(epk, v1);
+        let slice = slice();
         let label = |out: &mut String| label_into(components, out);
         let at = (bytes, slice as u32, values::Span::at(position));
-        self.values.keep(hash, at, label, epk.clone());
+        self.values.keep(hash, at, label, epk());
         if self.values.over_budget()
             && let Some(p) = self.values.shrink()
         {
@@ -190,11 +209,11 @@ impl CandidateStats {
         &mut self,
         hash: u64,
         components: &[PkValueRef<'_>],
-        epk: &Epk,
-        (v1, bytes): (bool, u64),
+        slice: usize,
+        epk: &dyn Fn() -> Epk,
+        bytes: u64,
         position: Option<i64>,
     ) -> usize {
-        let slice = slice_of_epk(epk, v1);
         self.distinct.add(hash);
         self.histogram.add(slice, bytes);
         let label = |out: &mut String| label_into(components, out);

@@ -312,7 +312,7 @@ impl ValueStats {
         hash: u64,
         (bytes, slice, position): (u64, u32, Option<i64>),
         label: impl Fn(&mut String),
-        epk: &Epk,
+        epk: &dyn Fn() -> Epk,
     ) {
         self.add_heavy(hash, bytes, position, &label, epk);
         if !self.sampled(hash) {
@@ -323,7 +323,7 @@ impl ValueStats {
             return;
         }
         let span = Span::at(position);
-        self.keep(hash, (bytes, slice, span), label, epk.clone());
+        self.keep(hash, (bytes, slice, span), label, epk());
         if self.over_budget() {
             self.shrink();
         }
@@ -339,7 +339,7 @@ impl ValueStats {
         bytes: u64,
         position: Option<i64>,
         label: &dyn Fn(&mut String),
-        epk: &Epk,
+        epk: &dyn Fn() -> Epk,
     ) {
         if self.tracked.is_empty() {
             self.tracked = vec![0; CELLS];
@@ -385,7 +385,7 @@ impl ValueStats {
             bytes: untracked,
             counted: bytes,
             label: text.into_boxed_str(),
-            epk: epk.clone(),
+            epk: epk(),
             cell: cell as u32,
             span: Span::at(position),
         };
@@ -780,7 +780,7 @@ mod tests {
             self.slices[slice] += bytes;
             self.total += bytes;
             if !v.is_exact() {
-                v.add_sampled(h, (bytes, slice as u32, None), label(k), &epk(k));
+                v.add_sampled(h, (bytes, slice as u32, None), label(k), &|| epk(k));
                 return;
             }
             if v.count(h, bytes, None).is_none() {
