@@ -10,7 +10,7 @@ and reading alone's time over ours (the share of reading speed kept).
 
     cargo build --release --bin pkadvisor --example read_bench --example gen_sample
     python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install duckdb
-    /tmp/bench-venv/bin/python benches/speed.py [FILE] [--runs 3]
+    /tmp/bench-venv/bin/python benches/speed.py [FILE] [--runs 3] [--baseline OLD_BINARY]
 
 FILE defaults to a 1 GB `gen_sample orders` file, written once under the temporary directory.
 """
@@ -71,6 +71,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", help="NDJSON documents (default: a 1 GB sample)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each command (default 3)")
+    parser.add_argument("--baseline", metavar="BIN",
+                        help="another pkadvisor binary (an older build, say) timed in the same"
+                        " rotation, for before-and-after figures from one run")
     args = parser.parse_args()
     try:
         import duckdb  # noqa: F401  (only checked here; the query runs in a child)
@@ -78,9 +81,11 @@ def main():
         sys.exit(f"DuckDB is not installed for {sys.executable}: pip install duckdb")
     path = args.file or sample_file()
     keys = [a for p in PATHS for a in ("--key", p)]
-    commands = {
-        "analyze": [os.path.join(RELEASE, "pkadvisor"), "analyze", path, *keys,
-                    "--threads", "2", "--quiet", "--format", "json"],
+    analyze = ["analyze", path, *keys, "--threads", "2", "--quiet", "--format", "json"]
+    commands = {"analyze": [os.path.join(RELEASE, "pkadvisor"), *analyze]}
+    if args.baseline:
+        commands["baseline"] = [args.baseline, *analyze]
+    commands |= {
         "duckdb": [sys.executable, "-c", DUCKDB, path, *PATHS],
         "read_bench": [os.path.join(RELEASE, "examples", "read_bench"), "--once", path, *PATHS],
     }
@@ -96,10 +101,11 @@ def main():
         peak = statistics.median(m for _, m in runs)
         median[name] = wall
         print(f"  {name:<11} {wall:7.3f} s  {size / wall:6.0f} MB/s  peak {peak:6.1f} MiB")
-    print(f"  analyze throughput / DuckDB approx_count_distinct: "
-          f"{median['duckdb'] / median['analyze']:.2f}x (goal: at least 1.0)")
-    print(f"  analyze throughput / reading alone: "
-          f"{median['read_bench'] / median['analyze']:.2f} (goal: at least 0.5)")
+    for name in ("analyze", "baseline") if args.baseline else ("analyze",):
+        print(f"  {name} throughput / DuckDB approx_count_distinct: "
+              f"{median['duckdb'] / median[name]:.2f}x (goal: at least 1.0)")
+        print(f"  {name} throughput / reading alone: "
+              f"{median['read_bench'] / median[name]:.2f} (goal: at least 0.5)")
 
 
 if __name__ == "__main__":
