@@ -297,6 +297,12 @@ impl Sink for MeasureSink {
         }
         self.untimed += other.untimed;
     }
+
+    fn finish(&mut self) {
+        for s in &mut self.stats {
+            s.flush();
+        }
+    }
 }
 
 #[cfg(test)]

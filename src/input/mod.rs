@@ -113,6 +113,8 @@ pub trait Sink: Send {
     fn merge(&mut self, other: Self)
     where
         Self: Sized;
+    /// Called once on the sink that holds everything, after the last document and merge.
+    fn finish(&mut self) {}
 }
 
 /// Hears how far reading got; called once per chunk (a few MiB), never per document.

@@ -198,6 +198,8 @@ impl<S: Sink> Outcome<S> {
             invalid: t.invalid,
             first_invalid: t.first_invalid.map(|f| f.1),
         };
-        Ok((self.sink, summary))
+        let mut sink = self.sink;
+        sink.finish();
+        Ok((sink, summary))
     }
 }

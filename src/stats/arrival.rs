@@ -79,13 +79,64 @@ impl Window {
 }
 
 /// Windows of arrivals keyed by `position.div_euclid(width)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// The newest window is counted apart in 32-bit counters (half the cache lines of the
+/// 64-bit window, which is touched for every document and candidate) and added into
+/// the windows when another window becomes the newest, before a merge, and on
+/// [`flush`](Self::flush), which [`windows`](Self::windows) expects. Comparisons and
+/// serialisation see the flushed windows.
+#[derive(Clone, Debug, Deserialize)]
 pub struct Arrival {
     /// Positions (document ordinals or seconds) per window.
     pub width: i64,
-    /// The windows by key, in key order.
+    /// The windows by key, in key order (read through [`windows`](Self::windows)).
     #[serde(deserialize_with = "bounded_windows")]
-    pub windows: Vec<(i64, Window)>,
+    windows: Vec<(i64, Window)>,
+    /// The key of the window counted in [`hot`](Self::hot), if any.
+    #[serde(skip)]
+    hot_key: Option<i64>,
+    /// Documents and bytes per slice of that window not yet in `windows` (empty until
+    /// first used).
+    #[serde(skip)]
+    hot: Vec<[u32; 2]>,
+}
+
+/// The flushed state: what is compared and written.
+#[derive(Serialize)]
+#[serde(rename = "Arrival")]
+struct Flushed<'a> {
+    width: i64,
+    windows: &'a [(i64, Window)],
+}
+
+impl Serialize for Arrival {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let flushed;
+        let a = if self.hot_key.is_some() {
+            let mut c = self.clone();
+            c.flush();
+            flushed = c;
+            &flushed
+        } else {
+            self
+        };
+        Flushed {
+            width: a.width,
+            windows: &a.windows,
+        }
+        .serialize(s)
+    }
+}
+
+impl PartialEq for Arrival {
+    fn eq(&self, other: &Arrival) -> bool {
+        let flushed = |a: &Arrival| {
+            let mut c = a.clone();
+            c.flush();
+            (c.width, c.windows)
+        };
+        flushed(self) == flushed(other)
+    }
 }
 
 impl Arrival {
@@ -94,6 +145,8 @@ impl Arrival {
         Arrival {
             width: FIRST_ORDINAL_WIDTH,
             windows: Vec::new(),
+            hot_key: None,
+            hot: Vec::new(),
         }
     }
 
@@ -102,6 +155,8 @@ impl Arrival {
         Arrival {
             width: 1,
             windows: Vec::new(),
+            hot_key: None,
+            hot: Vec::new(),
         }
     }
 
@@ -116,6 +171,46 @@ impl Arrival {
     #[inline]
     pub fn add(&mut self, position: i64, slice: usize, bytes: u64) {
         let key = position.div_euclid(self.width);
+        if self.hot_key == Some(key) {
+            let s = &mut self.hot[slice];
+            let b = s[1] as u64 + bytes;
+            if s[0] < u32::MAX && b <= u32::MAX as u64 {
+                s[0] += 1;
+                s[1] = b as u32;
+                return;
+            }
+        }
+        self.add_cold(position, key, slice, bytes);
+    }
+
+    /// [`add`](Self::add) outside the hot window's counters: a newer window becomes the
+    /// hot one; an older one, or a count past 32 bits, goes to `windows`.
+    #[cold]
+    #[inline(never)]
+    fn add_cold(&mut self, position: i64, key: i64, slice: usize, bytes: u64) {
+        if self.hot_key.is_none_or(|h| key > h) {
+            self.flush();
+            self.window(key);
+            if self.windows.len() > MAX_WINDOWS {
+                self.coarsen();
+            }
+            let key = position.div_euclid(self.width);
+            if self.hot.is_empty() {
+                self.hot = vec![[0; 2]; SLICES];
+            }
+            self.hot_key = Some(key);
+            let s = &mut self.hot[slice];
+            let b = s[1] as u64 + bytes;
+            if b <= u32::MAX as u64 {
+                s[0] += 1;
+                s[1] = b as u32;
+                return;
+            }
+            let s = &mut self.window(key).slices[slice];
+            s.docs += 1;
+            s.bytes += bytes;
+            return;
+        }
         let s = &mut self.window(key).slices[slice];
         s.docs += 1;
         s.bytes += bytes;
@@ -124,8 +219,34 @@ impl Arrival {
         }
     }
 
+    /// The windows by key, in key order, once [flushed](Self::flush) (checked in debug
+    /// builds: counts still in the hot window would be missing).
+    pub fn windows(&self) -> &[(i64, Window)] {
+        debug_assert!(
+            self.hot_key.is_none(),
+            "arrival windows read before a flush"
+        );
+        &self.windows
+    }
+
+    /// Adds the hot window's counts into the windows.
+    pub fn flush(&mut self) {
+        let Some(key) = self.hot_key.take() else {
+            return;
+        };
+        let mut hot = std::mem::take(&mut self.hot);
+        let w = self.window(key);
+        for (s, h) in w.slices.iter_mut().zip(hot.iter_mut()) {
+            s.docs += h[0] as u64;
+            s.bytes += h[1] as u64;
+            *h = [0; 2];
+        }
+        self.hot = hot;
+    }
+
     /// Doubles the width, merging neighbouring windows.
     fn coarsen(&mut self) {
+        self.flush();
         self.width = self.width.saturating_mul(2);
         let old = std::mem::take(&mut self.windows);
         for (k, w) in old {
@@ -149,6 +270,8 @@ impl Arrival {
 
     /// Adds everything `other` recorded.
     pub fn merge(&mut self, mut other: Arrival) {
+        self.flush();
+        other.flush();
         while other.width < self.width {
             other.coarsen();
         }
@@ -175,6 +298,7 @@ mod tests {
         for i in 0..1_000_000i64 {
             a.add(i, bucket_of((i % 997) as f64 / 997.0), 10);
         }
+        a.flush();
         assert!(a.windows.len() <= MAX_WINDOWS);
         let docs: u64 = a
             .windows
@@ -182,6 +306,25 @@ mod tests {
             .map(|(_, w)| w.slices.iter().map(|s| s.docs).sum::<u64>())
             .sum();
         assert_eq!(docs, 1_000_000);
+    }
+
+    #[test]
+    fn out_of_order_and_past_32_bits_every_document_is_kept() {
+        let mut a = Arrival::by_time();
+        let mut expected = (0u64, 0u64);
+        for i in 0..5_000i64 {
+            // Back and forth in time, some documents past 4 GiB, one slice again and again.
+            let position = (i * 7919) % 3001 - 1500;
+            let bytes = if i % 1000 == 0 { 5 << 30 } else { 3 << 20 };
+            a.add(position, 7, bytes);
+            expected = (expected.0 + 1, expected.1 + bytes);
+        }
+        a.flush();
+        let got = a.windows.iter().fold((0, 0), |(d, b), (_, w)| {
+            (d + w.slices[7].docs, b + w.slices[7].bytes)
+        });
+        assert_eq!(got, expected);
+        assert!(a.is_well_formed());
     }
 
     #[test]

@@ -222,6 +222,12 @@ impl CandidateStats {
         slice
     }
 
+    /// Brings every count into the public fields (see [`Arrival::flush`]): call once
+    /// documents have been added and before [`arrival`](Self::arrival) is read.
+    pub fn flush(&mut self) {
+        self.arrival.flush();
+    }
+
     /// Documents and bytes over the hash space.
     pub fn histogram(&self) -> Cow<'_, EpkHistogram> {
         if self.values.is_exact() {
@@ -314,7 +320,7 @@ impl CandidateStats {
         let histogram = sum(&mut self.histogram.slices.iter().map(|s| (s.docs, s.bytes)));
         let arrival = sum(&mut self
             .arrival
-            .windows
+            .windows()
             .iter()
             .flat_map(|(_, w)| w.slices.iter().map(|s| (s.docs, s.bytes))));
         let within = |(d, b): (u64, u64)| d <= docs && b <= bytes;

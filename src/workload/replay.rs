@@ -385,7 +385,7 @@ type Arrivals = Vec<(usize, u64, u64)>;
 
 fn arrival_docs(arrival: &Arrival) -> u64 {
     arrival
-        .windows
+        .windows()
         .iter()
         .map(|(_, w)| w.slices.iter().fold(0u64, |a, s| a.saturating_add(s.docs)))
         .fold(0u64, u64::saturating_add)
@@ -416,8 +416,8 @@ fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
 /// The sample's arrival windows mapped onto `windows` windows by rank.
 fn sample_by_window(arrival: &Arrival, windows: usize) -> Vec<Vec<Arrivals>> {
     let mut out = vec![Vec::new(); windows];
-    let n = arrival.windows.len().max(1);
-    for (i, (_, w)) in arrival.windows.iter().enumerate() {
+    let n = arrival.windows().len().max(1);
+    for (i, (_, w)) in arrival.windows().iter().enumerate() {
         let slices: Arrivals = (w.slices.iter().enumerate())
             .filter(|(_, s)| s.docs > 0)
             .map(|(i, s)| (i, s.docs, s.bytes))
