@@ -65,40 +65,36 @@ def default_binary() -> Optional[str]:
     return shutil.which("pkadvisor")
 
 
-def profile_arguments(
-    keys: Sequence[str],
-    time_path: Optional[str] = None,
-    seed: Optional[int] = None,
-    memory: Optional[str] = None,
-    threads: Optional[int] = None,
-    skip_invalid: bool = False,
-    max_document_size: Optional[str] = None,
-    max_depth: Optional[int] = None,
-    redact: bool = False,
-) -> List[str]:
+# `pkadvisor profile` options the driver passes on, by keyword: those taking a value, and
+# switches.
+VALUE_OPTIONS = {
+    "time_path": "--time-path",
+    "seed": "--seed",
+    "memory": "--memory",
+    "threads": "--threads",
+    "max_document_size": "--max-document-size",
+    "max_depth": "--max-depth",
+}
+SWITCHES = {"skip_invalid": "--skip-invalid", "redact": "--redact"}
+
+
+def profile_arguments(keys: Sequence[str], **options) -> List[str]:
     """The options every executor passes to `pkadvisor profile` (the same for all, so that
-    the profiles merge). `--redact-key-file` is added on the executor, where the file is."""
+    the profiles merge): `--key` for each of `keys`, then `options` by the names of
+    `VALUE_OPTIONS` and `SWITCHES`. `--redact-key-file` is added on the executor, where the
+    file is."""
     if not keys:
         raise ValueError("give at least one --key: every partition must measure the same keys")
+    unknown = set(options) - set(VALUE_OPTIONS) - set(SWITCHES)
+    if unknown:
+        raise TypeError(f"not a pkadvisor profile option: {', '.join(sorted(unknown))}")
     args: List[str] = []
     for key in keys:
         args += ["--key", key]
-    if time_path is not None:
-        args += ["--time-path", time_path]
-    if seed is not None:
-        args += ["--seed", str(seed)]
-    if memory is not None:
-        args += ["--memory", memory]
-    if threads is not None:
-        args += ["--threads", str(threads)]
-    if skip_invalid:
-        args.append("--skip-invalid")
-    if max_document_size is not None:
-        args += ["--max-document-size", max_document_size]
-    if max_depth is not None:
-        args += ["--max-depth", str(max_depth)]
-    if redact:
-        args.append("--redact")
+    for name, flag in VALUE_OPTIONS.items():
+        if options.get(name) is not None:
+            args += [flag, str(options[name])]
+    args += [flag for name, flag in SWITCHES.items() if options.get(name)]
     return args
 
 
@@ -200,15 +196,9 @@ def profile_lines(
     binary: Optional[str] = None,
     *,
     partitions: Optional[int] = None,
-    seed: Optional[int] = None,
-    memory: Optional[str] = None,
-    threads: Optional[int] = None,
-    skip_invalid: bool = False,
-    max_document_size: Optional[str] = None,
-    max_depth: Optional[int] = None,
-    redact: bool = False,
     redact_key_file: Optional[str] = None,
     overwrite: bool = False,
+    **options,
 ) -> List[str]:
     """Profiles an RDD of JSON documents as text (one document a string, written as is)
     on the executors; returns the paths of the profiles written to `out_dir` on the
@@ -224,10 +214,8 @@ def profile_lines(
         raise FileNotFoundError(f"no redaction key file at {redact_key_file!r}")
     if partitions is not None and partitions < 1:
         raise ValueError("partitions must be at least 1")
-    args = profile_arguments(
-        keys, time_path, seed, memory, threads, skip_invalid, max_document_size, max_depth,
-        redact or redact_key_file is not None,
-    )
+    redact = options.pop("redact", False) or redact_key_file is not None
+    args = profile_arguments(keys, time_path=time_path, redact=redact, **options)
     if redact and redact_key_file is None and not os.environ.get("PKADVISOR_REDACT_KEY"):
         warnings.warn(
             "--redact without --redact-key-file: the hashes are keyed with PKADVISOR_REDACT_KEY"
@@ -298,16 +286,7 @@ def profile_dataframe(
     binary: Optional[str] = None,
     *,
     text_column: Optional[str] = None,
-    partitions: Optional[int] = None,
-    seed: Optional[int] = None,
-    memory: Optional[str] = None,
-    threads: Optional[int] = None,
-    skip_invalid: bool = False,
-    max_document_size: Optional[str] = None,
-    max_depth: Optional[int] = None,
-    redact: bool = False,
-    redact_key_file: Optional[str] = None,
-    overwrite: bool = False,
+    **options,
 ) -> List[str]:
     """Profiles a DataFrame's rows as documents, one profile per partition, and returns
     the paths written to `out_dir` (on the driver).
@@ -332,13 +311,7 @@ def profile_dataframe(
         lines = df.select(text_column).rdd.map(lambda row: row[0])
     else:
         lines = _json_lines(df)
-    return profile_lines(
-        lines, keys, out_dir, time_path, binary,
-        partitions=partitions, seed=seed, memory=memory, threads=threads,
-        skip_invalid=skip_invalid, max_document_size=max_document_size,
-        max_depth=max_depth, redact=redact, redact_key_file=redact_key_file,
-        overwrite=overwrite,
-    )
+    return profile_lines(lines, keys, out_dir, time_path, binary, **options)
 
 
 def _is_parquet(path: str) -> bool:
@@ -543,13 +516,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     spark, created = _spark_session(args.master)
     try:
         lines = read_lines(spark, text, parquet)
+        options = {name: getattr(args, name) for name in [*VALUE_OPTIONS, *SWITCHES]}
+        del options["time_path"]
         written = profile_lines(
             lines, args.key, args.output, args.time_path, args.binary,
-            partitions=args.partitions, seed=args.seed, memory=args.memory,
-            threads=args.threads, skip_invalid=args.skip_invalid,
-            max_document_size=args.max_document_size, max_depth=args.max_depth,
-            redact=args.redact, redact_key_file=args.redact_key_file,
-            overwrite=args.overwrite,
+            partitions=args.partitions, redact_key_file=args.redact_key_file,
+            overwrite=args.overwrite, **options,
         )
     except (ProfileError, FileNotFoundError, FileExistsError, ValueError) as e:
         print(f"pkadvisor_spark: error: {e}", file=sys.stderr)
