@@ -425,3 +425,32 @@ fn spark_notebook_function_and_driver_in_one_session() {
     assert_eq!(code, 2, "{message}");
     assert!(message.contains("already holds 3 profiles"), "{message}");
 }
+
+/// Without pyspark the driver says what to install, with exit 2 (no Spark or Java needed:
+/// a `pyspark` that cannot be imported is put first on the path).
+#[test]
+fn spark_driver_without_pyspark_says_what_is_missing() {
+    let dir = scratch("spark-no-pyspark");
+    let fake = dir.join("pyspark");
+    std::fs::create_dir_all(&fake).expect("scratch");
+    std::fs::write(fake.join("__init__.py"), "raise ImportError('absent')\n").expect("write");
+    let python = std::env::var("PKADVISOR_PYTHON").unwrap_or_else(|_| "python3".to_owned());
+    Command::new(python)
+        .env("PYTHONPATH", &dir)
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .args([
+            DRIVER,
+            DOCS,
+            "--key",
+            "/tenantId",
+            "--binary",
+            &binary(),
+            "-o",
+        ])
+        .arg(dir.join("out"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "cannot import pyspark: run it with spark-submit",
+        ));
+}

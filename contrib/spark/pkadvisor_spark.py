@@ -513,7 +513,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except FileNotFoundError as e:
         print(f"pkadvisor_spark: error: {e}", file=sys.stderr)
         return 2
-    spark, created = _spark_session(args.master)
+    try:
+        spark, created = _spark_session(args.master)
+    except ImportError:
+        print(
+            f"pkadvisor_spark: error: {sys.executable} cannot import pyspark: run it with"
+            " spark-submit, or install pyspark (pip install pyspark; Spark needs Java 17+)",
+            file=sys.stderr,
+        )
+        return 2
     try:
         lines = read_lines(spark, text, parquet)
         options = {name: getattr(args, name) for name in [*VALUE_OPTIONS, *SWITCHES]}
