@@ -47,6 +47,11 @@ pub struct ValueEntry {
     pub cell: u32,
     /// Its first and last arrival seen ([`NO_POSITION`] when unknown).
     pub span: Span,
+    /// Some share of the input merged in (another reading thread's, or a profile's) did
+    /// not track the value, and its documents there are not in these figures: neither
+    /// bound holds, and the value is not reported as exact.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 /// The arrival position (document ordinal or timestamp) of no document: a value whose
@@ -104,6 +109,7 @@ impl ValueEntry {
             label: &self.label,
             epk: &self.epk,
             span: self.span,
+            partial: self.partial,
         }
     }
 }
@@ -123,6 +129,8 @@ pub struct ValueRef<'a> {
     pub epk: &'a Epk,
     /// Its first and last arrival (for a heavy hitter, since it was admitted).
     pub span: Span,
+    /// A heavy hitter some merged share did not track (see [`ValueEntry::partial`]).
+    pub partial: bool,
 }
 
 /// The hot half of a kept value, which every document with it updates: 40 bytes a slot
@@ -388,6 +396,7 @@ impl ValueStats {
             epk: epk(),
             cell: cell as u32,
             span: Span::at(position),
+            partial: false,
         };
         self.heavy.insert(hash, entry);
     }
@@ -494,6 +503,7 @@ impl ValueStats {
                         first: d.first,
                         last: t.last,
                     },
+                    partial: false,
                 };
                 (h, e)
             })
@@ -523,6 +533,14 @@ impl ValueStats {
             other.start_heavy();
         }
         let sampling = self.level > 0 || other.level > 0;
+        if sampling {
+            // A value one side tracks as heavy and the other does not: what the other
+            // counted of it, read before the two are mixed.
+            let mine = other.shares_of(&self.heavy);
+            let theirs = self.shares_of(&other.heavy);
+            absorb_shares(&mut self.heavy, mine);
+            absorb_shares(&mut other.heavy, theirs);
+        }
         // Counted here, not by `keep` and `count_many` below.
         let total = self.total.saturating_add(other.total);
         if sampling {
@@ -578,11 +596,47 @@ impl ValueStats {
         }
     }
 
+    /// For each value of `heavy` this side does not track as heavy, what it counted of
+    /// it: exact figures when its sample holds the value, none when the value's hash is
+    /// sampled but absent (it was not seen), else unknown.
+    fn shares_of(&self, heavy: &FxHashMap<u64, ValueEntry>) -> Vec<(u64, Option<Share>)> {
+        let share = |h: u64| match self.sample.get(&h) {
+            Some(t) => {
+                let d = &self.details[t.detail as usize];
+                let span = Span {
+                    first: d.first,
+                    last: t.last,
+                };
+                Some(Share {
+                    docs: t.docs,
+                    bytes: t.bytes,
+                    span,
+                })
+            }
+            None if self.sampled(h) => Some(Share {
+                docs: 0,
+                bytes: 0,
+                span: Span::at(None),
+            }),
+            None => None,
+        };
+        let mut shares: Vec<(u64, Option<Share>)> = heavy
+            .keys()
+            .filter(|h| !self.heavy.contains_key(h))
+            .map(|&h| (h, share(h)))
+            .collect();
+        shares.sort_unstable_by_key(|s| s.0);
+        shares
+    }
+
     /// The union of both tables (figures added where both hold a value), largest first.
     fn merge_heavy(&mut self, theirs: FxHashMap<u64, ValueEntry>) {
         for (h, e) in theirs {
             match self.heavy.get_mut(&h) {
-                Some(mine) => mine.absorb(e.docs, e.bytes, e.counted, e.span),
+                Some(mine) => {
+                    mine.absorb(e.docs, e.bytes, e.counted, e.span);
+                    mine.partial |= e.partial;
+                }
                 None => {
                     self.heavy.insert(h, e);
                 }
@@ -679,6 +733,7 @@ impl ValueStats {
                     first: d.first,
                     last: t.last,
                 },
+                partial: false,
             }
         })
     }
@@ -725,7 +780,7 @@ impl ValueStats {
                 docs: e.docs,
                 bytes: e.bytes,
                 min_bytes: e.min_bytes,
-                exact: exact || e.min_bytes == e.bytes,
+                exact: (exact || e.min_bytes == e.bytes) && !e.partial,
                 epk: e.epk.to_hex(),
             })
             .collect()
@@ -738,6 +793,28 @@ impl ValueStats {
             Box::new(self.sample())
         } else {
             Box::new(self.heavy.values().map(ValueEntry::view))
+        }
+    }
+}
+
+/// What one side of a merge counted, exactly, of a value the other tracks as heavy.
+#[derive(Clone, Copy, Debug)]
+struct Share {
+    docs: u64,
+    bytes: u64,
+    span: Span,
+}
+
+/// Adds each side's exact share to its heavy value, which stays as exact as it was; a
+/// value whose share is unknown becomes [partial](ValueEntry::partial).
+fn absorb_shares(heavy: &mut FxHashMap<u64, ValueEntry>, shares: Vec<(u64, Option<Share>)>) {
+    for (h, share) in shares {
+        let Some(e) = heavy.get_mut(&h) else {
+            continue;
+        };
+        match share {
+            Some(s) => e.absorb(s.docs, s.bytes, s.bytes, s.span),
+            None => e.partial = true,
         }
     }
 }
@@ -879,5 +956,52 @@ mod tests {
         let top = a.top(1);
         assert_eq!(top[0].value, "\"v7\"");
         assert!(top[0].bytes >= 4_000_000, "{:?}", top[0]);
+    }
+
+    #[test]
+    fn a_value_heavy_on_one_side_only_is_exact_only_if_the_other_side_counted_it() {
+        // Two values heavy in the first half and rare in the second, where neither is
+        // tracked as heavy: one whose hash any sampling level keeps, one no level keeps.
+        let kept = (0..).find(|&k| mix(k) & 0xffff == 0).expect("a kept hash");
+        let dropped = (0..).find(|&k| mix(k) & 1 == 1).expect("a dropped hash");
+        let (mut a, mut b) = (ValueStats::new(128 * 1024), ValueStats::new(128 * 1024));
+        let (mut fa, mut fb) = (Feeder::new(), Feeder::new());
+        for i in 0..100_000u64 {
+            let first = [kept, dropped, 1_000_000 + i, 1_000_000 + i, 1_000_000 + i];
+            fa.add(&mut a, first[i as usize % 5], 100);
+            let second = match i % 2_000 {
+                0 => kept,
+                1 => dropped,
+                _ => 2_000_000 + i,
+            };
+            fb.add(&mut b, second, 100);
+        }
+        assert!(!a.is_exact() && !b.is_exact());
+        assert!(!b.heavy.contains_key(&mix(kept)) && !b.heavy.contains_key(&mix(dropped)));
+        a.merge(b);
+        let top = a.top(2);
+        let find = |k: u64| {
+            let label = format!("\"v{k}\"");
+            top.iter()
+                .find(|t| t.value == label)
+                .expect("a heavy value")
+        };
+        let truth = 20_000 * 100 + 50 * 100;
+        // Counted exactly in the second half's sample: the sum is exact.
+        let v = find(kept);
+        assert!(v.exact && v.bytes == truth && v.min_bytes == truth, "{v:?}");
+        // Not counted there: its figure misses those documents and says it is not exact
+        // (it used to say exact, at the first half's bytes).
+        let v = find(dropped);
+        assert!(!v.exact && v.bytes < truth, "{v:?}");
+        // The mark travels through a profile, and through a further merge.
+        let text = serde_json::to_string(&a).expect("serialise");
+        let mut back: ValueStats = serde_json::from_str(&text).expect("read back");
+        back.merge(ValueStats::new(128 * 1024));
+        let v = back
+            .top(2)
+            .into_iter()
+            .find(|t| t.value.contains(&dropped.to_string()));
+        assert!(!v.expect("kept").exact);
     }
 }
