@@ -33,9 +33,9 @@ use std::collections::BTreeMap;
 
 use rustc_hash::FxHashSet;
 
-use crate::engine::epk::boundary_at;
+use crate::engine::epk::{boundary_at, slice_of_epk};
 use crate::engine::{Container, Epk, GB, PartitionKeyDefinition, PartitionKind, Throughput};
-use crate::stats::histogram::BUCKETS;
+use crate::stats::histogram::{BUCKETS, EpkHistogram};
 use crate::stats::{CandidateStats, Span, value_hash};
 
 /// The container size and throughput to project onto.
@@ -118,8 +118,9 @@ struct Carrier<'a> {
 }
 
 /// The values placed one by one: every value while counted exactly; once sampled, the heavy
-/// hitters and the other sampled values, scaled so that all of them hold the sample's bytes.
-fn carriers(stats: &CandidateStats) -> Vec<Carrier<'_>> {
+/// hitters and the other sampled values, scaled so that all of them hold the sample's bytes
+/// where the histogram says they lie (see [`fit_to_histogram`]).
+fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
     let mut out = Vec::new();
     let mut heavy = FxHashSet::default();
     for v in stats.values.heavy_entries() {
@@ -154,13 +155,47 @@ fn carriers(stats: &CandidateStats) -> Vec<Carrier<'_>> {
         let sampled: f64 = out[from..].iter().map(|c| c.bytes).sum();
         let rest = stats.histogram().total_bytes as f64 - heavy_bytes;
         if sampled > 0.0 && rest > 0.0 {
-            let f = rest / sampled;
-            for c in &mut out[from..] {
-                c.bytes *= f;
-            }
+            fit_to_histogram(&mut out, from, &stats.histogram(), v1);
         }
     }
     out
+}
+
+/// Scales the sampled values (`out[from..]`; the heavy hitters come before them) so that
+/// each slice of the hash space holds what the histogram counted there. Each sampled value
+/// stands for many values not kept; scaled up alone, their bytes would lie where the sample
+/// happened to fall, and a key of many even values would look as uneven as its sample is
+/// small. The histogram has every document's slice: a slice's tail (its bytes less its heavy
+/// hitters') is shared among the sampled values in it, in proportion to their bytes, and a
+/// slice no sampled value fell in hands its tail to the nearest slice that has one.
+fn fit_to_histogram(out: &mut [Carrier<'_>], from: usize, histogram: &EpkHistogram, v1: bool) {
+    let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
+    for c in &out[..from] {
+        tail[slice_of_epk(c.epk, v1)] -= c.bytes;
+    }
+    let slices: Vec<usize> = out[from..]
+        .iter()
+        .map(|c| slice_of_epk(c.epk, v1))
+        .collect();
+    let mut held = vec![0.0; BUCKETS];
+    for (c, &s) in out[from..].iter().zip(&slices) {
+        held[s] += c.bytes;
+    }
+    let filled: Vec<usize> = (0..BUCKETS).filter(|&s| held[s] > 0.0).collect();
+    for s in (0..BUCKETS).filter(|&s| held[s] == 0.0) {
+        let at = filled.partition_point(|&f| f < s);
+        let below = at.checked_sub(1).map(|i| filled[i]);
+        let nearest = match (below, filled.get(at)) {
+            (Some(b), Some(&a)) if s - b <= a - s => b,
+            (_, Some(&a)) => a,
+            (Some(b), None) => b,
+            (None, None) => return,
+        };
+        tail[nearest] += tail[s].max(0.0);
+    }
+    for (c, &s) in out[from..].iter_mut().zip(&slices) {
+        c.bytes *= tail[s].max(0.0) / held[s];
+    }
 }
 
 /// The sample's arrival span and whether each value is closed.
@@ -341,7 +376,7 @@ pub fn project_into(
     let v1 = definition.is_v1();
     let sample = stats.histogram().total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
-    let mut carriers = carriers(stats);
+    let mut carriers = carriers(stats, v1);
     let arrivals = Arrivals::of(&carriers, timed);
     for c in &mut carriers {
         c.closed = arrivals.is_closed(c);
