@@ -242,7 +242,8 @@ pub enum GsiArg {
 pub struct ReadArgs {
     /// Sample documents: NDJSON, a JSON array, or concatenated JSON; `.gz`/`.zst` are
     /// decompressed. `-` or nothing reads standard input (but `analyze --profile` with
-    /// nothing reads only the profiles).
+    /// nothing reads only the profiles; give DOCS before --profile, which takes every file
+    /// after it).
     #[arg(value_name = "DOCS")]
     pub docs: Vec<String>,
     /// A candidate key (repeatable). Specs: /path, /a/b, /"my-prop", /a,/b[,/c]

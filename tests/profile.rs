@@ -112,6 +112,25 @@ fn merged_halves_report_what_the_whole_does() {
         .stderr(contains(
             "b.profile.zst: a profile, not documents: give it with --profile",
         ));
+    // Only regular files are looked at: documents from a pipe are read whole, once.
+    let text = std::fs::read_to_string(&a).expect("half");
+    let piped = pkadvisor()
+        .args([
+            "analyze",
+            "/dev/stdin",
+            "--key",
+            "/tenantId",
+            "--format",
+            "json",
+            "-q",
+        ])
+        .write_stdin(text)
+        .output()
+        .expect("runs");
+    assert!(piped.status.success(), "{piped:?}");
+    let report: serde_json::Value = serde_json::from_slice(&piped.stdout).expect("json");
+    assert_eq!(report["input"]["documents"], 1_700);
+    assert_eq!(report["input"]["invalid"], 0);
 }
 
 #[test]

@@ -237,6 +237,7 @@ fn largest_values(e: &Evaluation, opts: &ReportOptions) -> Vec<LargestValue> {
             documents: v.docs,
             bytes: v.bytes,
             exact: v.exact,
+            partial: v.partial,
             min_bytes: v.min_bytes,
         })
         .collect()

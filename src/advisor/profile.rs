@@ -379,9 +379,10 @@ pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
 
 /// Whether the file `source` is a profile (it starts as one does), so that a profile given
 /// among the documents is refused instead of being counted as one document lacking every
-/// key. Standard input and readers, which can be read only once, are not looked at.
+/// key. Only regular files are looked at: standard input, pipes, FIFOs and readers can be
+/// read only once.
 pub fn is_profile(source: &Source) -> bool {
-    if source.is_stdin() || source.size().is_none() {
+    if !source.is_regular_file() {
         return false;
     }
     let Ok(mut opened) = source.open() else {

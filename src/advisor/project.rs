@@ -191,10 +191,29 @@ fn fit_to_histogram(out: &mut [Carrier<'_>], from: usize, histogram: &EpkHistogr
             (Some(b), None) => b,
             (None, None) => return,
         };
-        tail[nearest] += tail[s].max(0.0);
+        tail[nearest] += tail[s];
+        tail[s] = 0.0;
     }
+    // A slice whose heavy hitters' upper bounds pass its bytes has no tail; what they
+    // overshoot comes off the other slices' tails, so that the whole is kept.
+    let whole: f64 = (0..BUCKETS)
+        .filter(|&s| held[s] > 0.0)
+        .map(|s| tail[s])
+        .sum();
+    let positive: f64 = (0..BUCKETS)
+        .filter(|&s| held[s] > 0.0)
+        .map(|s| tail[s].max(0.0))
+        .sum();
+    let k = if positive > 0.0 {
+        whole.max(0.0) / positive
+    } else {
+        0.0
+    };
     for (c, &s) in out[from..].iter_mut().zip(&slices) {
-        c.bytes *= tail[s].max(0.0) / held[s];
+        c.bytes = match held[s] > 0.0 {
+            true => c.bytes * tail[s].max(0.0) * k / held[s],
+            false => 0.0,
+        };
     }
 }
 
@@ -564,6 +583,52 @@ mod tests {
     use super::*;
     use crate::engine::epk::hash_v2;
     use crate::engine::{KeyPath, PkValueRef};
+
+    #[test]
+    fn sampled_values_take_their_slices_bytes_and_keep_the_whole() {
+        // Slices 10, 20 and 30 hold 1,000, 3,000 and 500 bytes; a heavy hitter's upper
+        // bound in slice 30 (900) passes that slice's bytes; slice 20 has no sampled value.
+        let at = |s: usize| boundary_at((s as f64 + 0.5) / BUCKETS as f64, false);
+        let epks = [at(30), at(10), at(11), at(19), at(30)];
+        let mut histogram = EpkHistogram::default();
+        for (s, bytes) in [(10, 1_000), (20, 3_000), (30, 500)] {
+            histogram.add_to(s, 1, bytes);
+        }
+        let carrier = |epk, bytes| Carrier {
+            epk,
+            bytes,
+            docs: 1.0,
+            count: 1,
+            span: Span::at(None),
+            label: None,
+            closed: false,
+        };
+        let mut out = vec![
+            carrier(&epks[0], 900.0),
+            carrier(&epks[1], 10.0),
+            carrier(&epks[2], 30.0),
+            carrier(&epks[3], 1.0),
+            carrier(&epks[4], 5.0),
+        ];
+        fit_to_histogram(&mut out, 1, &histogram, false);
+        let total: f64 = out.iter().map(|c| c.bytes).sum();
+        assert!((total - 4_500.0).abs() < 1e-6, "{total}");
+        // Slice 20's tail goes to slice 19 (nearest); the overshoot in slice 30 (400)
+        // comes off the other tails in proportion: 1,000 + 3,000 scaled by 3,600 / 4,000.
+        let f = 3_600.0 / 4_000.0;
+        assert!(
+            (out[1].bytes - 1_000.0 * f).abs() < 1e-6,
+            "{}",
+            out[1].bytes
+        );
+        assert_eq!(out[2].bytes, 0.0, "slice 11 holds nothing");
+        assert!(
+            (out[3].bytes - 3_000.0 * f).abs() < 1e-6,
+            "{}",
+            out[3].bytes
+        );
+        assert_eq!(out[4].bytes, 0.0, "slice 30 is all the heavy hitter's");
+    }
 
     fn def() -> PartitionKeyDefinition {
         PartitionKeyDefinition::hash_v2(KeyPath::parse("/k").unwrap())

@@ -95,6 +95,15 @@ impl Source {
         &self.name
     }
 
+    /// Whether this is a regular file (not standard input, a pipe, a FIFO or a device),
+    /// which can be read more than once.
+    pub fn is_regular_file(&self) -> bool {
+        match &self.kind {
+            Kind::File(p) => std::fs::metadata(p).is_ok_and(|m| m.is_file()),
+            _ => false,
+        }
+    }
+
     /// Whether this is standard input.
     pub fn is_stdin(&self) -> bool {
         matches!(self.kind, Kind::Stdin)

@@ -307,8 +307,13 @@ pub struct LargestValue {
     /// Their share of the sample's bytes (0–1).
     pub share: f64,
     /// Whether the figures are exact; otherwise `documents`, `bytes` and `share` are
-    /// upper bounds and `min_bytes` the lower bound.
+    /// upper bounds and `min_bytes` the lower bound, unless `partial`.
     pub exact: bool,
+    /// Some merged share of the input (a reading thread's, or a profile's) did not track
+    /// the value: `documents`, `bytes` and `share` miss its documents there, so they are
+    /// lower bounds, not upper ones.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
     /// The fewest bytes the value may hold in the sample (equal to `bytes` when exact).
     pub min_bytes: u64,
 }
