@@ -89,6 +89,14 @@ fn apportion(total: u64, weights: &[u64], min: u64) -> Vec<u64> {
     out
 }
 
+/// Operations per log line of one read shape: `total` spread by skewed weights over its
+/// first `lines` lines, then `plain` lines of one operation each.
+fn shape_counts(rng: &mut Rng, total: u64, lines: usize, plain: usize) -> Vec<u64> {
+    let mut counts = apportion(total - plain as u64, &line_weights(rng, lines), 1);
+    counts.extend(std::iter::repeat_n(1, plain));
+    counts
+}
+
 /// Random positive weights for `n` log lines of one query shape (a few heavy hitters).
 fn line_weights(rng: &mut Rng, n: usize) -> Vec<u64> {
     (0..n)
@@ -379,6 +387,27 @@ struct LogLine {
     fixed: Vec<(&'static str, usize)>,
     /// Documents written (creates, upserts, patched items, batch operations).
     writes: Vec<J>,
+}
+
+impl LogLine {
+    /// A query of read shape `shape` that fixes `fixed`.
+    fn query(
+        text: String,
+        count: u64,
+        ts_ms: i64,
+        shape: &'static str,
+        fixed: Vec<(&'static str, usize)>,
+    ) -> LogLine {
+        LogLine {
+            text,
+            count,
+            ts_ms,
+            kind: Kind::Query,
+            shape,
+            fixed,
+            writes: vec![],
+        }
+    }
 }
 
 /// A query with parameters: the JSON line, or (`plain`) the SQL with literals inlined.

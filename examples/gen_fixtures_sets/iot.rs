@@ -249,9 +249,8 @@ pub(super) fn iot() -> Set {
         ),
     ];
     for (shape, total, lines, plain, templates) in shape_specs {
-        let counts = apportion(total - plain as u64, &line_weights(&mut rng, lines), 1);
-        let counts = counts.into_iter().chain(std::iter::repeat_n(1, plain));
-        for (i, count) in counts.enumerate() {
+        let counts = shape_counts(&mut rng, total, lines, plain);
+        for (i, count) in counts.into_iter().enumerate() {
             let sql = templates[i % templates.len()];
             // Half of the lookups are about the last week.
             let di = if rng.chance(500) {
@@ -283,15 +282,13 @@ pub(super) fn iot() -> Set {
             }
             let ts_ms = (log_first + rng.range(0, IOT_LOG_DAYS - 1) * 86_400) * 1000
                 + rng.range(6 * 3_600_000, 20 * 3_600_000);
-            log.push(LogLine {
-                text: query_text(sql, &params, count, Some(rfc3339(ts_ms / 1000)), i >= lines),
+            log.push(LogLine::query(
+                query_text(sql, &params, count, Some(rfc3339(ts_ms / 1000)), i >= lines),
                 count,
                 ts_ms,
-                kind: Kind::Query,
                 shape,
                 fixed,
-                writes: vec![],
-            });
+            ));
         }
     }
 

@@ -481,9 +481,8 @@ pub(super) fn multitenant() -> Set {
         ),
     ];
     for (shape, total, lines, plain, templates) in shape_specs {
-        let counts = apportion(total - plain as u64, &line_weights(&mut rng, lines), 1);
-        let counts = counts.into_iter().chain(std::iter::repeat_n(1, plain));
-        for (i, count) in counts.enumerate() {
+        let counts = shape_counts(&mut rng, total, lines, plain);
+        for (i, count) in counts.into_iter().enumerate() {
             let is_plain = i >= lines;
             let tpl = &templates[i % templates.len()];
             let (ti, ui) = pick_user(&mut rng);
@@ -516,15 +515,7 @@ pub(super) fn multitenant() -> Set {
                 (true, 2) => text.replace('\'', "\""),
                 _ => text,
             };
-            log.push(LogLine {
-                text,
-                count,
-                ts_ms,
-                kind: Kind::Query,
-                shape,
-                fixed,
-                writes: vec![],
-            });
+            log.push(LogLine::query(text, count, ts_ms, shape, fixed));
         }
     }
 

@@ -607,9 +607,8 @@ pub(super) fn nutrition() -> Set {
     ];
     let mut seq = 0;
     for (shape, total, lines, plain, templates) in shape_specs {
-        let counts = apportion(total - plain as u64, &line_weights(&mut rng, lines), 1);
-        let counts = counts.into_iter().chain(std::iter::repeat_n(1, plain));
-        for (i, count) in counts.enumerate() {
+        let counts = shape_counts(&mut rng, total, lines, plain);
+        for (i, count) in counts.into_iter().enumerate() {
             let sql = templates[i % templates.len()];
             let group = GROUPS[group_picker.pick(&mut rng)].0;
             let in_group: Vec<&J> = docs
@@ -633,15 +632,13 @@ pub(super) fn nutrition() -> Set {
                 }
             }
             seq += 1;
-            log.push(LogLine {
-                text: query_text(sql, &params, count, None, i >= lines),
+            log.push(LogLine::query(
+                query_text(sql, &params, count, None, i >= lines),
                 count,
-                ts_ms: seq,
-                kind: Kind::Query,
+                seq,
                 shape,
                 fixed,
-                writes: vec![],
-            });
+            ));
         }
     }
     for count in apportion(6_000, &line_weights(&mut rng, 110), 1) {

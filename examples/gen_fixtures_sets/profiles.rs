@@ -263,9 +263,8 @@ pub(super) fn profiles() -> Set {
         ),
     ];
     for (shape, total, lines, plain, templates) in shape_specs {
-        let counts = apportion(total - plain as u64, &line_weights(&mut rng, lines), 1);
-        let counts = counts.into_iter().chain(std::iter::repeat_n(1, plain));
-        for (i, count) in counts.enumerate() {
+        let counts = shape_counts(&mut rng, total, lines, plain);
+        for (i, count) in counts.into_iter().enumerate() {
             let sql = templates[i % templates.len()];
             let d = &docs[rng.below(docs.len() as u64) as usize];
             let country = COUNTRIES[country_picker.pick(&mut rng)].0;
@@ -288,15 +287,13 @@ pub(super) fn profiles() -> Set {
                 fixed.push(("/plan", 1));
             }
             let ts_ms = day_ms(&mut rng);
-            log.push(LogLine {
-                text: query_text(sql, &params, count, Some(rfc3339_ms(ts_ms)), i >= lines),
+            log.push(LogLine::query(
+                query_text(sql, &params, count, Some(rfc3339_ms(ts_ms)), i >= lines),
                 count,
                 ts_ms,
-                kind: Kind::Query,
                 shape,
                 fixed,
-                writes: vec![],
-            });
+            ));
         }
     }
     // Writes: last-login patches, preference upserts (same key value), sign-ups.
