@@ -25,6 +25,8 @@ use crate::stats::CandidateStats;
 pub const FORMAT: &str = "pkadvisor-profile";
 /// The layout version written, and the only one read.
 pub const VERSION: u32 = 2;
+/// What a file given after `--profile` that is not one most likely means.
+const ORDER: &str = "DOCS go before --profile, which takes every file after it";
 /// The largest profile read, decompressed: 1 GiB (a decompression bomb ends there; input
 /// that does not start as a JSON object is refused at once).
 pub const MAX_PROFILE_BYTES: u64 = 1 << 30;
@@ -191,9 +193,9 @@ impl Profile {
             read_up_to(&mut input, &mut text).map_err(|e| bad(format!("cannot be read ({e})")))?;
         text.truncate(n);
         if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-            return Err(bad(
-                "not a pkadvisor profile (a profile is one JSON object); DOCS go before --profile, which takes every file after it".into(),
-            ));
+            return Err(bad(format!(
+                "not a pkadvisor profile (a profile is one JSON object); {ORDER}"
+            )));
         }
         input
             .read_to_end(&mut text)
@@ -206,7 +208,7 @@ impl Profile {
         }
         let file: File = serde_json::from_slice(&text).map_err(|e| {
             bad(format!(
-                "line {} column {}: not a pkadvisor profile ({e}); DOCS go before --profile, which takes every file after it",
+                "line {} column {}: not a pkadvisor profile ({e}); {ORDER}",
                 e.line(),
                 e.column()
             ))

@@ -311,7 +311,7 @@ pub struct LargestValue {
     pub exact: bool,
     /// Some merged share of the input (a reading thread's, or a profile's) did not track
     /// the value: `documents`, `bytes` and `share` miss its documents there, so they are
-    /// lower bounds, not upper ones.
+    /// no upper bounds and may fall short of the truth.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub partial: bool,
     /// The fewest bytes the value may hold in the sample (equal to `bytes` when exact).

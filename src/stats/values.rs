@@ -503,10 +503,7 @@ impl ValueStats {
                     label: self.label(d).into(),
                     epk: d.epk.clone(),
                     cell: cell_of(h) as u32,
-                    span: Span {
-                        first: d.first,
-                        last: t.last,
-                    },
+                    span: self.span_of(t),
                     partial: false,
                 };
                 (h, e)
@@ -558,6 +555,7 @@ impl ValueStats {
         self.sample.retain(|h, _| h & mask == 0);
         for (h, t) in other.sample {
             let d = &other.details[t.detail as usize];
+            // `other.sample` is moved out: the span is built here, not by `span_of`.
             let span = Span {
                 first: d.first,
                 last: t.last,
@@ -605,18 +603,11 @@ impl ValueStats {
     /// sampled but absent (it was not seen), else unknown.
     fn shares_of(&self, heavy: &FxHashMap<u64, ValueEntry>) -> Vec<(u64, Option<Share>)> {
         let share = |h: u64| match self.sample.get(&h) {
-            Some(t) => {
-                let d = &self.details[t.detail as usize];
-                let span = Span {
-                    first: d.first,
-                    last: t.last,
-                };
-                Some(Share {
-                    docs: t.docs,
-                    bytes: t.bytes,
-                    span,
-                })
-            }
+            Some(t) => Some(Share {
+                docs: t.docs,
+                bytes: t.bytes,
+                span: self.span_of(t),
+            }),
             None if self.sampled(h) => Some(Share {
                 docs: 0,
                 bytes: 0,
@@ -624,13 +615,19 @@ impl ValueStats {
             }),
             None => None,
         };
-        let mut shares: Vec<(u64, Option<Share>)> = heavy
+        heavy
             .keys()
             .filter(|h| !self.heavy.contains_key(h))
             .map(|&h| (h, share(h)))
-            .collect();
-        shares.sort_unstable_by_key(|s| s.0);
-        shares
+            .collect()
+    }
+
+    /// A kept value's first and last arrival.
+    fn span_of(&self, t: &Tally) -> Span {
+        Span {
+            first: self.details[t.detail as usize].first,
+            last: t.last,
+        }
     }
 
     /// The union of both tables (figures added where both hold a value), largest first.
@@ -733,10 +730,7 @@ impl ValueStats {
                 min_bytes: t.bytes,
                 label: self.label(d),
                 epk: &d.epk,
-                span: Span {
-                    first: d.first,
-                    last: t.last,
-                },
+                span: self.span_of(t),
                 partial: false,
             }
         })
