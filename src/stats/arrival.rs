@@ -111,15 +111,7 @@ struct Flushed<'a> {
 
 impl Serialize for Arrival {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let flushed;
-        let a = if self.hot_key.is_some() {
-            let mut c = self.clone();
-            c.flush();
-            flushed = c;
-            &flushed
-        } else {
-            self
-        };
+        let a = self.flushed();
         Flushed {
             width: a.width,
             windows: &a.windows,
@@ -130,12 +122,8 @@ impl Serialize for Arrival {
 
 impl PartialEq for Arrival {
     fn eq(&self, other: &Arrival) -> bool {
-        let flushed = |a: &Arrival| {
-            let mut c = a.clone();
-            c.flush();
-            (c.width, c.windows)
-        };
-        flushed(self) == flushed(other)
+        let (a, b) = (self.flushed(), other.flushed());
+        (a.width, &a.windows) == (b.width, &b.windows)
     }
 }
 
@@ -227,6 +215,16 @@ impl Arrival {
             "arrival windows read before a flush"
         );
         &self.windows
+    }
+
+    /// Itself with the hot window's counts in the windows: borrowed when there are none.
+    fn flushed(&self) -> std::borrow::Cow<'_, Arrival> {
+        if self.hot_key.is_none() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut c = self.clone();
+        c.flush();
+        std::borrow::Cow::Owned(c)
     }
 
     /// Adds the hot window's counts into the windows.
