@@ -471,3 +471,37 @@ fn shares_measured_without_a_time_path_are_merged_with_a_warning() {
         .success()
         .stderr(contains("without --time-path").not());
 }
+
+/// Past --memory, the kept values are a hash sample: read back from a profile, they give
+/// the report the documents give, to the last digit.
+#[test]
+fn a_sampled_profile_reads_back_to_the_report_of_its_documents() {
+    let dir = scratch("profile-sampled");
+    let mut text = String::new();
+    for i in 0..50_000u64 {
+        let (user, tenant) = (i * 7_919 % 20_000, i % 37);
+        let line = format!(r#"{{"id":"d{i:06}","userId":"u{user:05}","tenantId":"t{tenant}"}}"#);
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let docs = dir.join("docs.ndjson").to_string_lossy().into_owned();
+    std::fs::write(&docs, text).expect("write docs");
+    let p = dir.join("all.profile.zst").to_string_lossy().into_owned();
+    let keys = ["--key", "/id", "--key", "/userId", "--key", "/tenantId"];
+    let squeeze = [&keys[..], &["--memory", "2MB"]].concat();
+    profile(&docs, &p, &squeeze);
+    let read_back = json(&["analyze", "--profile", &p, "--format", "json"]);
+    let direct = [
+        &["analyze", &docs, "--format", "json", "--seed", "7"][..],
+        &squeeze,
+    ];
+    let direct = json(&direct.concat());
+    let user = (direct["candidates"].as_array().expect("candidates").iter())
+        .find(|c| c["key"]["spec"] == "/userId")
+        .expect("/userId");
+    assert_eq!(
+        user["cardinality"]["exact"], false,
+        "values must be sampled"
+    );
+    assert_eq!(read_back, direct);
+}

@@ -8,6 +8,7 @@ pub mod blocks;
 mod bounded;
 pub mod distinct;
 pub mod histogram;
+mod sample;
 pub mod values;
 
 use std::borrow::Cow;
@@ -377,6 +378,21 @@ fn entry<K: Ord + Copy, V>(v: &mut Vec<(K, V)>, key: K, make: impl FnOnce() -> V
         },
     };
     &mut v[at].1
+}
+
+/// Asks for the cache line that holds `p` ahead of its use: a hint that reads nothing the
+/// program sees, so any address will do.
+#[inline(always)]
+pub(crate) fn prefetch(p: *const u8) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults and has no effect the program can observe, whatever
+    // the address; SSE is part of every x86-64.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
 }
 
 /// A 64-bit identity of a key value, taken from its EPK (which is already a strong hash):

@@ -17,6 +17,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use super::histogram::{BUCKETS, EpkHistogram};
+use super::sample::{SLOT_BYTES, Sample, Tally};
 use crate::engine::Epk;
 
 /// Heavy hitters kept.
@@ -133,20 +134,6 @@ pub struct ValueRef<'a> {
     pub partial: bool,
 }
 
-/// The hot half of a kept value, which every document with it updates: 40 bytes a slot
-/// with its hash, so that twenty candidates' tables stay in cache.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-struct Tally {
-    docs: u64,
-    bytes: u64,
-    /// Its slice of the hash space.
-    slice: u32,
-    /// Its index among the details.
-    detail: u32,
-    /// Its last arrival.
-    last: i64,
-}
-
 /// The cold half of a kept value, written once.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 struct Detail {
@@ -161,7 +148,7 @@ struct Detail {
 /// old and the new table at once (up to four slots per value), the details' vector up to
 /// two, plus twice its label (the labels' text grows by doubling too).
 fn footprint(label: usize) -> usize {
-    4 * std::mem::size_of::<(u64, Tally)>() + 2 * std::mem::size_of::<Detail>() + 2 * label
+    4 * SLOT_BYTES + 2 * std::mem::size_of::<Detail>() + 2 * label
 }
 
 /// One of the largest values, for reports.
@@ -207,7 +194,7 @@ pub struct ValueStats {
     budget: usize,
     level: u32,
     used: usize,
-    sample: FxHashMap<u64, Tally>,
+    sample: Sample,
     details: Vec<Detail>,
     /// The kept values' labels, end to end: one allocation, not one per value.
     labels: String,
@@ -236,7 +223,7 @@ impl ValueStats {
             budget: budget.max(64 * 1024),
             level: 0,
             used: 0,
-            sample: FxHashMap::default(),
+            sample: Sample::default(),
             details: Vec::new(),
             labels: String::new(),
             heavy: FxHashMap::default(),
@@ -252,12 +239,21 @@ impl ValueStats {
         hash & ((1u64 << self.level) - 1) == 0
     }
 
+    /// Asks for the cache lines where the value of `hash` is counted, if it is kept or
+    /// would be (a hint: it changes nothing).
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        if self.sampled(hash) {
+            self.sample.prefetch(hash);
+        }
+    }
+
     /// Counts one document of `bytes` with the value of `hash` if the value is already
     /// kept, and returns the value's slice of the hash space; `None` if it is not kept
     /// (while exact: a value never seen, to [`keep`](Self::keep)).
     #[inline]
     pub fn count(&mut self, hash: u64, bytes: u64, position: Option<i64>) -> Option<u32> {
-        let t = self.sample.get_mut(&hash)?;
+        let t = self.sample.get_mut(hash)?;
         t.docs += 1;
         t.bytes += bytes;
         if let Some(p) = position {
@@ -417,8 +413,8 @@ impl ValueStats {
     fn start_cells(&mut self) {
         self.cells = vec![0; CELLS];
         self.celled = 0;
-        for (h, t) in &self.sample {
-            let c = &mut self.cells[cell_of(*h)];
+        for (h, t) in self.sample.iter() {
+            let c = &mut self.cells[cell_of(h)];
             *c = c.saturating_add(t.bytes);
             self.celled = self.celled.saturating_add(t.docs);
         }
@@ -441,14 +437,14 @@ impl ValueStats {
             self.start_cells();
             self.start_heavy();
             Promotion {
-                hashes: self.sample.keys().copied().collect(),
+                hashes: self.sample.keys().collect(),
                 histogram: self.histogram(),
             }
         });
         while self.used > self.budget && self.level < 63 {
             self.level += 1;
             let mask = (1u64 << self.level) - 1;
-            self.sample.retain(|h, _| h & mask == 0);
+            self.sample.retain(|h| h & mask == 0);
             self.compact();
         }
         promotion
@@ -489,7 +485,7 @@ impl ValueStats {
 
     /// The heavy table starts as the largest values counted exactly so far.
     fn start_heavy(&mut self) {
-        let mut all: Vec<(u64, &Tally)> = self.sample.iter().map(|(h, t)| (*h, t)).collect();
+        let mut all: Vec<(u64, &Tally)> = self.sample.iter().collect();
         all.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0)));
         self.heavy = all
             .into_iter()
@@ -552,7 +548,7 @@ impl ValueStats {
         }
         self.level = self.level.max(other.level);
         let mask = (1u64 << self.level) - 1;
-        self.sample.retain(|h, _| h & mask == 0);
+        self.sample.retain(|h| h & mask == 0);
         for (h, t) in other.sample {
             let d = &other.details[t.detail as usize];
             // `other.sample` is moved out: the span is built here, not by `span_of`.
@@ -570,7 +566,7 @@ impl ValueStats {
                 |out| out.push_str(label),
                 d.epk.clone(),
             );
-            let mine = self.sample.get_mut(&h).expect("just kept");
+            let mine = self.sample.get_mut(h).expect("just kept");
             mine.docs = t.docs;
         }
         self.compact();
@@ -585,7 +581,7 @@ impl ValueStats {
     }
 
     fn count_many(&mut self, hash: u64, (docs, bytes): (u64, u64), span: Span) -> bool {
-        match self.sample.get_mut(&hash) {
+        match self.sample.get_mut(hash) {
             Some(t) => {
                 t.docs = t.docs.saturating_add(docs);
                 t.bytes = t.bytes.saturating_add(bytes);
@@ -602,7 +598,7 @@ impl ValueStats {
     /// it: exact figures when its sample holds the value, none when the value's hash is
     /// sampled but absent (it was not seen), else unknown.
     fn shares_of(&self, heavy: &FxHashMap<u64, ValueEntry>) -> Vec<(u64, Option<Share>)> {
-        let share = |h: u64| match self.sample.get(&h) {
+        let share = |h: u64| match self.sample.get(h) {
             Some(t) => Some(Share {
                 docs: t.docs,
                 bytes: t.bytes,
@@ -697,7 +693,7 @@ impl ValueStats {
 
     /// Hashes of the values held: every value while exact.
     pub fn hashes(&self) -> impl Iterator<Item = u64> + '_ {
-        self.sample.keys().copied()
+        self.sample.keys()
     }
 
     /// Values held (all of them while exact).
@@ -720,9 +716,10 @@ impl ValueStats {
         1u64 << self.level
     }
 
-    /// The sampled values (all values when exact), in no particular order.
+    /// The sampled values (all values when exact), in the order of their hashes (which
+    /// does not depend on how they were counted: read, merged, or read from a profile).
     pub fn sample(&self) -> impl Iterator<Item = ValueRef<'_>> {
-        self.sample.values().map(|t| {
+        self.sample.sorted().into_iter().map(|(_, t)| {
             let d = &self.details[t.detail as usize];
             ValueRef {
                 docs: t.docs,
@@ -867,6 +864,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The sampled values come out in one order however the table was filled (documents
+    /// in another order, a profile read back): sums over them give the same last digit.
+    #[test]
+    fn the_sample_is_listed_in_one_order_whatever_the_filling() {
+        let fill = |order: &mut dyn Iterator<Item = u64>| {
+            let (mut v, mut f) = (ValueStats::new(64 * 1024), Feeder::new());
+            for k in order {
+                f.add(&mut v, k, 100 + k % 7);
+            }
+            v
+        };
+        let forward = fill(&mut (0..5_000u64));
+        let backward = fill(&mut (0..5_000u64).rev());
+        assert!(!forward.is_exact() && forward.len() > 50, "sampled");
+        let listed = |v: &ValueStats| v.sample().map(|r| r.label.to_string()).collect::<Vec<_>>();
+        assert_eq!(listed(&forward), listed(&backward));
+        let text = serde_json::to_string(&forward).expect("serialises");
+        let back: ValueStats = serde_json::from_str(&text).expect("reads back");
+        assert_eq!(listed(&back), listed(&forward));
     }
 
     #[test]

@@ -1,0 +1,348 @@
+//! The kept values' hot counts, by value hash: an open-addressing table whose slot for a
+//! hash can be fetched into cache ahead of its use ([`Sample::prefetch`]).
+//!
+//! Twenty candidates' tables do not fit in cache, so a probe of one usually waits on
+//! memory. The reader knows every candidate's value hash before it counts the first, and
+//! asks for the slots while it hashes the rest; a general-purpose map hides where its
+//! slots lie, so it could not be asked.
+//!
+//! Keys are value hashes, already strong; the home slot is taken from the top bits of the
+//! hash times an odd constant, so that sampled hashes (low bits zero) spread as well as any.
+//! Linear probing, at most three quarters full: when the table doubles, the old and the
+//! new slots together stay within the four slots a value is costed at.
+
+use serde::de::{MapAccess, Visitor};
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// The hot half of a kept value, which every document with it updates.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub(super) struct Tally {
+    /// Documents with the value: at least one for a kept value (none marks a free slot).
+    pub docs: u64,
+    pub bytes: u64,
+    /// Its slice of the hash space.
+    pub slice: u32,
+    /// Its index among the details.
+    pub detail: u32,
+    /// Its last arrival.
+    pub last: i64,
+}
+
+const FREE: Tally = Tally {
+    docs: 0,
+    bytes: 0,
+    slice: 0,
+    detail: 0,
+    last: 0,
+};
+
+/// One slot: a hash and its tally, free when the tally has no documents.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Slot {
+    hash: u64,
+    tally: Tally,
+}
+
+const FREE_SLOT: Slot = Slot {
+    hash: 0,
+    tally: FREE,
+};
+
+/// The bytes a slot costs in the table at its fullest and while it doubles.
+pub(super) const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
+
+/// Slots of the first table.
+const FIRST: usize = 16;
+
+/// Kept values by hash.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Sample {
+    slots: Vec<Slot>,
+    len: usize,
+}
+
+impl PartialEq for Sample {
+    fn eq(&self, other: &Sample) -> bool {
+        self.len == other.len && self.iter().all(|(h, t)| other.get(h) == Some(t))
+    }
+}
+
+impl Sample {
+    /// Values held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no value is held.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The home slot of `hash`.
+    #[inline]
+    fn home(&self, hash: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// Where `hash` is, or the free slot where it would go.
+    #[inline]
+    fn find(&self, hash: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = self.home(hash);
+        loop {
+            let s = &self.slots[at];
+            if s.tally.docs == 0 || s.hash == hash {
+                return at;
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    /// Asks for the cache lines where `hash` would be found (a hint: it changes nothing).
+    #[inline]
+    pub fn prefetch(&self, hash: u64) {
+        if self.slots.is_empty() {
+            return;
+        }
+        let slot = &self.slots[self.home(hash)];
+        // A slot may straddle two lines, and its neighbours are the next probes.
+        let p = (slot as *const Slot).cast::<u8>();
+        for line in [0, 64, 128] {
+            super::prefetch(p.wrapping_add(line));
+        }
+    }
+
+    /// The tally of `hash`.
+    #[inline]
+    pub fn get(&self, hash: u64) -> Option<&Tally> {
+        if self.len == 0 {
+            return None;
+        }
+        let s = &self.slots[self.find(hash)];
+        (s.tally.docs != 0).then_some(&s.tally)
+    }
+
+    /// The tally of `hash`, to update.
+    #[inline]
+    pub fn get_mut(&mut self, hash: u64) -> Option<&mut Tally> {
+        if self.len == 0 {
+            return None;
+        }
+        let at = self.find(hash);
+        let s = &mut self.slots[at];
+        (s.tally.docs != 0).then_some(&mut s.tally)
+    }
+
+    /// Keeps `tally` (at least one document) for `hash`, replacing what it held.
+    pub fn insert(&mut self, hash: u64, tally: Tally) {
+        debug_assert!(tally.docs > 0, "a kept value has documents");
+        if 8 * (self.len + 1) > 7 * self.slots.len() {
+            self.resize((2 * self.slots.len()).max(FIRST));
+        }
+        let at = self.find(hash);
+        self.len += (self.slots[at].tally.docs == 0) as usize;
+        self.slots[at] = Slot { hash, tally };
+    }
+
+    /// Moves every value into a table of `size` slots (a power of two).
+    fn resize(&mut self, size: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![FREE_SLOT; size]);
+        self.place(old.into_iter().filter(|s| s.tally.docs != 0));
+    }
+
+    /// Places `held` (distinct hashes) in a table of free slots.
+    fn place(&mut self, held: impl Iterator<Item = Slot>) {
+        self.len = 0;
+        for s in held {
+            let at = self.find(s.hash);
+            self.slots[at] = s;
+            self.len += 1;
+        }
+    }
+
+    /// Keeps only the values whose hash `keep` accepts. A table left less than a quarter
+    /// full is halved until it is not (sampling halves the values: their slots go too).
+    pub fn retain(&mut self, keep: impl Fn(u64) -> bool) {
+        let held = |s: &&Slot| s.tally.docs != 0 && keep(s.hash);
+        let kept: Vec<Slot> = self.slots.iter().filter(held).copied().collect();
+        if kept.len() == self.len {
+            return;
+        }
+        let mut size = self.slots.len();
+        while size > FIRST && 4 * kept.len() < size {
+            size /= 2;
+        }
+        // Freed slots break probe sequences: the rest are placed again, in the same
+        // allocation (shrunk in place), so that only the kept values are ever copied.
+        self.slots.clear();
+        self.slots.resize(size, FREE_SLOT);
+        self.slots.shrink_to(size);
+        self.place(kept.into_iter());
+    }
+
+    /// The values held, in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (u64, &Tally)> {
+        (self.slots.iter())
+            .filter(|s| s.tally.docs != 0)
+            .map(|s| (s.hash, &s.tally))
+    }
+
+    /// The values held, in hash order: an order that does not depend on how the table was
+    /// filled (a profile read back, a merge), so that sums over them do not either.
+    pub fn sorted(&self) -> Vec<(u64, &Tally)> {
+        let mut all: Vec<(u64, &Tally)> = self.iter().collect();
+        all.sort_unstable_by_key(|(h, _)| *h);
+        all
+    }
+
+    /// The hashes held.
+    pub fn keys(&self) -> impl Iterator<Item = u64> + '_ {
+        self.iter().map(|(h, _)| h)
+    }
+
+    /// The tallies held.
+    pub fn values(&self) -> impl Iterator<Item = &Tally> {
+        self.iter().map(|(_, t)| t)
+    }
+
+    /// The tallies held, to update (never to zero documents).
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Tally> {
+        (self.slots.iter_mut())
+            .filter(|s| s.tally.docs != 0)
+            .map(|s| &mut s.tally)
+    }
+}
+
+impl IntoIterator for Sample {
+    type Item = (u64, Tally);
+    type IntoIter =
+        std::iter::FilterMap<std::vec::IntoIter<Slot>, fn(Slot) -> Option<(u64, Tally)>>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        let held: fn(Slot) -> Option<(u64, Tally)> =
+            |s| (s.tally.docs != 0).then_some((s.hash, s.tally));
+        self.slots.into_iter().filter_map(held)
+    }
+}
+
+impl Serialize for Sample {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.len))?;
+        for (h, t) in self.sorted() {
+            map.serialize_entry(&h, t)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Sample {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(SampleVisitor)
+    }
+}
+
+struct SampleVisitor;
+
+impl<'de> Visitor<'de> for SampleVisitor {
+    type Value = Sample;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("kept values by hash")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Sample, A::Error> {
+        use serde::de::Error;
+        let mut sample = Sample::default();
+        while let Some((hash, tally)) = map.next_entry::<u64, Tally>()? {
+            if tally.docs == 0 {
+                return Err(A::Error::custom("a kept value with no documents"));
+            }
+            if sample.get(hash).is_some() {
+                return Err(A::Error::custom("a value kept twice"));
+            }
+            sample.insert(hash, tally);
+        }
+        Ok(sample)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    fn tally(docs: u64) -> Tally {
+        Tally {
+            docs,
+            bytes: 10 * docs,
+            slice: (docs % 1024) as u32,
+            detail: docs as u32,
+            last: docs as i64,
+        }
+    }
+
+    /// Hashes of the shape sampling keeps: low bits zero, so the home slot must come from
+    /// the others.
+    fn hash(i: u64) -> u64 {
+        (i.wrapping_mul(0xD6E8_FEB8_6659_FD93) ^ i >> 7) << 6
+    }
+
+    #[test]
+    fn the_table_holds_what_a_map_holds_through_growth_updates_and_retains() {
+        let (mut table, mut map) = (Sample::default(), BTreeMap::new());
+        for i in 1..=5_000u64 {
+            table.insert(hash(i), tally(i));
+            map.insert(hash(i), tally(i));
+            if i % 3 == 0 {
+                let t = table.get_mut(hash(i / 3)).expect("kept");
+                t.docs += 1;
+                map.get_mut(&hash(i / 3)).expect("kept").docs += 1;
+            }
+        }
+        let same = |table: &Sample, map: &BTreeMap<u64, Tally>| {
+            let held: BTreeMap<u64, Tally> = table.iter().map(|(h, t)| (h, *t)).collect();
+            assert_eq!(&held, map);
+            assert_eq!(table.len(), map.len());
+            assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
+        };
+        same(&table, &map);
+        assert!(
+            table.slots.len() >= 5_000 * 4 / 3,
+            "at most three quarters full"
+        );
+        assert_eq!(table.get(hash(6_000)), None);
+        // Sampling's retain: only hashes with one more low bit zero stay.
+        table.retain(|h| h & 0x40 == 0);
+        map.retain(|h, _| h & 0x40 == 0);
+        assert!(map.len() > 2_000 && map.len() < 3_000, "{}", map.len());
+        same(&table, &map);
+        // Freed slots must not hide values placed past them.
+        for i in 5_001..=7_000u64 {
+            table.insert(hash(i), tally(i));
+            map.insert(hash(i), tally(i));
+        }
+        same(&table, &map);
+        let moved: BTreeMap<u64, Tally> = table.clone().into_iter().collect();
+        assert_eq!(moved, map);
+    }
+
+    #[test]
+    fn a_profile_table_reads_back_and_forged_ones_are_refused() {
+        let mut table = Sample::default();
+        for i in 1..=100u64 {
+            table.insert(hash(i), tally(i));
+        }
+        let text = serde_json::to_string(&table).unwrap();
+        let back: Sample = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, table);
+        let empty = r#"{"5": {"docs": 0, "bytes": 0, "slice": 0, "detail": 0, "last": 0}}"#;
+        let err = serde_json::from_str::<Sample>(empty).unwrap_err();
+        assert!(err.to_string().contains("no documents"), "{err}");
+        let one = r#"{"docs": 1, "bytes": 1, "slice": 0, "detail": 0, "last": 0}"#;
+        let twice = format!(r#"{{"5": {one}, "5": {one}}}"#);
+        let err = serde_json::from_str::<Sample>(&twice).unwrap_err();
+        assert!(err.to_string().contains("twice"), "{err}");
+    }
+}
