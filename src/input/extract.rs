@@ -49,9 +49,9 @@ impl TrieNode {
         }
     }
 
-    /// The trie node for property `key`.
-    fn find(&self, key: &[u8]) -> Option<usize> {
-        let (l, h) = (key.len(), head(key));
+    /// The trie node for property `key`, whose [`head`] is `h`.
+    fn find(&self, key: &[u8], h: u128) -> Option<usize> {
+        let l = key.len();
         let mask = self.slots.len() - 1;
         let mut at = slot(h, l, self.slots.len());
         loop {
@@ -104,6 +104,10 @@ fn le<const N: usize>(k: &[u8], at: usize) -> u64 {
 #[derive(Default)]
 pub(crate) struct Visits {
     stamp: Vec<u64>,
+    /// Per trie node, the names of the first [`REMEMBERED`] members of the last object
+    /// walked there and where each led: documents of one source mostly repeat their
+    /// members in one order, and a name that matches its place's needs no lookup.
+    seen: Vec<Vec<Seen>>,
     doc: u64,
     /// Fields (of the first 64) whose integer literal lies beyond ±2^53 (see
     /// [`crate::input::Document::beyond_2_53`]).
@@ -149,6 +153,7 @@ impl PathTrie {
         fields.resize(self.paths, Field::Missing);
         if v.stamp.len() != self.nodes.len() {
             v.stamp = vec![0; self.nodes.len()];
+            v.seen = vec![Vec::new(); self.nodes.len()];
         }
         v.doc += 1;
         v.beyond = 0;
@@ -167,17 +172,45 @@ impl PathTrie {
         let Some(Node::Object { len, .. }) = tape.get(at) else {
             return;
         };
-        let node = &self.nodes[n];
         let mut i = at + 1;
-        for _ in 0..*len {
+        for k in 0..*len {
             let value = i + 1;
             if let Some(Node::String(key)) = tape.get(i)
-                && let Some(child) = node.find(key.as_bytes())
+                && let Some(child) = self.member(n, k, key.as_bytes(), v)
             {
                 self.visit(child, tape, value, fields, v);
             }
             i = value + tape.get(value).map_or(1, node_size);
         }
+    }
+
+    /// The trie node under node `n` for member `k`'s name `key`: where the member at
+    /// that place led last time when the names match, else looked up (and remembered).
+    #[inline]
+    fn member(&self, n: usize, k: usize, key: &[u8], v: &mut Visits) -> Option<usize> {
+        let h = head(key);
+        let short = key.len() <= 16;
+        let seen = &mut v.seen[n];
+        if short
+            && let Some(s) = seen.get(k)
+            && s.head == h
+            && s.len as usize == key.len()
+        {
+            return (s.node as usize).checked_sub(1);
+        }
+        let found = self.nodes[n].find(key, h);
+        if short && k < REMEMBERED {
+            if seen.len() <= k {
+                seen.resize(k + 1, UNSEEN);
+            }
+            let node = found.map_or(0, |c| c as u32 + 1);
+            seen[k] = Seen {
+                head: h,
+                len: key.len() as u32,
+                node,
+            };
+        }
+        found
     }
 
     fn visit<'a>(
@@ -214,6 +247,27 @@ impl PathTrie {
         }
     }
 }
+
+/// Members remembered per trie node (see [`Visits::seen`]): a bound, whatever an object
+/// holds.
+const REMEMBERED: usize = 64;
+
+/// A member name remembered (its [`head`] and length, names of up to 16 bytes only) and the
+/// trie node it led to.
+#[derive(Clone, Copy)]
+struct Seen {
+    head: u128,
+    /// `u32::MAX` for a place not yet seen (no name is that long).
+    len: u32,
+    /// The trie node + 1; 0: none (a member no path goes through).
+    node: u32,
+}
+
+const UNSEEN: Seen = Seen {
+    head: 0,
+    len: u32::MAX,
+    node: 0,
+};
 
 /// Field `t`'s bit in [`Visits::beyond`] (none past the first 64 fields).
 fn bit(t: usize) -> u64 {
@@ -274,6 +328,52 @@ mod tests {
         let (mut fields, mut v) = (Vec::new(), Visits::default());
         trie.extract(&tape.0, &mut fields, &mut v);
         fields.iter().map(|f| format!("{f:?}")).collect()
+    }
+
+    /// Members are matched by their place in the last object first: documents whose
+    /// members move, change, repeat or run long give what a fresh walk gives.
+    #[test]
+    fn remembered_member_places_never_change_what_is_found() {
+        let long = "a_property_name_longer_than_16";
+        let many: String = (0..100).map(|i| format!(r#""m{i}":{i},"#)).collect();
+        let docs = [
+            r#"{"a":1,"b":{"c":2},"z":3}"#.to_string(),
+            r#"{"b":{"c":3},"a":4,"z":5}"#.to_string(),
+            r#"{"x":0,"a":7}"#.to_string(),
+            r#"{"a":8,"b":{"d":1,"c":9}}"#.to_string(),
+            format!(r#"{{"{long}":1,"{long}x":2,"a":3}}"#),
+            // The same length and first 16 bytes as `long`, in its place.
+            r#"{"a_property_name_longer_than_17":4}"#.to_string(),
+            format!(r#"{{"{long}x":4,"{long}":5}}"#),
+            format!(r#"{{{many}"a":10,"m80":{{"c":1}}}}"#),
+            format!(r#"{{{many}"b":{{"c":11}},"a":12}}"#),
+            r#"{"a":13,"a":{"c":14},"b":15}"#.to_string(),
+            r#"{}"#.to_string(),
+        ];
+        let paths = ["/a", "/b/c", "/z", &format!("/{long}"), "/m80", "/m99"];
+        let paths: Vec<KeyPath> = paths.iter().map(|p| KeyPath::parse(p).unwrap()).collect();
+        let trie = PathTrie::new(&paths);
+        let walk = |doc: &str, v: &mut Visits| {
+            let mut bytes = doc.as_bytes().to_vec();
+            let tape = simd_json::to_tape(&mut bytes).unwrap();
+            let mut fields = Vec::new();
+            trie.extract(&tape.0, &mut fields, v);
+            fields.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>()
+        };
+        let mut warm = Visits::default();
+        for _ in 0..2 {
+            for doc in &docs {
+                let fresh = walk(doc, &mut Visits::default());
+                assert_eq!(walk(doc, &mut warm), fresh, "{doc}");
+            }
+        }
+        assert_eq!(walk(&docs[5], &mut warm)[3], "Missing");
+        assert_eq!(walk(&docs[6], &mut warm)[3], "Scalar(Number(5.0))");
+        assert_eq!(
+            walk(&docs[8], &mut warm)[..2],
+            ["Scalar(Number(12.0))", "Scalar(Number(11.0))"]
+        );
+        assert!(warm.seen.iter().all(|s| s.len() <= REMEMBERED));
     }
 
     #[test]
