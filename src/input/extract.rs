@@ -14,7 +14,12 @@ use crate::field::Field;
 pub(crate) struct PathTrie {
     nodes: Vec<TrieNode>,
     paths: usize,
+    /// Unique to this trie: scratch [`Visits`] made for another start over.
+    id: u64,
 }
+
+/// The next trie's [`PathTrie::id`] (0 is no trie's).
+static TRIES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 
 #[derive(Default)]
 struct TrieNode {
@@ -103,6 +108,8 @@ fn le<const N: usize>(k: &[u8], at: usize) -> u64 {
 /// Per-worker scratch: which trie nodes the current document has visited.
 #[derive(Default)]
 pub(crate) struct Visits {
+    /// The trie the rest belongs to ([`PathTrie::id`]).
+    trie: u64,
     stamp: Vec<u64>,
     /// Per trie node, the names of the first [`REMEMBERED`] members of the last object
     /// walked there and where each led: documents of one source mostly repeat their
@@ -144,6 +151,7 @@ impl PathTrie {
         PathTrie {
             nodes,
             paths: paths.len(),
+            id: TRIES.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 
@@ -151,9 +159,10 @@ impl PathTrie {
     pub fn extract<'a>(&self, tape: &[Node<'a>], fields: &mut Vec<Field<'a>>, v: &mut Visits) {
         fields.clear();
         fields.resize(self.paths, Field::Missing);
-        if v.stamp.len() != self.nodes.len() {
+        if v.trie != self.id {
             v.stamp = vec![0; self.nodes.len()];
             v.seen = vec![Vec::new(); self.nodes.len()];
+            v.trie = self.id;
         }
         v.doc += 1;
         v.beyond = 0;
@@ -349,8 +358,26 @@ mod tests {
             format!(r#"{{{many}"b":{{"c":11}},"a":12}}"#),
             r#"{"a":13,"a":{"c":14},"b":15}"#.to_string(),
             r#"{}"#.to_string(),
+            // 17 bytes, the first 16 shared, in one place.
+            r#"{"abcdefghijklmnopq":20}"#.to_string(),
+            r#"{"abcdefghijklmnopr":21}"#.to_string(),
+            // Names that differ only by a trailing NUL (their heads are equal).
+            r#"{"ab":30}"#.to_string(),
+            r#"{"ab\u0000":31}"#.to_string(),
+            // One name at one place under two trie nodes.
+            r#"{"a":{"a":40}}"#.to_string(),
         ];
-        let paths = ["/a", "/b/c", "/z", &format!("/{long}"), "/m80", "/m99"];
+        let paths = [
+            "/a",
+            "/b/c",
+            "/z",
+            &format!("/{long}"),
+            "/m80",
+            "/m99",
+            "/abcdefghijklmnopq",
+            "/ab",
+            "/a/a",
+        ];
         let paths: Vec<KeyPath> = paths.iter().map(|p| KeyPath::parse(p).unwrap()).collect();
         let trie = PathTrie::new(&paths);
         let walk = |doc: &str, v: &mut Visits| {
@@ -373,7 +400,26 @@ mod tests {
             walk(&docs[8], &mut warm)[..2],
             ["Scalar(Number(12.0))", "Scalar(Number(11.0))"]
         );
+        assert_eq!(walk(&docs[12], &mut warm)[6], "Missing");
+        assert_eq!(walk(&docs[14], &mut warm)[7], "Missing");
+        assert_eq!(walk(&docs[15], &mut warm)[8], "Scalar(Number(40.0))");
         assert!(warm.seen.iter().all(|s| s.len() <= REMEMBERED));
+    }
+
+    #[test]
+    fn scratch_made_for_another_trie_starts_over() {
+        let trie = |paths: [&str; 2]| PathTrie::new(&paths.map(|p| KeyPath::parse(p).unwrap()));
+        let (ab, ba) = (trie(["/a", "/b"]), trie(["/b", "/a"]));
+        let mut v = Visits::default();
+        let mut walk = |t: &PathTrie| {
+            let mut bytes = br#"{"a":1,"b":2}"#.to_vec();
+            let tape = simd_json::to_tape(&mut bytes).unwrap();
+            let mut fields = Vec::new();
+            t.extract(&tape.0, &mut fields, &mut v);
+            fields.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>()
+        };
+        assert_eq!(walk(&ab), ["Scalar(Number(1.0))", "Scalar(Number(2.0))"]);
+        assert_eq!(walk(&ba), ["Scalar(Number(2.0))", "Scalar(Number(1.0))"]);
     }
 
     #[test]

@@ -719,7 +719,7 @@ impl ValueStats {
     /// The sampled values (all values when exact), in the order of their hashes (which
     /// does not depend on how they were counted: read, merged, or read from a profile).
     pub fn sample(&self) -> impl Iterator<Item = ValueRef<'_>> {
-        self.sample.sorted().into_iter().map(|(_, t)| {
+        self.sample.sorted().map(|(_, t)| {
             let d = &self.details[t.detail as usize];
             ValueRef {
                 docs: t.docs,
