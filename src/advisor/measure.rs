@@ -228,12 +228,7 @@ fn digest_plain(
     let each = plan.candidates.iter().zip(stats);
     digests.extend(each.map(|(c, stats)| {
         let i = c.plain.filter(|_| !c.definition.is_v1())?;
-        let value = match doc.fields[i] {
-            Field::Scalar(v) => v,
-            Field::Missing => PkValueRef::Undefined,
-            Field::Object | Field::Array => return None,
-        };
-        let d = V2Digest::of(value);
+        let d = V2Digest::of(doc.fields[i].component()?);
         stats.values.prefetch(d.h1);
         Some(d)
     }));

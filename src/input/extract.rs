@@ -329,14 +329,22 @@ fn scalar<'a>(s: StaticNode) -> PkValueRef<'a> {
 mod tests {
     use super::*;
 
-    fn extract(doc: &str, paths: &[&str]) -> Vec<String> {
+    fn trie(paths: &[&str]) -> PathTrie {
         let paths: Vec<KeyPath> = paths.iter().map(|p| KeyPath::parse(p).unwrap()).collect();
-        let trie = PathTrie::new(&paths);
+        PathTrie::new(&paths)
+    }
+
+    /// The fields `trie` gives `doc`, walked with the scratch `v`.
+    fn walk(trie: &PathTrie, doc: &str, v: &mut Visits) -> Vec<String> {
         let mut bytes = doc.as_bytes().to_vec();
         let tape = simd_json::to_tape(&mut bytes).unwrap();
-        let (mut fields, mut v) = (Vec::new(), Visits::default());
-        trie.extract(&tape.0, &mut fields, &mut v);
+        let mut fields = Vec::new();
+        trie.extract(&tape.0, &mut fields, v);
         fields.iter().map(|f| format!("{f:?}")).collect()
+    }
+
+    fn extract(doc: &str, paths: &[&str]) -> Vec<String> {
+        walk(&trie(paths), doc, &mut Visits::default())
     }
 
     /// Members are matched by their place in the last object first: documents whose
@@ -378,15 +386,8 @@ mod tests {
             "/ab",
             "/a/a",
         ];
-        let paths: Vec<KeyPath> = paths.iter().map(|p| KeyPath::parse(p).unwrap()).collect();
-        let trie = PathTrie::new(&paths);
-        let walk = |doc: &str, v: &mut Visits| {
-            let mut bytes = doc.as_bytes().to_vec();
-            let tape = simd_json::to_tape(&mut bytes).unwrap();
-            let mut fields = Vec::new();
-            trie.extract(&tape.0, &mut fields, v);
-            fields.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>()
-        };
+        let trie = trie(&paths);
+        let walk = |doc: &str, v: &mut Visits| walk(&trie, doc, v);
         let mut warm = Visits::default();
         for _ in 0..2 {
             for doc in &docs {
@@ -408,18 +409,13 @@ mod tests {
 
     #[test]
     fn scratch_made_for_another_trie_starts_over() {
-        let trie = |paths: [&str; 2]| PathTrie::new(&paths.map(|p| KeyPath::parse(p).unwrap()));
-        let (ab, ba) = (trie(["/a", "/b"]), trie(["/b", "/a"]));
+        let (ab, ba) = (trie(&["/a", "/b"]), trie(&["/b", "/a"]));
         let mut v = Visits::default();
-        let mut walk = |t: &PathTrie| {
-            let mut bytes = br#"{"a":1,"b":2}"#.to_vec();
-            let tape = simd_json::to_tape(&mut bytes).unwrap();
-            let mut fields = Vec::new();
-            t.extract(&tape.0, &mut fields, &mut v);
-            fields.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>()
-        };
-        assert_eq!(walk(&ab), ["Scalar(Number(1.0))", "Scalar(Number(2.0))"]);
-        assert_eq!(walk(&ba), ["Scalar(Number(2.0))", "Scalar(Number(1.0))"]);
+        let doc = r#"{"a":1,"b":2}"#;
+        let got = walk(&ab, doc, &mut v);
+        assert_eq!(got, ["Scalar(Number(1.0))", "Scalar(Number(2.0))"]);
+        let got = walk(&ba, doc, &mut v);
+        assert_eq!(got, ["Scalar(Number(2.0))", "Scalar(Number(1.0))"]);
     }
 
     #[test]

@@ -159,16 +159,24 @@ impl Arrival {
     #[inline]
     pub fn add(&mut self, position: i64, slice: usize, bytes: u64) {
         let key = position.div_euclid(self.width);
-        if self.hot_key == Some(key) {
-            let s = &mut self.hot[slice];
-            let b = s[1] as u64 + bytes;
-            if s[0] < u32::MAX && b <= u32::MAX as u64 {
-                s[0] += 1;
-                s[1] = b as u32;
-                return;
-            }
+        if self.hot_key == Some(key) && self.count_hot(slice, bytes) {
+            return;
         }
         self.add_cold(position, key, slice, bytes);
+    }
+
+    /// Counts the document in the hot window's 32-bit counters of `slice`, unless they
+    /// would overflow.
+    #[inline]
+    fn count_hot(&mut self, slice: usize, bytes: u64) -> bool {
+        let s = &mut self.hot[slice];
+        let b = s[1] as u64 + bytes;
+        if s[0] < u32::MAX && b <= u32::MAX as u64 {
+            s[0] += 1;
+            s[1] = b as u32;
+            return true;
+        }
+        false
     }
 
     /// [`add`](Self::add) outside the hot window's counters: a newer window becomes the
@@ -182,24 +190,16 @@ impl Arrival {
             if self.windows.len() > MAX_WINDOWS {
                 self.coarsen();
             }
-            let key = position.div_euclid(self.width);
             if self.hot.is_empty() {
                 self.hot = vec![[0; 2]; SLICES];
             }
-            self.hot_key = Some(key);
-            let s = &mut self.hot[slice];
-            let b = s[1] as u64 + bytes;
-            if b <= u32::MAX as u64 {
-                s[0] += 1;
-                s[1] = b as u32;
+            self.hot_key = Some(position.div_euclid(self.width));
+            if self.count_hot(slice, bytes) {
                 return;
             }
-            let s = &mut self.window(key).slices[slice];
-            s.docs += 1;
-            s.bytes += bytes;
-            return;
         }
-        let s = &mut self.window(key).slices[slice];
+        // The width may have doubled above.
+        let s = &mut self.window(position.div_euclid(self.width)).slices[slice];
         s.docs += 1;
         s.bytes += bytes;
         if self.windows.len() > MAX_WINDOWS {

@@ -30,14 +30,6 @@ pub(super) struct Tally {
     pub last: i64,
 }
 
-const FREE: Tally = Tally {
-    docs: 0,
-    bytes: 0,
-    slice: 0,
-    detail: 0,
-    last: 0,
-};
-
 /// One slot: a hash and its tally, free when the tally has no documents.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Slot {
@@ -47,10 +39,24 @@ pub(super) struct Slot {
 
 const FREE_SLOT: Slot = Slot {
     hash: 0,
-    tally: FREE,
+    tally: Tally {
+        docs: 0,
+        bytes: 0,
+        slice: 0,
+        detail: 0,
+        last: 0,
+    },
 };
 
-/// The bytes a slot costs in the table at its fullest and while it doubles.
+impl Slot {
+    /// Whether the slot holds a value.
+    #[inline]
+    fn is_held(&self) -> bool {
+        self.tally.docs != 0
+    }
+}
+
+/// The bytes of one slot.
 pub(super) const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
 /// Slots of the first table.
@@ -94,7 +100,7 @@ impl Sample {
         let mut at = self.home(hash);
         loop {
             let s = &self.slots[at];
-            if s.tally.docs == 0 || s.hash == hash {
+            if !s.is_held() || s.hash == hash {
                 return at;
             }
             at = (at + 1) & mask;
@@ -115,25 +121,27 @@ impl Sample {
         }
     }
 
-    /// The tally of `hash`.
+    /// The slot that holds `hash`, if any.
     #[inline]
-    pub fn get(&self, hash: u64) -> Option<&Tally> {
+    fn position(&self, hash: u64) -> Option<usize> {
         if self.len == 0 {
             return None;
         }
-        let s = &self.slots[self.find(hash)];
-        (s.tally.docs != 0).then_some(&s.tally)
+        let at = self.find(hash);
+        self.slots[at].is_held().then_some(at)
+    }
+
+    /// The tally of `hash`.
+    #[inline]
+    pub fn get(&self, hash: u64) -> Option<&Tally> {
+        Some(&self.slots[self.position(hash)?].tally)
     }
 
     /// The tally of `hash`, to update.
     #[inline]
     pub fn get_mut(&mut self, hash: u64) -> Option<&mut Tally> {
-        if self.len == 0 {
-            return None;
-        }
-        let at = self.find(hash);
-        let s = &mut self.slots[at];
-        (s.tally.docs != 0).then_some(&mut s.tally)
+        let at = self.position(hash)?;
+        Some(&mut self.slots[at].tally)
     }
 
     /// Keeps `tally` (at least one document) for `hash`, replacing what it held.
@@ -143,14 +151,14 @@ impl Sample {
             self.resize((2 * self.slots.len()).max(FIRST));
         }
         let at = self.find(hash);
-        self.len += (self.slots[at].tally.docs == 0) as usize;
+        self.len += !self.slots[at].is_held() as usize;
         self.slots[at] = Slot { hash, tally };
     }
 
     /// Moves every value into a table of `size` slots (a power of two).
     fn resize(&mut self, size: usize) {
         let old = std::mem::replace(&mut self.slots, vec![FREE_SLOT; size]);
-        self.place(old.into_iter().filter(|s| s.tally.docs != 0));
+        self.place(old.into_iter().filter(Slot::is_held));
     }
 
     /// Places `held` (distinct hashes) in a table of free slots.
@@ -166,7 +174,7 @@ impl Sample {
     /// Keeps only the values whose hash `keep` accepts. A table left less than a quarter
     /// full is halved until it is not (sampling halves the values: their slots go too).
     pub fn retain(&mut self, keep: impl Fn(u64) -> bool) {
-        let held = |s: &&Slot| s.tally.docs != 0 && keep(s.hash);
+        let held = |s: &&Slot| s.is_held() && keep(s.hash);
         let count = self.slots.iter().filter(held).count();
         if count == self.len {
             return;
@@ -188,14 +196,14 @@ impl Sample {
     /// The values held, in slot order.
     pub fn iter(&self) -> impl Iterator<Item = (u64, &Tally)> {
         (self.slots.iter())
-            .filter(|s| s.tally.docs != 0)
+            .filter(|s| s.is_held())
             .map(|s| (s.hash, &s.tally))
     }
 
     /// The values held, in hash order: an order that does not depend on how the table was
     /// filled (a profile read back, a merge), so that sums over them do not either.
     pub fn sorted(&self) -> impl Iterator<Item = (u64, &Tally)> {
-        let mut all: Vec<&Slot> = self.slots.iter().filter(|s| s.tally.docs != 0).collect();
+        let mut all: Vec<&Slot> = self.slots.iter().filter(|s| s.is_held()).collect();
         all.sort_unstable_by_key(|s| s.hash);
         all.into_iter().map(|s| (s.hash, &s.tally))
     }
@@ -213,7 +221,7 @@ impl Sample {
     /// The tallies held, to update (never to zero documents).
     pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Tally> {
         (self.slots.iter_mut())
-            .filter(|s| s.tally.docs != 0)
+            .filter(|s| s.is_held())
             .map(|s| &mut s.tally)
     }
 }
@@ -224,8 +232,7 @@ impl IntoIterator for Sample {
         std::iter::FilterMap<std::vec::IntoIter<Slot>, fn(Slot) -> Option<(u64, Tally)>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        let held: fn(Slot) -> Option<(u64, Tally)> =
-            |s| (s.tally.docs != 0).then_some((s.hash, s.tally));
+        let held: fn(Slot) -> Option<(u64, Tally)> = |s| s.is_held().then_some((s.hash, s.tally));
         self.slots.into_iter().filter_map(held)
     }
 }
