@@ -95,6 +95,10 @@ pub struct Arrival {
     /// The key of the window counted in [`hot`](Self::hot), if any.
     #[serde(skip)]
     hot_key: Option<i64>,
+    /// The positions that window covers, `start..end` (empty without one): a document
+    /// is placed in it by two comparisons, not a division.
+    #[serde(skip)]
+    hot_span: (i64, i64),
     /// Documents and bytes per slice of that window not yet in `windows` (empty until
     /// first used).
     #[serde(skip)]
@@ -134,6 +138,7 @@ impl Arrival {
             width: FIRST_ORDINAL_WIDTH,
             windows: Vec::new(),
             hot_key: None,
+            hot_span: (0, 0),
             hot: Vec::new(),
         }
     }
@@ -144,6 +149,7 @@ impl Arrival {
             width: 1,
             windows: Vec::new(),
             hot_key: None,
+            hot_span: (0, 0),
             hot: Vec::new(),
         }
     }
@@ -158,11 +164,11 @@ impl Arrival {
     /// (see [`slice_of_epk`](super::histogram::slice_of_epk)).
     #[inline]
     pub fn add(&mut self, position: i64, slice: usize, bytes: u64) {
-        let key = position.div_euclid(self.width);
-        if self.hot_key == Some(key) && self.count_hot(slice, bytes) {
+        let (start, end) = self.hot_span;
+        if (start..end).contains(&position) && self.count_hot(slice, bytes) {
             return;
         }
-        self.add_cold(position, key, slice, bytes);
+        self.add_cold(position, position.div_euclid(self.width), slice, bytes);
     }
 
     /// Counts the document in the hot window's 32-bit counters of `slice`, unless they
@@ -193,7 +199,10 @@ impl Arrival {
             if self.hot.is_empty() {
                 self.hot = vec![[0; 2]; SLICES];
             }
-            self.hot_key = Some(position.div_euclid(self.width));
+            let key = position.div_euclid(self.width);
+            self.hot_key = Some(key);
+            let start = key.saturating_mul(self.width);
+            self.hot_span = (start, start.saturating_add(self.width));
             if self.count_hot(slice, bytes) {
                 return;
             }
@@ -232,6 +241,7 @@ impl Arrival {
         let Some(key) = self.hot_key.take() else {
             return;
         };
+        self.hot_span = (0, 0);
         let mut hot = std::mem::take(&mut self.hot);
         let w = self.window(key);
         for (s, h) in w.slices.iter_mut().zip(hot.iter_mut()) {
