@@ -2,21 +2,26 @@
 //!
 //! HyperLogLog++'s sparse mode costs 150–370 ns per insert on columns with a few thousand
 //! repeated values, against ~3 ns once dense. So values are counted exactly in a set of
-//! 64-bit hashes until [`EXACT_LIMIT`] distinct values; past it the set is replayed into a
-//! fresh sketch, which is dense from then on. Values arrive already hashed (the EPK hash),
-//! and reach the sketch through an identity hasher.
+//! 64-bit hashes until [`EXACT_LIMIT`] distinct values; past it the set is replayed into the
+//! registers of a dense sketch, kept one byte each (see [`Distinct`]). Values arrive already
+//! hashed (the EPK hash), and reach the crate's sketch through an identity hasher.
 
 use std::hash::{BuildHasher, Hasher};
 
 use hyperloglogplus::{HyperLogLog, HyperLogLogPlus};
 use rustc_hash::FxHashSet;
+use serde::de::Error;
 use serde::{Deserialize, Serialize};
 
 /// Distinct values counted exactly before switching to the sketch.
 pub const EXACT_LIMIT: usize = 1 << 14;
 
-/// Sketch precision: 2^14 registers (12 KiB, which a replay of the exact set fills past its sparse form), a standard error of about 0.8%.
+/// Sketch precision: 2^14 registers, a standard error of about 0.8%.
 const PRECISION: u8 = 14;
+/// Registers of a sketch of [`PRECISION`].
+const REGISTERS: usize = 1 << PRECISION;
+/// The largest register value: one more than the hash bits past the register index.
+const MAX_RANK: u8 = 64 - PRECISION + 1;
 
 /// Passes a pre-computed 64-bit hash through unchanged.
 #[derive(Clone, Copy, Debug, Default)]
@@ -51,22 +56,92 @@ impl BuildHasher for IdentityBuild {
 type Sketch = HyperLogLogPlus<u64, IdentityBuild>;
 
 /// A distinct-value counter over 64-bit value hashes.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+///
+/// Past [`EXACT_LIMIT`] it keeps the registers of a dense HyperLogLog++ sketch one byte
+/// each and sets them as the sketch's crate would (the crate packs them in six bits,
+/// which costs a division and two masks per value). The crate's sketch is rebuilt from
+/// them, register for register, to estimate and to be written: the estimate and the file
+/// are the crate's.
+#[derive(Clone, Debug)]
 pub enum Distinct {
     /// Every hash seen, while there are few.
     Exact(FxHashSet<u64>),
-    /// A HyperLogLog++ sketch.
-    Sketch(Box<Sketch>),
+    /// The registers of a dense HyperLogLog++ sketch.
+    Sketch(Box<Registers>),
 }
+
+/// The registers of a dense HyperLogLog++ sketch of [`PRECISION`], one byte each.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Registers([u8; REGISTERS]);
+
+impl Registers {
+    fn new() -> Box<Registers> {
+        Box::new(Registers([0; REGISTERS]))
+    }
+
+    /// Counts `hash` as the crate's dense sketch does: the register of its top bits keeps
+    /// the largest rank (leading zeros after them, plus one) seen.
+    #[inline]
+    fn add(&mut self, hash: u64) {
+        let index = (hash >> (64 - PRECISION)) as usize;
+        let rank = ((hash << PRECISION) | (1 << (PRECISION - 1))).leading_zeros() as u8 + 1;
+        let r = &mut self.0[index];
+        *r = (*r).max(rank);
+    }
+
+    fn merge(&mut self, other: &Registers) {
+        for (a, b) in self.0.iter_mut().zip(&other.0) {
+            *a = (*a).max(*b);
+        }
+    }
+
+    /// The crate's sketch with these registers: a dense empty sketch, given for every
+    /// non-zero register the one hash that sets it to its value.
+    fn to_sketch(&self) -> Sketch {
+        let mut sketch = empty_dense_sketch().clone();
+        for (i, &rank) in self.0.iter().enumerate() {
+            if rank > 0 {
+                sketch.insert(&hash_of_rank(i, rank));
+            }
+        }
+        sketch
+    }
+
+    /// The registers of a sketch read from a file, if it is what [`to_sketch`] makes
+    /// (a file could claim anything, and the crate indexes its tables unchecked).
+    fn from_sketch(sketch: &Sketch) -> Option<Box<Registers>> {
+        let value = serde_json::to_value(sketch).ok()?;
+        if shape(&value)? != *reference_shape() {
+            return None;
+        }
+        let words = value["registers"]["buf"].as_array()?;
+        let mut r = Registers::new();
+        for (i, slot) in r.0.iter_mut().enumerate() {
+            let word = words.get(i / PER_WORD)?.as_u64()?;
+            let rank = (word >> (BITS * (i % PER_WORD))) & ((1 << BITS) - 1);
+            *slot = u8::try_from(rank).ok().filter(|&x| x <= MAX_RANK)?;
+        }
+        let zeros = r.0.iter().filter(|&&x| x == 0).count() as u64;
+        (value["registers"]["zeros"].as_u64()? == zeros).then_some(r)
+    }
+}
+
+/// The hash that the register `index` counts with `rank`: its index on top, then
+/// `rank - 1` zeros and a one (none at the largest rank).
+fn hash_of_rank(index: usize, rank: u8) -> u64 {
+    let bits = 64 - u32::from(PRECISION);
+    let one = (1u64 << (bits - 1)) >> (rank - 1).min(63);
+    (index as u64) << bits | one
+}
+
+/// The crate's dense registers: six bits each, five to a 32-bit word.
+const BITS: usize = 6;
+const PER_WORD: usize = 5;
 
 impl Default for Distinct {
     fn default() -> Self {
         Distinct::Exact(FxHashSet::default())
     }
-}
-
-fn new_sketch() -> Box<Sketch> {
-    Box::new(Sketch::new(PRECISION, IdentityBuild).expect("precision within 4..=18"))
 }
 
 impl Distinct {
@@ -79,17 +154,17 @@ impl Distinct {
                     self.promote();
                 }
             }
-            Distinct::Sketch(s) => s.insert(&hash),
+            Distinct::Sketch(r) => r.add(hash),
         }
     }
 
     fn promote(&mut self) {
         if let Distinct::Exact(set) = self {
-            let mut sketch = new_sketch();
-            for h in set.iter() {
-                sketch.insert(h);
+            let mut r = Registers::new();
+            for &h in set.iter() {
+                r.add(h);
             }
-            *self = Distinct::Sketch(sketch);
+            *self = Distinct::Sketch(r);
         }
     }
 
@@ -104,33 +179,69 @@ impl Distinct {
             Distinct::Sketch(theirs) => {
                 self.promote();
                 if let Distinct::Sketch(mine) = self {
-                    mine.merge(&theirs).expect("same precision");
+                    mine.merge(&theirs);
                 }
             }
         }
     }
 
-    /// Whether a sketch is what this module makes (a profile file could claim anything):
-    /// dense, of the precision used here, with the register table of that precision. The
-    /// sketch's crate indexes its tables unchecked, so nothing else may reach it.
+    /// Whether the registers are ones a sketch can hold (a profile file is checked as it
+    /// is read: see [`Deserialize`]).
     pub fn is_well_formed(&self) -> bool {
         match self {
             Distinct::Exact(_) => true,
-            Distinct::Sketch(s) => shape(s).is_some_and(|x| x == *reference_shape()),
+            Distinct::Sketch(r) => r.0.iter().all(|&x| x <= MAX_RANK),
         }
     }
 
     /// The number of distinct values: exact, or the sketch's estimate.
-    pub fn estimate(&mut self) -> u64 {
+    pub fn estimate(&self) -> u64 {
         match self {
             Distinct::Exact(set) => set.len() as u64,
-            Distinct::Sketch(s) => s.count().round() as u64,
+            Distinct::Sketch(r) => r.to_sketch().count().round() as u64,
         }
     }
 
     /// Whether [`estimate`](Self::estimate) is exact.
     pub fn is_exact(&self) -> bool {
         matches!(self, Distinct::Exact(_))
+    }
+}
+
+/// How a counter is written: the exact set, or the crate's sketch.
+#[derive(Serialize)]
+#[serde(rename = "Distinct")]
+enum Written<'a> {
+    Exact(&'a FxHashSet<u64>),
+    Sketch(Box<Sketch>),
+}
+
+/// How a counter is read.
+#[derive(Deserialize)]
+#[serde(rename = "Distinct")]
+enum Read {
+    Exact(FxHashSet<u64>),
+    Sketch(Box<Sketch>),
+}
+
+impl Serialize for Distinct {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Distinct::Exact(set) => Written::Exact(set),
+            Distinct::Sketch(r) => Written::Sketch(Box::new(r.to_sketch())),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Distinct {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Read::deserialize(d)? {
+            Read::Exact(set) => Ok(Distinct::Exact(set)),
+            Read::Sketch(sketch) => Registers::from_sketch(&sketch)
+                .map(Distinct::Sketch)
+                .ok_or_else(|| D::Error::custom("a distinct-value sketch not made here")),
+        }
     }
 }
 
@@ -146,8 +257,7 @@ struct Shape {
     register_count: serde_json::Value,
 }
 
-fn shape(s: &Sketch) -> Option<Shape> {
-    let v = serde_json::to_value(s).ok()?;
+fn shape(v: &serde_json::Value) -> Option<Shape> {
     let registers = &v["registers"];
     let count = registers["count"].as_u64()?;
     if registers["zeros"].as_u64()? > count {
@@ -163,18 +273,38 @@ fn shape(s: &Sketch) -> Option<Shape> {
     })
 }
 
-/// The shape of a sketch made here: promoted past [`EXACT_LIMIT`], hence dense.
+/// The crate's sketch of [`PRECISION`] made dense by a replay of more than
+/// [`EXACT_LIMIT`] values, as the counter was before it kept registers itself.
+fn replayed_sketch() -> Sketch {
+    let mut sketch = Sketch::new(PRECISION, IdentityBuild).expect("precision within 4..=18");
+    for i in 0..2 * EXACT_LIMIT as u64 {
+        sketch.insert(&crate::mix::splitmix64(i, 0x5eed));
+    }
+    sketch
+}
+
+/// The shape of a dense sketch.
 fn reference_shape() -> &'static Shape {
     static SHAPE: std::sync::OnceLock<Shape> = std::sync::OnceLock::new();
     SHAPE.get_or_init(|| {
-        let mut d = Distinct::default();
-        for i in 0..2 * EXACT_LIMIT as u64 {
-            d.add(crate::mix::splitmix64(i, 0x5eed));
+        let v = serde_json::to_value(replayed_sketch()).expect("a sketch serialises");
+        shape(&v).expect("a dense sketch has its shape")
+    })
+}
+
+/// A dense sketch with every register zero: a replayed sketch's form with its registers
+/// cleared, which no sequence of inserts could give (the crate stays sparse until it holds
+/// many values).
+fn empty_dense_sketch() -> &'static Sketch {
+    static EMPTY: std::sync::OnceLock<Sketch> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(|| {
+        let mut v = serde_json::to_value(replayed_sketch()).expect("a sketch serialises");
+        let registers = &mut v["registers"];
+        for w in registers["buf"].as_array_mut().expect("dense registers") {
+            *w = 0.into();
         }
-        match &d {
-            Distinct::Sketch(s) => shape(s).expect("a sketch made here has its shape"),
-            Distinct::Exact(_) => unreachable!("promoted past the exact limit"),
-        }
+        registers["zeros"] = registers["count"].clone();
+        serde_json::from_value(v).expect("a cleared sketch reads back")
     })
 }
 
@@ -219,6 +349,72 @@ mod tests {
             a.merge(b);
             let (x, y) = (a.estimate() as f64, whole.estimate() as f64);
             assert!((x - y).abs() <= y * 0.001, "{n}: {x} vs {y}");
+        }
+    }
+
+    /// The crate's own sketch fed `hashes`, as the counter fed it before it kept registers.
+    fn crate_sketch(hashes: impl Iterator<Item = u64>) -> Sketch {
+        let mut sketch = Sketch::new(PRECISION, IdentityBuild).unwrap();
+        for h in hashes {
+            sketch.insert(&h);
+        }
+        sketch
+    }
+
+    #[test]
+    fn registers_give_the_crates_sketch_and_estimate() {
+        // Random hashes, and hashes of every rank up to the largest (low bits all zero).
+        let ranks = (0..64u64).map(|b| (b * 977) << 50 | (1u64 << 50 >> b.min(50)) >> 1);
+        for n in [EXACT_LIMIT as u64 + 1, 300_000] {
+            let hashes: Vec<u64> = (0..n).map(mix).chain(ranks.clone()).collect();
+            let mut d = Distinct::default();
+            hashes.iter().for_each(|&h| d.add(h));
+            let mut theirs = crate_sketch(hashes.iter().copied());
+            let ours = serde_json::to_value(&d).unwrap();
+            assert_eq!(
+                ours["Sketch"],
+                serde_json::to_value(&theirs).unwrap(),
+                "{n}"
+            );
+            assert_eq!(d.estimate(), theirs.count().round() as u64, "{n}");
+        }
+    }
+
+    #[test]
+    fn every_rank_has_its_hash() {
+        for rank in 1..=MAX_RANK {
+            let mut r = Registers::new();
+            r.add(hash_of_rank(REGISTERS - 1, rank));
+            assert_eq!(r.0[REGISTERS - 1], rank);
+            assert!(r.0[..REGISTERS - 1].iter().all(|&x| x == 0));
+        }
+    }
+
+    #[test]
+    fn a_written_sketch_reads_back_and_a_forged_one_is_refused() {
+        let mut d = Distinct::default();
+        (0..100_000).for_each(|i| d.add(mix(i)));
+        d.add(0);
+        let text = serde_json::to_string(&d).unwrap();
+        let back: Distinct = serde_json::from_str(&text).unwrap();
+        match (&back, &d) {
+            (Distinct::Sketch(a), Distinct::Sketch(b)) => assert_eq!(a, b),
+            _ => panic!("not a sketch"),
+        }
+        type Edit = fn(&mut serde_json::Value);
+        let forgeries: [Edit; 3] = [
+            // A register past the largest rank.
+            |v| v["registers"]["buf"][7] = (63u64 << 12).into(),
+            // Zeros the registers do not have.
+            |v| v["registers"]["zeros"] = 3.into(),
+            // A short table.
+            |v| drop(v["registers"]["buf"].as_array_mut().unwrap().pop()),
+        ];
+        for edit in forgeries {
+            let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            edit(&mut v["Sketch"]);
+            let err = serde_json::from_value::<Distinct>(v).unwrap_err();
+            assert!(err.to_string().contains("not made here"), "{err}");
         }
     }
 }
