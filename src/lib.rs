@@ -15,6 +15,7 @@ pub mod iac;
 pub mod input;
 pub mod key;
 pub mod mix;
+pub mod parallel;
 pub mod query;
 pub mod report;
 pub mod stats;

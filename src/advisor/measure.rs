@@ -117,6 +117,8 @@ pub struct MeasureSink {
     scratch: Scratch,
     /// Per candidate, the digest of the document's value for a plain version-2 key.
     digests: Vec<Option<V2Digest>>,
+    /// Threads that merge two sinks' statistics (candidate by candidate).
+    threads: usize,
 }
 
 impl MeasureSink {
@@ -136,6 +138,7 @@ impl MeasureSink {
             untimed: 0,
             scratch: Default::default(),
             digests: Vec::new(),
+            threads,
         }
     }
 
@@ -320,9 +323,9 @@ impl Sink for MeasureSink {
     }
 
     fn merge(&mut self, other: Self) {
-        for (mine, theirs) in self.stats.iter_mut().zip(other.stats) {
-            mine.merge(theirs);
-        }
+        // Each candidate's merge is independent: the reading threads are free again.
+        let pairs: Vec<_> = self.stats.iter_mut().zip(other.stats).collect();
+        crate::parallel::map(pairs, self.threads, &|_, (mine, theirs)| mine.merge(theirs));
         self.untimed += other.untimed;
     }
 

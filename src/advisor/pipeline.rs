@@ -272,38 +272,6 @@ fn discover_sources(sources: &mut [Source]) -> anyhow::Result<super::discover::D
     Ok(discovery)
 }
 
-/// Evaluates candidates on `threads` threads (each candidate's projection and replay is
-/// independent), returning them in candidate order.
-fn evaluate_parallel(
-    jobs: Vec<(usize, CandidateStats)>,
-    threads: usize,
-    eval: &(dyn Fn(usize, CandidateStats) -> Evaluation + Sync),
-) -> Vec<Evaluation> {
-    let threads = threads.clamp(1, jobs.len().max(1));
-    let queue = std::sync::Mutex::new(jobs.into_iter());
-    let mut done: Vec<(usize, Evaluation)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut out = Vec::new();
-                    loop {
-                        let next = queue.lock().map(|mut q| q.next()).unwrap_or(None);
-                        let Some((i, stats)) = next else { break };
-                        out.push((i, eval(i, stats)));
-                    }
-                    out
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
-    });
-    done.sort_by_key(|(i, _)| *i);
-    done.into_iter().map(|(_, e)| e).collect()
-}
-
 /// With `PKADVISOR_TIMINGS` set, phase durations go to standard error (benchmarks).
 fn timing(phase: &str, started: std::time::Instant) {
     if std::env::var_os("PKADVISOR_TIMINGS").is_some() {
@@ -392,8 +360,8 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         seed: req.seed,
         timed: req.time_path.is_some(),
     };
-    let jobs: Vec<(usize, CandidateStats)> = stats.into_iter().enumerate().collect();
-    let evaluations = evaluate_parallel(jobs, threads, &|i, stats| {
+    // Each candidate's projection and replay is independent.
+    let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
     });
     timing("project and replay", started);
