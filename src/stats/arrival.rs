@@ -201,8 +201,11 @@ impl Arrival {
             }
             let key = position.div_euclid(self.width);
             self.hot_key = Some(key);
-            let start = key.saturating_mul(self.width);
-            self.hot_span = (start, start.saturating_add(self.width));
+            // Empty where it would overflow: those documents take this path, and land
+            // by their key.
+            let start = key.checked_mul(self.width);
+            let end = start.and_then(|s| s.checked_add(self.width));
+            self.hot_span = start.zip(end).unwrap_or((0, 0));
             if self.count_hot(slice, bytes) {
                 return;
             }
@@ -349,5 +352,23 @@ mod tests {
         }
         first.merge(second);
         assert_eq!(first, whole);
+    }
+
+    #[test]
+    fn a_width_past_every_power_of_two_still_places_by_key() {
+        // Two profiles' widths of 2^62 merge into a saturated width: a window's first
+        // position then overflows, and documents must still land by their key.
+        let mut a = Arrival::by_time();
+        a.width = i64::MAX;
+        for p in [i64::MIN, -5, -3, i64::MAX] {
+            a.add(p, 1, 10);
+        }
+        a.flush();
+        let docs: Vec<(i64, u64)> = a
+            .windows
+            .iter()
+            .map(|(k, w)| (*k, w.slices[1].docs))
+            .collect();
+        assert_eq!(docs, [(-2, 1), (-1, 2), (1, 1)]);
     }
 }
