@@ -231,3 +231,40 @@ fn candidates_carry_their_role() {
     ]);
     assert_eq!(given["candidates"][0]["role"], "given");
 }
+
+#[test]
+fn a_version_1_key_of_eight_character_strings_is_measured_like_any_other() {
+    // An ARM template without `version` declares Hash V1. An eight-character string's V1
+    // EPK is 16 bytes (a 32-bit hash, then the string's own bytes), like a V2 digest: its
+    // values must still hash apart, or the distinct count collapses and one cell of values
+    // looks like a huge logical partition.
+    let dir = scratch("check-v1-strings");
+    let docs: String = (0..120_000)
+        .map(|i| format!("{{\"id\":\"{i}\",\"code\":\"{i:08}\"}}\n"))
+        .collect();
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let arm = r#"{"resources":[{"type":"Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+        "name":"a/db/items","properties":{"resource":{"id":"items",
+        "partitionKey":{"paths":["/code"],"kind":"Hash"}}}}]}"#;
+    let arm = write(&dir, "arm.json", arm);
+    let out = pkadvisor()
+        .args(["check", "--container", &arm, &docs, "--memory", "2MB"])
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let declared = r["candidates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["key"]["definition"]["version"] == 1)
+        .expect("the declared V1 key is evaluated");
+    let estimate = declared["cardinality"]["estimate"].as_f64().unwrap();
+    assert_eq!(declared["cardinality"]["exact"], false, "sampled at 2MB");
+    assert!((estimate / 120_000.0 - 1.0).abs() < 0.03, "{estimate}");
+    // Every value is one document of about 30 bytes.
+    let largest = declared["storage"]["largest_logical_bytes"]
+        .as_u64()
+        .unwrap();
+    assert!(largest < 100, "{largest}");
+}

@@ -23,8 +23,9 @@ use crate::stats::CandidateStats;
 
 /// The `format` field of every profile.
 pub const FORMAT: &str = "pkadvisor-profile";
-/// The layout version written, and the only one read.
-pub const VERSION: u32 = 2;
+/// The layout version written, and the only one read (3: version-1 keys' values are
+/// hashed over every byte of their EPK, so version-2 files' hashes of them do not match).
+pub const VERSION: u32 = 3;
 /// What a file given after `--profile` that is not one most likely means.
 const ORDER: &str = "DOCS go before --profile, which takes every file after it";
 /// The largest profile read, decompressed: 1 GiB (a decompression bomb ends there; input

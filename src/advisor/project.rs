@@ -124,7 +124,7 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
     let mut out = Vec::new();
     let mut heavy = FxHashSet::default();
     for v in stats.values.heavy_entries() {
-        heavy.insert(value_hash(v.epk));
+        heavy.insert(value_hash(v.epk, v1));
         out.push(Carrier {
             epk: v.epk,
             bytes: v.bytes as f64,
@@ -140,7 +140,7 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
         let scale = stats.values.scale() as f64;
         let from = out.len();
         for v in stats.values.sample() {
-            if !heavy.contains(&value_hash(v.epk)) {
+            if !heavy.contains(&value_hash(v.epk, v1)) {
                 out.push(Carrier {
                     epk: v.epk,
                     bytes: v.bytes as f64 * scale,

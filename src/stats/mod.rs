@@ -138,7 +138,7 @@ impl CandidateStats {
         bytes: u64,
         position: Option<i64>,
     ) -> usize {
-        let hash = value_hash(epk);
+        let hash = value_hash(epk, v1);
         let slice = || slice_of_epk(epk, v1);
         self.add_hashed(components, hash, slice, &|| epk.clone(), bytes, position)
     }
@@ -395,19 +395,21 @@ pub(crate) fn prefetch(p: *const u8) {
     let _ = p;
 }
 
-/// A 64-bit identity of a key value, taken from its EPK (which is already a strong hash):
-/// the low half of each 16-byte digest, folded; V1 keys mix every byte.
-pub fn value_hash(epk: &Epk) -> u64 {
+/// A 64-bit identity of a key value, uniform over its bits (sketches, sampling and cells
+/// read them all), taken from its EPK under a definition of version 2 (`v1` false) or 1.
+///
+/// A version-2 EPK is already a strong hash: the low half of each 16-byte digest, folded.
+/// A version-1 EPK is a 32-bit hash followed by the value's own bytes, whatever its
+/// length (16 bytes for an eight-character string), so every byte is hashed.
+pub fn value_hash(epk: &Epk, v1: bool) -> u64 {
     let b = epk.as_bytes();
-    if b.len() >= 16 && b.len().is_multiple_of(16) {
+    if !v1 && b.len() >= 16 && b.len().is_multiple_of(16) {
         return b.chunks_exact(16).enumerate().fold(0u64, |acc, (i, c)| {
             let low = u64::from_be_bytes(c[8..16].try_into().expect("8 bytes"));
             acc ^ low.rotate_left(21 * i as u32)
         });
     }
-    b.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &x| {
-        (h ^ x as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+    crate::engine::murmur::murmur3_x64_128(b).0
 }
 
 /// The report's text for a key value: JSON of the component, or a JSON array of them.
@@ -480,6 +482,27 @@ fn component_label(c: PkValueRef<'_>, out: &mut String) {
 mod tests {
     use super::*;
     use crate::engine::epk::hash_v2;
+
+    #[test]
+    fn version_1_value_hashes_are_uniform_whatever_the_epk_length() {
+        // Eight-character strings have 16-byte V1 EPKs (the first of them from 0 on), which
+        // once took the V2 path: their hashes were the strings' own bytes.
+        let epks: Vec<Epk> = (0..1_000_000)
+            .map(|i| crate::engine::epk::hash_v1(&[PkValueRef::Str(&format!("{i:08}"))]))
+            .filter(|e| e.as_bytes().len() == 16)
+            .take(5_000)
+            .collect();
+        assert_eq!(epks.len(), 5_000);
+        let hashes: Vec<u64> = epks.iter().map(|e| value_hash(e, true)).collect();
+        // Top bits (sketch registers, cells): 5,000 uniform values leave about 8 of 1,024
+        // cells empty. Low bits (sampling): about one in 256 has its low byte zero.
+        let cells: std::collections::HashSet<u64> = hashes.iter().map(|h| h >> 54).collect();
+        assert!(cells.len() > 990, "{}", cells.len());
+        let zero_low = hashes.iter().filter(|h| *h & 0xFF == 0).count();
+        assert!((5..40).contains(&zero_low), "{zero_low}");
+        // The same bytes under V2 keep the digest's half: the definition picks the path.
+        assert_ne!(value_hash(&epks[0], true), value_hash(&epks[0], false));
+    }
 
     fn add(s: &mut CandidateStats, v: &str, bytes: u64, pos: i64) {
         let c = [PkValueRef::Str(v)];

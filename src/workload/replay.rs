@@ -681,7 +681,8 @@ impl Replayer<'_, '_> {
                 self.runs.add(reached, n as f64);
             }
         }
-        let key = epk.as_ref().map(value_hash);
+        let v1 = self.subject.definition.is_v1();
+        let key = epk.as_ref().map(|e| value_hash(e, v1));
         if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key) {
             self.track_owner(w, k, n, matches!(kind, OpKind::Create(_)));
         }
@@ -765,7 +766,10 @@ impl Replayer<'_, '_> {
             let key = if kind.is_read() {
                 self.read(kind, share.map(|r| (r, None)), op.count);
                 match kind {
-                    OpKind::Read(p) => single_point(&self.point_reaches(p)).map(|e| value_hash(&e)),
+                    OpKind::Read(p) => {
+                        let v1 = self.subject.definition.is_v1();
+                        single_point(&self.point_reaches(p)).map(|e| value_hash(&e, v1))
+                    }
                     _ => None,
                 }
             } else {
