@@ -215,8 +215,13 @@ impl Profile {
             ))
         })?;
         if file.format != FORMAT || file.version != VERSION {
+            let again = if file.format == FORMAT {
+                " (written by another pkadvisor release: profile its documents again with this one)"
+            } else {
+                ""
+            };
             return Err(bad(format!(
-                "format {:?} version {}; expected {FORMAT:?} version {VERSION}",
+                "format {:?} version {}; expected {FORMAT:?} version {VERSION}{again}",
                 file.format, file.version
             )));
         }
@@ -497,6 +502,29 @@ mod tests {
         let mut file: serde_json::Value = serde_json::from_slice(&out).unwrap();
         edit(&mut file["stats"]);
         with_matching_checksum(&serde_json::to_vec(&file).unwrap()).unwrap()
+    }
+
+    #[test]
+    fn a_profile_of_another_release_is_refused_with_what_to_do() {
+        let mut out = Vec::new();
+        sample().write(&mut out).unwrap();
+        let mut file: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        file["version"] = (VERSION - 1).into();
+        let old = with_matching_checksum(&serde_json::to_vec(&file).unwrap()).unwrap();
+        let err = Profile::read("old.profile", &old[..])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("version {}; expected", VERSION - 1)),
+            "{err}"
+        );
+        assert!(err.contains("profile its documents again"), "{err}");
+        file["format"] = "something-else".into();
+        let other = with_matching_checksum(&serde_json::to_vec(&file).unwrap()).unwrap();
+        let err = Profile::read("other.json", &other[..])
+            .unwrap_err()
+            .to_string();
+        assert!(!err.contains("again"), "{err}");
     }
 
     #[test]
