@@ -70,7 +70,7 @@ pub enum Distinct {
     Sketch(Box<Registers>),
 }
 
-/// The registers of a dense HyperLogLog++ sketch of [`PRECISION`], one byte each.
+/// The registers of a dense HyperLogLog++ sketch of precision 14, one byte each.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Registers([u8; REGISTERS]);
 
@@ -107,7 +107,7 @@ impl Registers {
         sketch
     }
 
-    /// The registers of a sketch read from a file, if it is what [`to_sketch`] makes
+    /// The registers of a sketch read from a file, if it is what [`to_sketch`](Self::to_sketch) makes
     /// (a file could claim anything, and the crate indexes its tables unchecked).
     fn from_sketch(sketch: &Sketch) -> Option<Box<Registers>> {
         let value = serde_json::to_value(sketch).ok()?;
