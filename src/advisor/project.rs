@@ -105,9 +105,14 @@ const UNBOUNDED: f64 = 1e18;
 /// A value placed one by one.
 struct Carrier<'a> {
     epk: &'a Epk,
-    /// Sample bytes and documents it stands for (scaled when hash-sampled).
+    /// Sample bytes and documents it stands for where it lies (scaled when hash-sampled,
+    /// and fitted to the histogram: see [`fit_to_histogram`]).
     bytes: f64,
     docs: f64,
+    /// Sample bytes of values like it: its own bytes, scaled when hash-sampled but not
+    /// fitted (see [`fit_to_histogram`]). What values grow, close or arrive new is read
+    /// from these; where bytes land, from `bytes`.
+    held: f64,
     /// Its own documents (not scaled).
     count: u64,
     span: Span,
@@ -129,6 +134,7 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
             epk: v.epk,
             bytes: v.bytes as f64,
             docs: v.docs as f64,
+            held: v.bytes as f64,
             count: v.docs,
             span: v.span,
             label: Some(v.label),
@@ -145,6 +151,7 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
                     epk: v.epk,
                     bytes: v.bytes as f64 * scale,
                     docs: v.docs as f64 * scale,
+                    held: v.bytes as f64 * scale,
                     count: v.docs,
                     span: v.span,
                     label: None,
@@ -156,6 +163,11 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
         let rest = stats.histogram().total_bytes as f64 - heavy_bytes;
         if sampled > 0.0 && rest > 0.0 {
             fit_to_histogram(&mut out, from, &stats.histogram(), v1);
+            // The fitted bytes' whole, shared as the sample's own bytes are.
+            let fitted: f64 = out[from..].iter().map(|c| c.bytes).sum();
+            for c in &mut out[from..] {
+                c.held *= fitted / sampled;
+            }
         }
     }
     out
@@ -168,6 +180,12 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
 /// small. The histogram has every document's slice: a slice's tail (its bytes less its heavy
 /// hitters') is shared among the sampled values in it, in proportion to their bytes, and a
 /// slice no sampled value fell in hands its tail to the nearest slice that has one.
+///
+/// A slice holds about as many sampled values as the sample has per slice, often one: its
+/// tail then goes whole to that value, whatever it is. That places bytes where they were
+/// counted, but the fitted bytes no longer say what kind of values hold them (a tail mostly
+/// of values seen many times, given to a value seen once, would not grow): [`growth`] reads
+/// that from the sampled values' own bytes ([`Carrier::held`]).
 fn fit_to_histogram(out: &mut [Carrier<'_>], from: usize, histogram: &EpkHistogram, v1: bool) {
     let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
     for c in &out[..from] {
@@ -268,6 +286,9 @@ struct Growth {
     closed_bytes: f64,
     /// Sample bytes of the values that grow.
     growing: f64,
+    /// How much the hash-sampled values grow, together: each stands for values of every
+    /// kind in its part of the hash space (see [`fit_to_histogram`]).
+    tail: f64,
 }
 
 impl Growth {
@@ -280,15 +301,24 @@ impl Growth {
             self.open
         }
     }
+
+    /// How much the bytes a carrier places grow: its own growth for a value reported one
+    /// by one, the sampled values' together for one of them.
+    fn placed(&self, c: &Carrier<'_>) -> f64 {
+        match c.label {
+            Some(_) => self.of(c),
+            None => self.tail,
+        }
+    }
 }
 
 fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arrivals) -> Growth {
-    let sample: f64 = carriers.iter().map(|c| c.bytes).sum();
-    let closed_bytes: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.bytes).sum();
+    let sample: f64 = carriers.iter().map(|c| c.held).sum();
+    let closed_bytes: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.held).sum();
     let growing: f64 = carriers
         .iter()
         .filter(|c| !c.closed && c.count >= 2)
-        .map(|c| c.bytes)
+        .map(|c| c.held)
         .sum();
     if scale < 1.0 || sample <= 0.0 {
         let k = scale.min(1.0);
@@ -299,6 +329,7 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
             unseen_per_byte: 0.0,
             closed_bytes,
             growing,
+            tail: k,
         };
     }
     let exact = stats.values.is_exact();
@@ -318,24 +349,28 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
     } else {
         1.0
     };
-    Growth {
+    let mut g = Growth {
         open,
         closed: 1.0,
         unseen_share: p,
         unseen_per_byte: new * p / sample,
         closed_bytes,
         growing,
+        tail: 1.0,
+    };
+    let sampled = carriers.iter().filter(|c| c.label.is_none());
+    let (held, grown) = sampled.fold((0.0, 0.0), |(h, x), c| (h + c.held, x + c.held * g.of(c)));
+    if held > 0.0 {
+        g.tail = grown / held;
     }
+    g
 }
 
-/// Good–Turing: the share of documents whose value occurs once (all but those in values
-/// seen more than once).
+/// Good–Turing: the share of documents whose value occurs once (see
+/// [`ValueStats::singleton_share`](crate::stats::ValueStats::singleton_share)).
 fn good_turing(stats: &CandidateStats) -> f64 {
     let docs = stats.documents.saturating_sub(stats.invalid);
-    if docs == 0 {
-        return 0.0;
-    }
-    (1.0 - stats.values.repeated_docs() as f64 / docs as f64).clamp(0.0, 1.0)
+    stats.values.singleton_share(docs)
 }
 
 /// Of the bytes that arrived in the sample's second half, the share held by values first
@@ -349,10 +384,10 @@ fn temporal_new_share(carriers: &[Carrier<'_>], a: &Arrivals, exact: bool) -> Op
         let (first, last) = (c.span.first, c.span.last);
         let heavy = !exact && c.label.is_some();
         if first > mid && !heavy {
-            fresh += c.bytes;
+            fresh += c.held;
         } else if last > mid {
             let after = (last - mid.max(first)) as f64 / (last - first).max(1) as f64;
-            old += c.bytes * after.clamp(0.0, 1.0);
+            old += c.held * after.clamp(0.0, 1.0);
         }
     }
     (fresh + old > 0.0).then(|| fresh / (fresh + old))
@@ -407,7 +442,7 @@ pub fn project_into(
     let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
     let mut anywhere = 0.0;
     for c in &carriers {
-        let grow = g.of(c);
+        let grow = g.placed(c);
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
         let new = c.bytes * g.unseen_per_byte;
@@ -598,6 +633,7 @@ mod tests {
             epk,
             bytes,
             docs: 1.0,
+            held: bytes,
             count: 1,
             span: Span::at(None),
             label: None,
@@ -641,6 +677,87 @@ mod tests {
             s.add(&c, &hash_v2(&c), false, bytes, Some(i as i64));
         }
         s
+    }
+
+    /// `n` documents of customers drawn by Zipf (s = 1) from `customers`, in a shuffled
+    /// order of names (`salt` picks it), 100 to 139 bytes each; counted within `budget`.
+    fn zipf_stats(n: u64, customers: u64, salt: u64, budget: usize) -> CandidateStats {
+        let weights: Vec<f64> = (1..=customers).map(|k| 1.0 / k as f64).collect();
+        let total: f64 = weights.iter().sum();
+        let mut cumulative = Vec::with_capacity(weights.len());
+        let mut acc = 0.0;
+        for w in &weights {
+            acc += w / total;
+            cumulative.push(acc);
+        }
+        let mut s = CandidateStats::new(budget, false);
+        for i in 0..n {
+            let u = (crate::mix::splitmix64(i, salt) >> 11) as f64 / (1u64 << 53) as f64;
+            let k = cumulative.partition_point(|&c| c < u) as u64;
+            let name = format!("C{:07}", crate::mix::splitmix64(k, salt) % 10_000_000);
+            let c = [PkValueRef::Str(&name)];
+            let bytes = 100 + crate::mix::splitmix64(i, !salt) % 40;
+            s.add(&c, &hash_v2(&c), false, bytes, Some(i as i64));
+        }
+        s
+    }
+
+    #[test]
+    fn a_sampled_skewed_key_projects_its_largest_value_as_the_exact_count_does() {
+        // A few customers hold much of the data and most of the rest comes back: once the
+        // values are sampled (about one per slice of the hash space), the largest value
+        // must still grow as the values seen more than once do, not as the sample's value
+        // in each slice happens to be (once seen or more).
+        let target = Target {
+            storage_bytes: 400 * GB,
+            throughput: Throughput::Manual(20_000.0),
+        };
+        for salt in [1, 2, 3] {
+            let exact = zipf_stats(150_000, 60_000, salt, 64 << 20);
+            let sampled = zipf_stats(150_000, 60_000, salt, 256 << 10);
+            assert!(exact.values.is_exact() && !sampled.values.is_exact());
+            let (e, s) = (
+                project(&def(), &exact, &target, false),
+                project(&def(), &sampled, &target, false),
+            );
+            let ratio = |a: Option<u64>, b: Option<u64>| a.unwrap() as f64 / b.unwrap() as f64;
+            let largest = |p: &Projection| p.largest.as_ref().map(|l| l.bytes);
+            let (l, m) = (
+                ratio(largest(&s), largest(&e)),
+                ratio(s.max_container_bytes, e.max_container_bytes),
+            );
+            assert!((l - 1.0).abs() < 0.05, "salt {salt}: largest {l}");
+            assert!((m - 1.0).abs() < 0.05, "salt {salt}: limit {m}");
+        }
+    }
+
+    #[test]
+    fn the_new_value_share_is_read_steadily_from_a_sample_of_either_shape() {
+        // Skewed: the exact share against the sampled one, three draws.
+        for salt in [4, 5, 6] {
+            let exact = good_turing(&zipf_stats(150_000, 60_000, salt, 64 << 20));
+            let sampled = good_turing(&zipf_stats(150_000, 60_000, salt, 256 << 10));
+            assert!(
+                (sampled - exact).abs() < 0.01,
+                "skewed {salt}: {sampled} vs {exact}"
+            );
+        }
+        // Mostly unique, a tenth of the documents in pairs: the share is 0.9, and what is
+        // not new (0.1) must not come out as the difference of two large estimates.
+        for salt in [7, 8, 9] {
+            let docs = (0..120_000u64).map(|i| {
+                let v = if i % 10 == 0 { i / 20 } else { 1_000_000 + i };
+                (format!("v{}", crate::mix::splitmix64(v, salt)), 120)
+            });
+            let mut s = CandidateStats::new(2 << 20, false);
+            for (i, (v, bytes)) in docs.enumerate() {
+                let c = [PkValueRef::Str(&v)];
+                s.add(&c, &hash_v2(&c), false, bytes, Some(i as i64));
+            }
+            assert!(!s.values.is_exact());
+            let share = good_turing(&s);
+            assert!((share - 0.9).abs() < 0.01, "pairs {salt}: {share}");
+        }
     }
 
     #[test]

@@ -738,29 +738,43 @@ impl ValueStats {
         (self.sample.values().filter(|t| t.docs == 1).count() as u64).saturating_mul(self.scale())
     }
 
-    /// Estimated documents whose value occurs more than once (exact when exact): the heavy
-    /// hitters' and, scaled, the other sampled values'. Values seen once are left out, so
-    /// a key of unique values has none, however it was sampled.
-    pub fn repeated_docs(&self) -> u64 {
-        if self.is_exact() {
-            return self
-                .sample
-                .values()
-                .filter(|t| t.docs > 1)
-                .map(|t| t.docs)
-                .sum();
+    /// Of `docs` documents, the share whose value occurs in no other (Good–Turing's chance
+    /// that the next value is new): exact when exact.
+    ///
+    /// Once values are sampled (one value in `s` kept by its hash, each standing for `s`),
+    /// it is read one of two ways, whichever the sample's own variances say moves less
+    /// with the luck of the sample:
+    /// - from the sampled values seen once, scaled (variance `s(s-1)` per such value):
+    ///   steadier for a skewed key, whose repeated documents lie in a few large values;
+    /// - as one less the documents of the values seen more than once: the heavy hitters'
+    ///   (whose bytes the projection's growing values hold too) and the other sampled
+    ///   values', scaled (variance `s(s-1)` times each one's documents squared): steadier
+    ///   for a key of mostly unique values with a few repeats.
+    pub fn singleton_share(&self, docs: u64) -> f64 {
+        if docs == 0 {
+            return 0.0;
         }
-        let heavy: u64 = self
-            .heavy
-            .values()
+        let (mut ones, mut repeated, mut squares) = (0.0, 0.0, 0.0);
+        for (h, t) in self.sample.iter() {
+            let d = t.docs as f64;
+            if t.docs == 1 {
+                ones += 1.0;
+            } else if !self.heavy.contains_key(&h) {
+                repeated += d;
+                squares += d * d;
+            }
+        }
+        let heavy: f64 = (self.heavy.values())
             .filter(|e| e.docs > 1)
-            .map(|e| e.docs)
+            .map(|e| e.docs as f64)
             .sum();
-        let sampled: u64 = (self.sample.iter())
-            .filter(|(h, t)| t.docs > 1 && !self.heavy.contains_key(h))
-            .map(|(_, t)| t.docs)
-            .sum();
-        heavy.saturating_add(sampled.saturating_mul(self.scale()))
+        let (docs, s) = (docs as f64, self.scale() as f64);
+        let share = if self.is_exact() || ones <= squares {
+            ones * s / docs
+        } else {
+            1.0 - (heavy + repeated * s) / docs
+        };
+        share.clamp(0.0, 1.0)
     }
 
     /// The `n` largest values by bytes, largest first (ties by label).
