@@ -423,3 +423,61 @@ fn layouts(log: &str, specs: &[&str], extra: &[&str]) -> Value {
     args.extend(extra);
     json(&args)
 }
+
+#[test]
+fn a_collection_whose_writes_stopped_stays_its_size_when_values_are_sampled() {
+    // The first half holds sessions of five documents under A..M, which stop at mid-sample;
+    // 2,000 customers under N..Z write all along. At 2 TB, A..M keeps its size and N..Z
+    // takes the growth: hash-sampled or exact, the projection is the same.
+    let dir = scratch("layout-closed-sampled");
+    let n = 120_000;
+    let docs: String = (0..n)
+        .map(|i| {
+            let key = if i < n / 2 && i % 2 == 0 {
+                format!("A-s{}", i / 10)
+            } else {
+                format!("Z-c{}", (i * 7919) % 2_000)
+            };
+            let pad = "x".repeat(60 + (i * 31) % 80);
+            format!(
+                "{{\"id\":\"e{i}\",\"sk\":\"{key}\",\"ts\":{},\"p\":\"{pad}\"}}\n",
+                1_767_225_600 + i * 50
+            )
+        })
+        .collect();
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let layout = "range:/sk=A..M,N..Z";
+    let run = |memory: &str| {
+        let args = ["analyze", &docs, "--layout", layout, "--time-path", "/ts"];
+        let r = json(
+            &[
+                &args[..],
+                &[
+                    "--target-storage",
+                    "2TB",
+                    "--memory",
+                    memory,
+                    "--format",
+                    "json",
+                ],
+            ]
+            .concat(),
+        );
+        candidate(&r, layout)["storage"].clone()
+    };
+    let (exact, sampled) = (run("512MB"), run("1MB"));
+    for field in [
+        "largest_logical_bytes",
+        "physical_skew",
+        "max_container_bytes",
+    ] {
+        let (e, s) = (
+            exact[field].as_f64().unwrap(),
+            sampled[field].as_f64().unwrap(),
+        );
+        assert!(
+            (s / e - 1.0).abs() < 0.05,
+            "{field}: {s} sampled, {e} exact"
+        );
+    }
+}

@@ -286,29 +286,23 @@ struct Growth {
     closed_bytes: f64,
     /// Sample bytes of the values that grow.
     growing: f64,
-    /// How much the hash-sampled values grow, together: each stands for values of every
-    /// kind in its part of the hash space (see [`fit_to_histogram`]).
-    tail: f64,
 }
 
 impl Growth {
     /// How much a value grows: open values seen more than once by `g`; values seen once
     /// are what new values look like, and closed values are done.
     fn of(&self, c: &Carrier<'_>) -> f64 {
-        if c.closed || (c.count < 2 && self.open >= 1.0) {
-            self.closed
-        } else {
+        if self.grows(c) {
             self.open
+        } else {
+            self.closed
         }
     }
 
-    /// How much the bytes a carrier places grow: its own growth for a value reported one
-    /// by one, the sampled values' together for one of them.
-    fn placed(&self, c: &Carrier<'_>) -> f64 {
-        match c.label {
-            Some(_) => self.of(c),
-            None => self.tail,
-        }
+    /// Whether a value grows by `g`: open and seen more than once (or any value, when
+    /// the target is smaller than the sample).
+    fn grows(&self, c: &Carrier<'_>) -> bool {
+        !(c.closed || (c.count < 2 && self.open >= 1.0))
     }
 }
 
@@ -329,7 +323,6 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
             unseen_per_byte: 0.0,
             closed_bytes,
             growing,
-            tail: k,
         };
     }
     let exact = stats.values.is_exact();
@@ -349,21 +342,53 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
     } else {
         1.0
     };
-    let mut g = Growth {
+    Growth {
         open,
         closed: 1.0,
         unseen_share: p,
         unseen_per_byte: new * p / sample,
         closed_bytes,
         growing,
-        tail: 1.0,
-    };
-    let sampled = carriers.iter().filter(|c| c.label.is_none());
-    let (held, grown) = sampled.fold((0.0, 0.0), |(h, x), c| (h + c.held, x + c.held * g.of(c)));
-    if held > 0.0 {
-        g.tail = grown / held;
     }
-    g
+}
+
+/// How much the bytes placed for each carrier grow: a value reported one by one by its
+/// own growth; a hash-sampled value by the mean growth, weighted by their own bytes, of
+/// the sampled values of its group, where `group` says which values lie together (one
+/// collection of a layout, one parent of a hierarchical key, all the hash space of a
+/// single-level key, whose values hash at random). A sampled value's fitted bytes are its
+/// slice's, of every kind of value (see [`fit_to_histogram`]), so its own growth would
+/// not do.
+fn placed_growth<K: Ord>(
+    carriers: &[Carrier<'_>],
+    g: &Growth,
+    group: impl Fn(usize) -> K,
+) -> Vec<f64> {
+    // Per group: own bytes, own bytes grown, fitted bytes.
+    let mut groups: BTreeMap<K, (f64, f64, f64)> = BTreeMap::new();
+    for (i, c) in carriers
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.label.is_none())
+    {
+        let e = groups.entry(group(i)).or_default();
+        *e = (e.0 + c.held, e.1 + c.held * g.of(c), e.2 + c.bytes);
+    }
+    let tail = |e: &(f64, f64, f64)| if e.0 > 0.0 { e.1 / e.0 } else { 1.0 };
+    // The growth past 1 is scaled so that the groups gain on their fitted bytes what
+    // their own bytes gain: the projected whole stays the target.
+    let gained: f64 = groups.values().map(|e| e.0 * (tail(e) - 1.0)).sum();
+    let placed: f64 = groups.values().map(|e| e.2 * (tail(e) - 1.0)).sum();
+    let r = if placed != 0.0 { gained / placed } else { 1.0 };
+    let factor: BTreeMap<&K, f64> = (groups.iter())
+        .map(|(k, e)| (k, 1.0 + (tail(e) - 1.0) * r))
+        .collect();
+    (carriers.iter().enumerate())
+        .map(|(i, c)| match c.label {
+            Some(_) => g.of(c),
+            None => factor.get(&group(i)).copied().unwrap_or(1.0),
+        })
+        .collect()
 }
 
 /// Good–Turing: the share of documents whose value occurs once (see
@@ -441,8 +466,20 @@ pub fn project_into(
     // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
     let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
     let mut anywhere = 0.0;
-    for c in &carriers {
-        let grow = g.placed(c);
+    let grows = match new {
+        NewValues::LikeSample => {
+            let routes: Vec<usize> = carriers.iter().map(|c| container.route(c.epk)).collect();
+            placed_growth(&carriers, &g, |i| routes[i])
+        }
+        NewValues::Anywhere => placed_growth(&carriers, &g, |i| {
+            let b = carriers[i].epk.as_bytes();
+            match hierarchical && b.len() > 16 {
+                true => &b[..b.len() - 16],
+                false => &[],
+            }
+        }),
+    };
+    for (c, &grow) in carriers.iter().zip(&grows) {
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
         let new = c.bytes * g.unseen_per_byte;
@@ -758,6 +795,55 @@ mod tests {
             let share = good_turing(&s);
             assert!((share - 0.9).abs() < 0.01, "pairs {salt}: {share}");
         }
+    }
+
+    #[test]
+    fn a_sampled_hierarchical_key_grows_each_parent_as_its_own_values_do() {
+        // Tenant "big": a quarter of the documents over 500 users who come back; 3,000
+        // other tenants whose every document has a new user. Sampled, big's users must
+        // still take big's growth, not the mean of every tenant's.
+        let def = crate::key::KeySpec::parse("/tenantId,/userId")
+            .unwrap()
+            .definition();
+        let stats = |budget: usize| {
+            let mut s = CandidateStats::new(budget, false);
+            for i in 0..200_000u64 {
+                let (t, u) = match i % 4 {
+                    0 => (
+                        "big".to_string(),
+                        format!("u{}", crate::mix::splitmix64(i, 1) % 500),
+                    ),
+                    _ => (format!("t{}", i % 3_000), format!("n{i}")),
+                };
+                let c = [PkValueRef::Str(&t), PkValueRef::Str(&u)];
+                s.add(&c, &def.epk_unchecked(&c), false, 120, Some(i as i64));
+            }
+            s
+        };
+        let target = Target {
+            storage_bytes: 1_000 * GB,
+            throughput: Throughput::Manual(20_000.0),
+        };
+        let big = def.epk_unchecked(&[PkValueRef::Str("big")]);
+        let under_big = |s: &CandidateStats| {
+            let mut p = project(&def, s, &target, false);
+            let mut bytes = 0u64;
+            for i in 0..p.container.partitions().len() {
+                for lp in p.container.logical_partitions(i) {
+                    if lp.epk.as_bytes().starts_with(big.as_bytes()) {
+                        bytes += lp.bytes;
+                    }
+                }
+            }
+            (bytes as f64, p.container.bytes())
+        };
+        let (exact, sampled) = (stats(64 << 20), stats(1 << 20));
+        assert!(exact.values.is_exact() && !sampled.values.is_exact());
+        let ((e, e_total), (s, s_total)) = (under_big(&exact), under_big(&sampled));
+        for total in [e_total, s_total] {
+            assert!((total as f64 / 1e12 - 1.0).abs() < 1e-6, "{total}");
+        }
+        assert!((s / e - 1.0).abs() < 0.1, "big: {s} sampled, {e} exact");
     }
 
     #[test]
