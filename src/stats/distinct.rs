@@ -273,23 +273,25 @@ fn shape(v: &serde_json::Value) -> Option<Shape> {
     })
 }
 
-/// The crate's sketch of [`PRECISION`] made dense by a replay of more than
-/// [`EXACT_LIMIT`] values, as the counter was before it kept registers itself.
-fn replayed_sketch() -> Sketch {
-    let mut sketch = Sketch::new(PRECISION, IdentityBuild).expect("precision within 4..=18");
-    for i in 0..2 * EXACT_LIMIT as u64 {
-        sketch.insert(&crate::mix::splitmix64(i, 0x5eed));
-    }
-    sketch
+/// The written form of the crate's sketch of [`PRECISION`] made dense by a replay of more
+/// than [`EXACT_LIMIT`] values, as the counter was before it kept registers itself: the
+/// shape every sketch read must have, and the form of an empty dense one. Made once (the
+/// replay's sparse inserts take milliseconds).
+fn dense_form() -> &'static serde_json::Value {
+    static FORM: std::sync::OnceLock<serde_json::Value> = std::sync::OnceLock::new();
+    FORM.get_or_init(|| {
+        let mut sketch = Sketch::new(PRECISION, IdentityBuild).expect("precision within 4..=18");
+        for i in 0..2 * EXACT_LIMIT as u64 {
+            sketch.insert(&crate::mix::splitmix64(i, 0x5eed));
+        }
+        serde_json::to_value(sketch).expect("a sketch serialises")
+    })
 }
 
 /// The shape of a dense sketch.
 fn reference_shape() -> &'static Shape {
     static SHAPE: std::sync::OnceLock<Shape> = std::sync::OnceLock::new();
-    SHAPE.get_or_init(|| {
-        let v = serde_json::to_value(replayed_sketch()).expect("a sketch serialises");
-        shape(&v).expect("a dense sketch has its shape")
-    })
+    SHAPE.get_or_init(|| shape(dense_form()).expect("a dense sketch has its shape"))
 }
 
 /// A dense sketch with every register zero: a replayed sketch's form with its registers
@@ -298,7 +300,7 @@ fn reference_shape() -> &'static Shape {
 fn empty_dense_sketch() -> &'static Sketch {
     static EMPTY: std::sync::OnceLock<Sketch> = std::sync::OnceLock::new();
     EMPTY.get_or_init(|| {
-        let mut v = serde_json::to_value(replayed_sketch()).expect("a sketch serialises");
+        let mut v = dense_form().clone();
         let registers = &mut v["registers"];
         for w in registers["buf"].as_array_mut().expect("dense registers") {
             *w = 0.into();
