@@ -292,17 +292,11 @@ impl Growth {
     /// How much a value grows: open values seen more than once by `g`; values seen once
     /// are what new values look like, and closed values are done.
     fn of(&self, c: &Carrier<'_>) -> f64 {
-        if self.grows(c) {
-            self.open
-        } else {
+        if c.closed || (c.count < 2 && self.open >= 1.0) {
             self.closed
+        } else {
+            self.open
         }
-    }
-
-    /// Whether a value grows by `g`: open and seen more than once (or any value, when
-    /// the target is smaller than the sample).
-    fn grows(&self, c: &Carrier<'_>) -> bool {
-        !(c.closed || (c.count < 2 && self.open >= 1.0))
     }
 }
 
@@ -354,24 +348,20 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
 
 /// How much the bytes placed for each carrier grow: a value reported one by one by its
 /// own growth; a hash-sampled value by the mean growth, weighted by their own bytes, of
-/// the sampled values of its group, where `group` says which values lie together (one
+/// the sampled values of its group, where `group[i]` says which values lie together (one
 /// collection of a layout, one parent of a hierarchical key, all the hash space of a
 /// single-level key, whose values hash at random). A sampled value's fitted bytes are its
 /// slice's, of every kind of value (see [`fit_to_histogram`]), so its own growth would
 /// not do.
-fn placed_growth<K: Ord>(
-    carriers: &[Carrier<'_>],
-    g: &Growth,
-    group: impl Fn(usize) -> K,
-) -> Vec<f64> {
+fn placed_growth<K: Ord>(carriers: &[Carrier<'_>], g: &Growth, group: &[K]) -> Vec<f64> {
     // Per group: own bytes, own bytes grown, fitted bytes.
-    let mut groups: BTreeMap<K, (f64, f64, f64)> = BTreeMap::new();
-    for (i, c) in carriers
+    let mut groups: BTreeMap<&K, (f64, f64, f64)> = BTreeMap::new();
+    for (c, k) in carriers
         .iter()
-        .enumerate()
-        .filter(|(_, c)| c.label.is_none())
+        .zip(group)
+        .filter(|(c, _)| c.label.is_none())
     {
-        let e = groups.entry(group(i)).or_default();
+        let e = groups.entry(k).or_default();
         *e = (e.0 + c.held, e.1 + c.held * g.of(c), e.2 + c.bytes);
     }
     let tail = |e: &(f64, f64, f64)| if e.0 > 0.0 { e.1 / e.0 } else { 1.0 };
@@ -381,14 +371,21 @@ fn placed_growth<K: Ord>(
     let placed: f64 = groups.values().map(|e| e.2 * (tail(e) - 1.0)).sum();
     let r = if placed != 0.0 { gained / placed } else { 1.0 };
     let factor: BTreeMap<&K, f64> = (groups.iter())
-        .map(|(k, e)| (k, 1.0 + (tail(e) - 1.0) * r))
+        .map(|(&k, e)| (k, 1.0 + (tail(e) - 1.0) * r))
         .collect();
-    (carriers.iter().enumerate())
-        .map(|(i, c)| match c.label {
+    (carriers.iter().zip(group))
+        .map(|(c, k)| match c.label {
             Some(_) => g.of(c),
-            None => factor.get(&group(i)).copied().unwrap_or(1.0),
+            None => factor.get(k).copied().unwrap_or(1.0),
         })
         .collect()
+}
+
+/// The parent of a hierarchical key's value (its EPK less the last level's 16 bytes), where
+/// its new values go; `None` for a value of one level or a key that is not hierarchical.
+fn parent(epk: &Epk, hierarchical: bool) -> Option<&[u8]> {
+    let b = epk.as_bytes();
+    (hierarchical && b.len() > 16).then(|| &b[..b.len() - 16])
 }
 
 /// Good–Turing: the share of documents whose value occurs once (see
@@ -469,24 +466,23 @@ pub fn project_into(
     let grows = match new {
         NewValues::LikeSample => {
             let routes: Vec<usize> = carriers.iter().map(|c| container.route(c.epk)).collect();
-            placed_growth(&carriers, &g, |i| routes[i])
+            placed_growth(&carriers, &g, &routes)
         }
-        NewValues::Anywhere => placed_growth(&carriers, &g, |i| {
-            let b = carriers[i].epk.as_bytes();
-            match hierarchical && b.len() > 16 {
-                true => &b[..b.len() - 16],
-                false => &[],
-            }
-        }),
+        NewValues::Anywhere => {
+            let parents: Vec<_> = carriers
+                .iter()
+                .map(|c| parent(c.epk, hierarchical))
+                .collect();
+            placed_growth(&carriers, &g, &parents)
+        }
     };
     for (c, &grow) in carriers.iter().zip(&grows) {
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
         let new = c.bytes * g.unseen_per_byte;
-        let b = c.epk.as_bytes();
-        match hierarchical && b.len() > 16 {
-            true => *parents.entry(&b[..b.len() - 16]).or_default() += new,
-            false => anywhere += new,
+        match parent(c.epk, hierarchical) {
+            Some(p) => *parents.entry(p).or_default() += new,
+            None => anywhere += new,
         }
     }
     match new {
