@@ -681,12 +681,16 @@ impl Replayer<'_, '_> {
                 self.runs.add(reached, n as f64);
             }
         }
-        let v1 = self.subject.definition.is_v1();
-        let key = epk.as_ref().map(|e| value_hash(e, v1));
+        let key = epk.as_ref().map(|e| self.value_key(e));
         if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key) {
             self.track_owner(w, k, n, matches!(kind, OpKind::Create(_)));
         }
         key
+    }
+
+    /// The identity of the value whose EPK is `epk`, as the statistics hash it.
+    fn value_key(&self, epk: &Epk) -> u64 {
+        value_hash(epk, self.subject.definition.is_v1())
     }
 
     fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool) {
@@ -767,8 +771,7 @@ impl Replayer<'_, '_> {
                 self.read(kind, share.map(|r| (r, None)), op.count);
                 match kind {
                     OpKind::Read(p) => {
-                        let v1 = self.subject.definition.is_v1();
-                        single_point(&self.point_reaches(p)).map(|e| value_hash(&e, v1))
+                        single_point(&self.point_reaches(p)).map(|e| self.value_key(&e))
                     }
                     _ => None,
                 }
