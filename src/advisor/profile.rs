@@ -305,9 +305,9 @@ impl Profile {
     }
 
     /// Replaces every key value by its hash, keyed with `key` (see
-    /// [`super::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
+    /// [`super::redact::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
     pub fn redact(&mut self, key: &[u8]) {
-        let hide = |label: &str| super::redact_keyed(label, key);
+        let hide = |label: &str| super::redact::redact_keyed(label, key);
         for s in &mut self.stats {
             s.values.redact_labels(&hide);
             s.unplaced.iter_mut().for_each(|v| *v = hide(v));

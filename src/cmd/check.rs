@@ -4,8 +4,8 @@ use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
 
+use pkadvisor::advisor::Target;
 use pkadvisor::advisor::candidate::Candidate;
-use pkadvisor::advisor::project::Target;
 use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::iac::{self, Declared};
@@ -319,7 +319,7 @@ fn gate(
         best_alternative,
         max_cost_ratio: args.max_cost_ratio,
         cheapest_alternative: cheapest.map(|o| o.key.spec.clone()),
-        cost_ratio: cost_ratio.map(pkadvisor::advisor::cents),
+        cost_ratio: cost_ratio.map(pkadvisor::advisor::round::cents),
     }
 }
 

@@ -3,9 +3,9 @@
 
 use anyhow::Result;
 
+use pkadvisor::advisor::Target;
 use pkadvisor::advisor::pipeline;
 use pkadvisor::advisor::profile;
-use pkadvisor::advisor::project::Target;
 
 use super::{Exit, request};
 use crate::cli::ProfileArgs;

@@ -3,14 +3,15 @@
 
 use anyhow::{Result, anyhow, bail};
 
+use pkadvisor::advisor::Target;
 use pkadvisor::advisor::cost::Prices;
 use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
-use pkadvisor::advisor::project::Target;
+use pkadvisor::engine::Tier;
 use pkadvisor::engine::{KeyPath, Throughput};
 use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::layout::MAX_COLLECTIONS;
-use pkadvisor::key::{KeySpec, Layout, Tier};
+use pkadvisor::key::{KeySpec, Layout};
 use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
