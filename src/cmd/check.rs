@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result, bail};
 
 use pkadvisor::advisor::candidate::Candidate;
-use pkadvisor::advisor::{ReportOptions, Target, build_report};
+use pkadvisor::advisor::{Target, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
@@ -13,6 +13,7 @@ use pkadvisor::key::KeySpec;
 use pkadvisor::report;
 use pkadvisor::report::model::Role;
 
+use super::request::Plan;
 use super::{Exit, request};
 use crate::cli::CheckArgs;
 
@@ -24,7 +25,8 @@ const INDEX: &str = "global secondary index of";
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let gate_options = GateOptions::new(args.min_score, &args.deny, args.max_cost_ratio)?;
     let c = &args.common;
-    let (target, defaults) = request::target(c)?;
+    let settings = request::Settings::new(c)?;
+    let target = settings.target;
     let (declared, container) = declared_design(&args, &target)?;
     let indexes = match (&args.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name)?,
@@ -34,32 +36,24 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         let specs = indexes.iter().map(|i| i.spec.to_string()).collect();
         (declared.spec.to_string(), specs)
     });
-    let prices = request::prices(c, &target)?;
-    let declared_is_key = declared.layout.is_none();
+    let declared_key = declared.layout.is_none().then(|| declared.spec.clone());
     let mut candidates = vec![declared];
     candidates.extend(indexes);
-    let declared_spec = (declared_is_key).then(|| candidates[0].spec.clone());
-    let mut request = request::request(c, candidates, target)?;
-    request.log_options = request::log_options(c, declared_spec.as_ref())?;
-    request.auto = Some(args.auto as usize);
-    request.auto_extend = true;
-    let outcome = request::run(request, c.read.quiet)?;
-    let opts = ReportOptions {
-        target,
-        defaults,
-        top_values: c.top,
-        redact: c.redact,
-        prices,
-        gsi: c.gsi == crate::cli::GsiArg::Auto,
-        declared_indexes: pairs,
+    let plan = Plan {
+        candidates,
+        auto: args.auto as usize,
+        auto_extend: true,
+        declared: declared_key,
+        profiles: None,
     };
+    let outcome = request::run(request::request(c, plan, target)?, c.read.quiet)?;
+    let opts = settings.report_options(c, pairs);
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate::gate(&report, container, &gate_options);
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
-    report::verdict::render(&report, request::format(c.format, c.wide), &mut out)
-        .context("writing the verdict")?;
+    report::verdict::render(&report, settings.format, &mut out).context("writing the verdict")?;
     out.flush()?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
