@@ -9,6 +9,9 @@ pub mod model;
 pub mod table;
 pub mod verdict;
 
+#[cfg(test)]
+mod snapshot_tests;
+
 use std::io::{self, Write};
 
 pub use model::Report;
