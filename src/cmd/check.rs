@@ -249,7 +249,7 @@ fn gate(
     deny: &[FindingCode],
 ) -> CheckResult {
     let min_score = args.min_score;
-    let c = report::verdict::declared(report);
+    let c = report.declared();
     let mut reasons = Vec::new();
     // A declared index that leaves fan-out below the threshold serves those reads.
     let served = |code: &FindingCode| {
@@ -283,7 +283,7 @@ fn gate(
     if let (Some(o), Some(r)) = (cheapest, cost_ratio)
         && r >= args.max_cost_ratio
     {
-        let (what, mine) = match report::verdict::pair_against(report, o) {
+        let (what, mine) = match report.pair_against(o) {
             Some(p) => (
                 "with its declared indexes, the monthly bill",
                 format!("{} USD a month with its indexes", thousands(p)),
@@ -347,7 +347,7 @@ fn observed(report: &Report, c: &CandidateReport) -> Option<ObservedCheck> {
 /// by the RU/s to provision when both are known and that says more (a layout's
 /// collections each need 400 RU/s, whatever their load).
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
-    match report::verdict::pair_against(report, alt) {
+    match report.pair_against(alt) {
         Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
         _ => pkadvisor::advisor::cost::ratio(c, alt),
     }

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::Format;
 use super::columns::cost_summary;
 use super::markdown::cell;
-use super::model::{CandidateReport, CheckResult, ObservedCheck, Report, Role, Severity};
+use super::model::{CheckResult, ObservedCheck, Report, Severity};
 use super::table;
 use crate::units::human_bytes;
 
@@ -22,7 +22,7 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> std::io::
 
 fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let v = report.check.as_ref().expect("check verdict");
-    let c = declared(report);
+    let c = report.declared();
     let status = if v.passed { "PASS" } else { "FAIL" };
     let container = v
         .container
@@ -71,14 +71,14 @@ fn observed_line(o: &ObservedCheck) -> String {
 
 /// The declared key's cost, and the cheapest alternative's beside it.
 fn cost_line(report: &Report, v: &CheckResult) -> String {
-    let c = declared(report);
+    let c = report.declared();
     let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
     let alt = v
         .cheapest_alternative
         .as_ref()
         .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
     if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
-        let what = match pair_against(report, o) {
+        let what = match report.pair_against(o) {
             Some(_) => "monthly bill, with its declared indexes",
             None => "RU/s",
         };
@@ -99,7 +99,7 @@ fn cost_line(report: &Report, v: &CheckResult) -> String {
 
 fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     let v = report.check.as_ref().expect("check verdict");
-    let c = declared(report);
+    let c = report.declared();
     let status = if v.passed { "✅ PASS" } else { "❌ FAIL" };
     writeln!(out, "## pkadvisor check: {status}\n")?;
     let container = v
@@ -136,13 +136,6 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
     super::markdown::render(report, out)
 }
 
-/// The declared design's candidate: the one the verdict names.
-pub fn declared(report: &Report) -> &CandidateReport {
-    (report.candidates.iter())
-        .find(|c| c.role == Role::Declared)
-        .expect("the declared design is a candidate")
-}
-
 fn alternative(
     report: &Report,
     v: &CheckResult,
@@ -166,13 +159,4 @@ fn alternative(
         report.candidates.len(),
         alt.origin
     )
-}
-
-/// The monthly bill of the cheapest pair of the container and a declared index, when
-/// `alt`'s bill is known too: the cost gate then compares bills, not RU/s.
-pub fn pair_against(report: &Report, alt: &CandidateReport) -> Option<f64> {
-    alt.cost.monthly.throughput?;
-    (report.declared_indexes.iter())
-        .filter_map(|i| i.monthly_after)
-        .min_by(f64::total_cmp)
 }
