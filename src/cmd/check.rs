@@ -11,10 +11,10 @@ use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
 use pkadvisor::report;
-use pkadvisor::report::columns::{cost_summary, thousands};
 use pkadvisor::report::model::{
     CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Role, Severity,
 };
+use pkadvisor::report::text::{cost_summary, thousands};
 use pkadvisor::units::human_bytes;
 
 use super::{Exit, request};

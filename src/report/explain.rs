@@ -8,8 +8,8 @@ use std::io::{self, Write};
 use comfy_table::{ColumnConstraint, ContentArrangement, Table, presets};
 
 use super::Format;
-use super::markdown::cell;
 use super::model::ExplainReport;
+use super::text::{MAP_LEGEND, cell, largest_values, map_header, partition_name};
 use crate::units::human_bytes;
 
 /// Writes the map in `format`.
@@ -27,57 +27,8 @@ pub fn render(
     }
 }
 
-fn header(r: &ExplainReport) -> String {
-    let unit = match r.collections.is_empty() {
-        true => "physical partitions",
-        false => "collections",
-    };
-    format!(
-        "{} at {}: {} {unit}, {:.0} RU/s each",
-        r.key.spec,
-        human_bytes(r.storage_bytes),
-        r.map.partitions.len(),
-        r.map.ru_per_partition
-    )
-}
-
-/// What the first column names a partition by: its pkrange id, or a layout's collection.
-fn name(r: &ExplainReport, i: usize, p: &super::model::PhysicalView) -> String {
-    r.collections
-        .get(i)
-        .cloned()
-        .unwrap_or_else(|| p.id.to_string())
-}
-
-/// The partition's largest values with their bytes, one a line; labels cut to `width`
-/// characters when given.
-fn largest(r: &ExplainReport, p: &super::model::PhysicalView, width: Option<usize>) -> String {
-    p.largest
-        .iter()
-        .map(|l| {
-            let tail = if width.is_some() {
-                "(others)"
-            } else {
-                "(small values, projected)"
-            };
-            let label = r.labels.get(&l.epk).map_or(tail, String::as_str);
-            let label = match width {
-                Some(w) if label.chars().count() > w => {
-                    format!("{}…", label.chars().take(w - 1).collect::<String>())
-                }
-                _ => label.to_owned(),
-            };
-            format!("{} {label}", human_bytes(l.bytes))
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 /// Characters of a value's label in the table (`--wide`: all of it).
 const VALUE_WIDTH: usize = 9;
-
-/// What the columns hold.
-const LEGEND: &str = "In EPK order. pkrange: the partition's id (a layout's collection); EPK range: [min, max) in hex, cut after the digits\nthat tell it from its neighbours; logical: logical partitions; RU: request units the replayed\nlog charged it; largest values cut (--wide: whole), (others) the projected small values.";
 
 /// Each boundary (the ranges' mins, then the last max) cut after the hex digits that tell
 /// it from the boundaries beside it; whole when `wide`.
@@ -109,8 +60,8 @@ fn boundaries(r: &ExplainReport, wide: bool) -> Vec<String> {
 
 fn table(r: &ExplainReport, out: &mut dyn Write, width: Option<usize>) -> io::Result<()> {
     let wide = width.is_none();
-    writeln!(out, "{}", header(r))?;
-    writeln!(out, "{LEGEND}")?;
+    writeln!(out, "{}", map_header(r))?;
+    writeln!(out, "{MAP_LEGEND}")?;
     let mut t = Table::new();
     t.load_style(presets::UTF8_FULL_CONDENSED)
         .set_content_arrangement(ContentArrangement::Dynamic)
@@ -130,12 +81,12 @@ fn table(r: &ExplainReport, out: &mut dyn Write, width: Option<usize>) -> io::Re
     for (i, p) in r.map.partitions.iter().enumerate() {
         t.add_row([
             (i + 1).to_string(),
-            name(r, i, p),
+            partition_name(r, i, p),
             format!("[{}, {})", edges[i], edges[i + 1]),
             human_bytes(p.bytes),
             p.logical_partitions.to_string(),
             format!("{:.0}", p.ru),
-            largest(r, p, (!wide).then_some(VALUE_WIDTH)),
+            largest_values(r, p, (!wide).then_some(VALUE_WIDTH)),
         ]);
     }
     // Ranges and counts never wrap: only the values do.
@@ -147,8 +98,8 @@ fn table(r: &ExplainReport, out: &mut dyn Write, width: Option<usize>) -> io::Re
 }
 
 fn markdown(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "## {}\n", cell(&header(r)))?;
-    writeln!(out, "{}\n", LEGEND.replace(" (--wide: whole)", ""))?;
+    writeln!(out, "## {}\n", cell(&map_header(r)))?;
+    writeln!(out, "{}\n", MAP_LEGEND.replace(" (--wide: whole)", ""))?;
     writeln!(
         out,
         "| # | pkrange | min | max | bytes | logical | RU | largest values |"
@@ -159,13 +110,13 @@ fn markdown(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
             out,
             "| {} | {} | `{}` | `{}` | {} | {} | {:.0} | {} |",
             i + 1,
-            name(r, i, p),
+            partition_name(r, i, p),
             p.min,
             p.max,
             human_bytes(p.bytes),
             p.logical_partitions,
             p.ru,
-            cell(&largest(r, p, None))
+            cell(&largest_values(r, p, None))
         )?;
     }
     Ok(())

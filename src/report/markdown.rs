@@ -5,12 +5,7 @@ use std::io::{self, Write};
 
 use super::columns::COLUMNS;
 use super::model::{CandidateReport, Report};
-use super::table::target_line;
-
-/// Escapes what would break a Markdown table cell.
-pub fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', " ")
-}
+use super::text::{cell, secondary_index_line, target_line};
 
 /// Writes the report as Markdown.
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -42,7 +37,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             r.reason
         )?;
         if let Some(g) = &r.secondary_index {
-            writeln!(out, "\n{}", super::table::secondary_index_line(g))?;
+            writeln!(out, "\n{}", secondary_index_line(g))?;
         }
     }
     let details: Vec<&CandidateReport> = report

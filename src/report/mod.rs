@@ -7,6 +7,7 @@ pub mod json;
 pub mod markdown;
 pub mod model;
 pub mod table;
+pub mod text;
 pub mod verdict;
 
 #[cfg(test)]

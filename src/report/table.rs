@@ -8,9 +8,9 @@ use std::io::{self, Write};
 
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 
-use super::columns::{COLUMNS, Column, fitting};
+use super::columns::{COLUMNS, Column};
 use super::model::{CandidateReport, Report, Severity};
-use crate::units::human_bytes;
+use super::text::{secondary_index_line, target_line};
 
 /// The width fitted to when the output is not a terminal.
 pub const DEFAULT_WIDTH: usize = 100;
@@ -59,17 +59,35 @@ pub fn render(
     Ok(())
 }
 
-/// The secondary-index paragraph of the table and Markdown outputs.
-pub fn secondary_index_line(g: &super::model::SecondaryIndex) -> String {
-    let verdict = if g.proposed {
-        "proposed"
-    } else {
-        "weighed, not proposed"
+/// The columns that fit `width` terminal columns, in display order: kept by priority, each
+/// as wide as its widest cell or header word (plus padding and a border).
+fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Column> {
+    let need = |c: &Column| {
+        let cells = rows.iter().flat_map(|r| {
+            let text = (c.text)(r);
+            text.lines().map(|l| l.chars().count()).collect::<Vec<_>>()
+        });
+        let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
+        cells.max().unwrap_or(0).max(header) + 3
     };
-    format!(
-        "Global secondary index keyed by {} ({verdict}): {}",
-        g.key.spec, g.reason
-    )
+    let Some(width) = width else {
+        return COLUMNS.iter().collect();
+    };
+    let mut by_priority: Vec<&Column> = COLUMNS.iter().collect();
+    by_priority.sort_by_key(|c| c.priority);
+    let mut used = 1;
+    let mut kept: Vec<&'static str> = Vec::new();
+    for c in by_priority {
+        let w = need(c);
+        if used + w <= width || c.priority == 0 {
+            used += w;
+            kept.push(c.header);
+        }
+    }
+    COLUMNS
+        .iter()
+        .filter(|c| kept.contains(&c.header))
+        .collect()
 }
 
 fn has_violation(c: &CandidateReport) -> bool {
@@ -114,83 +132,6 @@ fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
             }
         })
         .collect()
-}
-
-/// What an Azure Monitor log showed, in a few words.
-fn monitor_note(m: &crate::workload::log::Observed) -> String {
-    let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
-    match &m.current_key {
-        Some(k) => parts.push(format!(
-            "{} point operations keyed by the current key {k}",
-            m.keyed
-        )),
-        None => parts.push("no --current-key: point operations know no key value".to_owned()),
-    }
-    if m.throttled > 0 {
-        parts.push(format!("{} requests throttled (429)", m.throttled));
-    }
-    if m.hidden > 0 {
-        parts.push(format!(
-            "{} queries with hidden values routed by their shape, placed as the sample's documents lie",
-            m.hidden
-        ));
-    }
-    if m.unroutable > 0 {
-        parts.push(format!("{} unroutable (no text, no key)", m.unroutable));
-    }
-    if m.unjoined > 0 {
-        parts.push(format!(
-            "{} query {} without a request row (charged by the model)",
-            m.unjoined,
-            if m.unjoined == 1 { "page" } else { "pages" }
-        ));
-    }
-    if let Some(p) = m.largest_partitions.first() {
-        parts.push(format!(
-            "largest logical partition observed {} ({})",
-            human_bytes(p.bytes),
-            p.value
-        ));
-    }
-    format!(" ({})", parts.join("; "))
-}
-
-/// The line saying what was read and projected onto.
-pub fn target_line(report: &Report) -> String {
-    let t = &report.target;
-    let i = &report.input;
-    let defaulted = if t.defaults.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (default {}; set --target-storage / --throughput)",
-            t.defaults.join(", ")
-        )
-    };
-    let ops = if i.operations > 0 {
-        format!(", {} logged operations", i.operations)
-    } else {
-        String::new()
-    };
-    let invalid = if i.invalid > 0 {
-        format!(", {} invalid skipped", i.invalid)
-    } else {
-        String::new()
-    };
-    let redacted = match i.redacted {
-        true => ", key values redacted in the profiles (shown as hashes)",
-        false => "",
-    };
-    let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
-    format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
-        i.documents,
-        human_bytes(i.bytes),
-        human_bytes(t.storage_bytes),
-        t.throughput_ru,
-        t.throughput_mode,
-        t.physical_partitions
-    )
 }
 
 #[cfg(test)]

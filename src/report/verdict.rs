@@ -4,11 +4,8 @@
 use std::io::Write;
 
 use super::Format;
-use super::columns::cost_summary;
-use super::markdown::cell;
-use super::model::{CheckResult, ObservedCheck, Report, Severity};
-use super::table;
-use crate::units::human_bytes;
+use super::model::{Report, Severity};
+use super::text::{best_alternative, cell, cost_line, observed_line, target_line};
 
 /// Writes the verdict of `check` in `format`: JSON is the report with its `check` block;
 /// table and Markdown say whether the declared design passed, why, and its best alternative.
@@ -33,7 +30,7 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
         "{status}  {}{container}  score {:.1} (minimum {})",
         v.key, c.score, v.min_score
     )?;
-    writeln!(out, "{}", table::target_line(report))?;
+    writeln!(out, "{}", target_line(report))?;
     for r in &v.reasons {
         writeln!(out, "  ✗ {r}")?;
     }
@@ -57,44 +54,10 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     for i in &report.declared_indexes {
         writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
     }
-    alternative(report, v, out, false)
-}
-
-fn observed_line(o: &ObservedCheck) -> String {
-    format!(
-        "the largest logical partition the Azure Monitor log reports is {} ({}); the projection puts the largest at {} at the target",
-        human_bytes(o.largest_bytes),
-        o.value,
-        human_bytes(o.projected_bytes)
-    )
-}
-
-/// The declared key's cost, and the cheapest alternative's beside it.
-fn cost_line(report: &Report, v: &CheckResult) -> String {
-    let c = report.declared();
-    let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
-    let alt = v
-        .cheapest_alternative
-        .as_ref()
-        .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
-    if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
-        let what = match report.pair_against(o) {
-            Some(_) => "monthly bill, with its declared indexes",
-            None => "RU/s",
-        };
-        line.push_str(&format!(
-            "; the cheapest alternative, {}, needs {} (the {} needs {r:.2}× its {what}; limit {}×)",
-            o.key.spec,
-            cost_summary(o),
-            if c.key.kind == "layout" {
-                "layout"
-            } else {
-                "key"
-            },
-            v.max_cost_ratio
-        ));
+    match best_alternative(report, v) {
+        Some((spec, tail)) => writeln!(out, "Best alternative: {spec} {tail}"),
+        None => Ok(()),
     }
-    line
 }
 
 fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
@@ -131,32 +94,9 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
         writeln!(out, "- ⚠️ `{}`: {}", f.code, cell(&f.message))?;
     }
     writeln!(out)?;
-    alternative(report, v, out, true)?;
+    if let Some((spec, tail)) = best_alternative(report, v) {
+        writeln!(out, "**Best alternative: {spec}** {tail}")?;
+    }
     writeln!(out)?;
     super::markdown::render(report, out)
-}
-
-fn alternative(
-    report: &Report,
-    v: &CheckResult,
-    out: &mut dyn Write,
-    md: bool,
-) -> std::io::Result<()> {
-    let Some(spec) = &v.best_alternative else {
-        return Ok(());
-    };
-    let alt = report
-        .candidates
-        .iter()
-        .find(|c| &c.key.spec == spec)
-        .expect("alternative listed");
-    let (open, close) = if md { ("**", "**") } else { ("", "") };
-    writeln!(
-        out,
-        "{open}Best alternative: {spec}{close} (score {:.1}, rank {} of {}): {}",
-        alt.score,
-        alt.rank,
-        report.candidates.len(),
-        alt.origin
-    )
 }
