@@ -10,11 +10,11 @@ use pkadvisor::advisor::{ReportOptions, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::key::{KeyLevel, KeySpec};
-use pkadvisor::report;
 use pkadvisor::report::model::{
     CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Role, Severity,
 };
 use pkadvisor::report::text::{cost_summary, thousands};
+use pkadvisor::report::{self, View};
 use pkadvisor::units::human_bytes;
 
 use super::{Exit, request};
@@ -74,7 +74,8 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
-    report::verdict::render(&report, request::format(c.format, c.wide), &mut out)
+    let format = request::format(c.format, c.wide);
+    report::render(View::Verdict(&report), format, request::style(c), &mut out)
         .context("writing the verdict")?;
     out.flush()?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })

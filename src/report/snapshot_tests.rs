@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::model::testing::candidate;
 use super::model::*;
-use super::{Format, Style};
+use super::{Format, Style, View};
 use crate::engine::Throughput;
 use crate::workload::log::{Observed, ObservedPartition};
 
@@ -349,19 +349,19 @@ const PLAIN: Style = Style {
 
 fn ranking_text(format: Format, style: Style) -> String {
     let mut out = Vec::new();
-    super::render(&ranking(), format, style, &mut out).expect("rendered");
+    super::render(View::Ranking(&ranking()), format, style, &mut out).expect("rendered");
     String::from_utf8(out).expect("UTF-8")
 }
 
 fn map_text(map: &ExplainReport, format: Format, style: Style) -> String {
     let mut out = Vec::new();
-    super::explain::render(map, format, style, &mut out).expect("rendered");
+    super::render(View::Map(map), format, style, &mut out).expect("rendered");
     String::from_utf8(out).expect("UTF-8")
 }
 
 fn verdict_text(report: &Report, format: Format) -> String {
     let mut out = Vec::new();
-    super::verdict::render(report, format, &mut out).expect("rendered");
+    super::render(View::Verdict(report), format, PLAIN, &mut out).expect("rendered");
     String::from_utf8(out).expect("UTF-8")
 }
 
