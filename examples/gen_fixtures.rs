@@ -820,7 +820,7 @@ fn pct(x: f64) -> String {
 
 /// `12,345`: the report's own formatting (counts here stay far below 2^53).
 fn thousands(n: u128) -> String {
-    pkadvisor::report::columns::thousands(n as f64)
+    pkadvisor::report::text::thousands(n as f64)
 }
 
 /// Decimal bytes for people: 83.4 GB, 1.25 TB.

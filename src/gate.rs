@@ -15,12 +15,11 @@ use crate::advisor::cost;
 use crate::advisor::findings::FAN_OUT_RU_SHARE;
 use crate::advisor::round::cents;
 use crate::engine::Limits;
-use crate::report::columns::{cost_summary, thousands};
 use crate::report::model::{
     CandidateReport, CheckResult, FindingCode, ObservedCheck, Reason, ReasonKind, Report, Role,
     Severity,
 };
-use crate::report::verdict::{declared, pair_against};
+use crate::report::text::{cost_summary, thousands};
 use crate::units::human_bytes;
 
 /// A declared key fails when the log shows a logical partition at this share of 20 GB.
@@ -91,7 +90,7 @@ fn deny_codes(names: &[String]) -> Result<Vec<FindingCode>, GateError> {
 /// Applies the gate to the report's declared design; `container` names the container it
 /// was declared for.
 pub fn gate(report: &Report, container: Option<String>, opts: &GateOptions) -> CheckResult {
-    let c = declared(report);
+    let c = report.declared();
     let mut reasons = finding_reasons(report, c, &opts.deny);
     if c.score < opts.min_score {
         reasons.push(Reason::new(
@@ -164,7 +163,7 @@ fn cost_reason(
     ratio: f64,
     max: f64,
 ) -> Reason {
-    let (what, mine) = match pair_against(report, o) {
+    let (what, mine) = match report.pair_against(o) {
         Some(p) => (
             "with its declared indexes, the monthly bill",
             format!("{} USD a month with its indexes", thousands(p)),
@@ -214,7 +213,7 @@ fn observed(report: &Report, c: &CandidateReport) -> Option<ObservedCheck> {
 /// by the RU/s to provision when both are known and that says more (a layout's
 /// collections each need 400 RU/s, whatever their load).
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
-    match pair_against(report, alt) {
+    match report.pair_against(alt) {
         Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
         _ => cost::ratio(c, alt),
     }

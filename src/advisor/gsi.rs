@@ -24,8 +24,8 @@ use super::round::{cents, round4};
 use super::target::Target;
 use crate::engine::Throughput;
 use crate::key::{KeyKind, KeyLevel};
-use crate::report::columns::thousands;
 use crate::report::model::{CandidateReport, SecondaryIndex, Severity};
+use crate::report::text::thousands;
 use crate::workload::cost as ru_cost;
 
 /// Moved reads must carry at least this share of the reads' RU.

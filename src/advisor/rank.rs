@@ -62,7 +62,7 @@ fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
     };
     format!(
         "needs {} ({compared})",
-        crate::report::columns::cost_summary(c)
+        crate::report::text::cost_summary(c)
     )
 }
 
@@ -88,7 +88,7 @@ fn strengths(c: &CandidateReport, target: &Target) -> String {
     format!(
         "At {} it needs {}; its largest {unit} is projected at {} (limit {}) over {} distinct values, and writes spread at {:.2} of chance.{reads}",
         human_bytes(target.storage_bytes),
-        crate::report::columns::cost_summary(c),
+        crate::report::text::cost_summary(c),
         human_bytes(c.storage.largest_logical_bytes),
         human_bytes(limit),
         c.cardinality.estimate,

@@ -5,7 +5,7 @@ use std::io::Write;
 use anyhow::{Context, Result, anyhow, bail};
 
 use pkadvisor::advisor::{self, build_report, profile};
-use pkadvisor::report::{self, explain};
+use pkadvisor::report::{self, View};
 
 use super::request::Plan;
 use super::{Exit, request};
@@ -73,11 +73,12 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
                 anyhow!("--explain {spec}: the profiles did not measure this key")
             })?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
-        explain::render(&map, format, request::style(c), &mut out).context("writing the map")?;
+        report::render(View::Map(&map), format, request::style(c), &mut out)
+            .context("writing the map")?;
     } else {
         let opts = settings.report_options(c, None);
         let report = build_report(outcome.evaluations, outcome.input, &opts);
-        report::render(&report, format, request::style(c), &mut out)
+        report::render(View::Ranking(&report), format, request::style(c), &mut out)
             .context("writing the report")?;
     }
     out.flush()?;

@@ -10,8 +10,8 @@ use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::key::KeySpec;
-use pkadvisor::report;
 use pkadvisor::report::model::Role;
+use pkadvisor::report::{self, View};
 
 use super::request::Plan;
 use super::{Exit, request};
@@ -53,7 +53,13 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let passed = verdict.passed;
     report.check = Some(verdict);
     let mut out = std::io::stdout().lock();
-    report::verdict::render(&report, settings.format, &mut out).context("writing the verdict")?;
+    report::render(
+        View::Verdict(&report),
+        settings.format,
+        request::style(c),
+        &mut out,
+    )
+    .context("writing the verdict")?;
     out.flush()?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }

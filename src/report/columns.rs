@@ -2,6 +2,7 @@
 //! priority when the width is short, and the text of its cell.
 
 use super::model::CandidateReport;
+use super::text::thousands;
 use crate::units::human_bytes;
 
 /// One column of the candidate table.
@@ -111,81 +112,9 @@ fn distinct(c: &CandidateReport) -> String {
     format!("{exact}{}", c.cardinality.estimate)
 }
 
-/// What a key needs in words: RU/s, efficiency and the monthly bill when the log gives
-/// rates, else RU per operation and efficiency.
-pub fn cost_summary(c: &CandidateReport) -> String {
-    let k = &c.cost;
-    match k.required_ru {
-        Some(ru) => format!(
-            "{} RU/s ({:.0}% efficient; {} USD a month with storage)",
-            thousands(ru),
-            k.efficiency * 100.0,
-            thousands(k.monthly.total)
-        ),
-        None => format!(
-            "{:.1} RU per operation ({:.0}% efficient)",
-            k.ru_per_operation,
-            k.efficiency * 100.0
-        ),
-    }
-}
-
-/// A whole number with thousands separators: `12,345`.
-pub fn thousands(x: f64) -> String {
-    let n = x.round().max(0.0) as u64;
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
-}
-
-/// The columns that fit `width` terminal columns, in display order: kept by priority, each
-/// as wide as its widest cell or header word (plus padding and a border).
-pub fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Column> {
-    let need = |c: &Column| {
-        let cells = rows.iter().flat_map(|r| {
-            let text = (c.text)(r);
-            text.lines().map(|l| l.chars().count()).collect::<Vec<_>>()
-        });
-        let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
-        cells.max().unwrap_or(0).max(header) + 3
-    };
-    let Some(width) = width else {
-        return COLUMNS.iter().collect();
-    };
-    let mut by_priority: Vec<&Column> = COLUMNS.iter().collect();
-    by_priority.sort_by_key(|c| c.priority);
-    let mut used = 1;
-    let mut kept: Vec<&'static str> = Vec::new();
-    for c in by_priority {
-        let w = need(c);
-        if used + w <= width || c.priority == 0 {
-            used += w;
-            kept.push(c.header);
-        }
-    }
-    COLUMNS
-        .iter()
-        .filter(|c| kept.contains(&c.header))
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn thousands_separators() {
-        assert_eq!(thousands(0.4), "0");
-        assert_eq!(thousands(999.0), "999");
-        assert_eq!(thousands(1_543.0), "1,543");
-        assert_eq!(thousands(12_345_678.0), "12,345,678");
-    }
 
     #[test]
     fn priorities_are_distinct() {

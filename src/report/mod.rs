@@ -1,17 +1,42 @@
 //! Reports: one model, computed once, and one renderer per output format. Renderers hold
 //! every presentation concern (widths, colours, rounding); the model holds numbers only.
+//!
+//! A command hands [`render`] a [`View`] (what to show: the ranking, a partition map or
+//! check's verdict), a [`Format`] and a [`Style`] (the terminal decisions it made). Each
+//! format is one file, `table.rs`, `markdown.rs` or `json.rs`, with a `render` that writes
+//! every view; what more than one of them writes (numbers, the target line, the verdict's
+//! sentences) is in `text.rs`, and the ranking's columns in `columns.rs`.
+//!
+//! Adding a format touches exactly: one new file in `report/` whose `render` writes every
+//! [`View`]; its variant in [`Format`] and its arm in [`render`]'s match; and the
+//! `--format` flag, a variant of the binary's `FormatArg` (`cli.rs`) and its arm in
+//! `request::format` (`cmd/request.rs`) mapping it to the [`Format`]. No command's code
+//! changes. (Adding a view, the other way round, is an arm in every format's `render`.)
 
 pub mod columns;
-pub mod explain;
 pub mod json;
 pub mod markdown;
 pub mod model;
 pub mod table;
-pub mod verdict;
+pub mod text;
+
+#[cfg(test)]
+mod snapshot_tests;
 
 use std::io::{self, Write};
 
-pub use model::Report;
+pub use model::{ExplainReport, Report};
+
+/// What to render.
+#[derive(Clone, Copy, Debug)]
+pub enum View<'a> {
+    /// `analyze`: the candidates ranked, and the recommendation.
+    Ranking(&'a Report),
+    /// `analyze --explain`: one candidate's partition map.
+    Map(&'a ExplainReport),
+    /// `check`: the verdict on the declared design (a report with its `check` block).
+    Verdict(&'a Report),
+}
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,17 +69,12 @@ impl Style {
     };
 }
 
-/// Writes `report` in `format`, tables in `style`.
-pub fn render(
-    report: &Report,
-    format: Format,
-    style: Style,
-    out: &mut dyn Write,
-) -> io::Result<()> {
+/// Writes `view` in `format`, tables in `style`.
+pub fn render(view: View, format: Format, style: Style, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        Format::Table => table::render(report, out, Some(style.width), style.colour),
-        Format::WideTable => table::render(report, out, None, style.colour),
-        Format::Json => json::render(report, out),
-        Format::Markdown => markdown::render(report, out),
+        Format::Table => table::render(view, Some(style.width), style.colour, out),
+        Format::WideTable => table::render(view, None, style.colour, out),
+        Format::Json => json::render(view, out),
+        Format::Markdown => markdown::render(view, out),
     }
 }

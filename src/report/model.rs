@@ -33,6 +33,24 @@ pub struct Report {
     pub declared_indexes: Vec<SecondaryIndex>,
 }
 
+impl Report {
+    /// `check`: the declared design's candidate, the one the verdict names.
+    pub fn declared(&self) -> &CandidateReport {
+        (self.candidates.iter())
+            .find(|c| c.role == Role::Declared)
+            .expect("the declared design is a candidate")
+    }
+
+    /// `check`: the monthly bill of the cheapest pair of the container and a declared
+    /// index, when `alt`'s bill is known too: the cost gate then compares bills, not RU/s.
+    pub fn pair_against(&self, alt: &CandidateReport) -> Option<f64> {
+        alt.cost.monthly.throughput?;
+        (self.declared_indexes.iter())
+            .filter_map(|i| i.monthly_after)
+            .min_by(f64::total_cmp)
+    }
+}
+
 /// The verdict of `pkadvisor check`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CheckResult {

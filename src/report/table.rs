@@ -1,27 +1,55 @@
-//! The table renderer, for terminals: the target, the candidates without violations, then
-//! apart those with violations (so the score column reads in order), then the
-//! recommendation. Columns are kept by priority to fit the terminal (100 columns when
-//! output is not a terminal; `--wide` keeps all). Whether to colour, and the width, are
-//! the command's decision ([`super::Style`]).
+//! The table renderer, for terminals: the ranking, `--explain`'s partition map, and
+//! check's verdict as plain text. Whether to colour, and the width, are the command's
+//! decision ([`super::Style`]), passed in.
+//!
+//! The ranking: the target, the candidates without violations, then apart those with
+//! violations (so the score column reads in order), then the recommendation. Columns are
+//! kept by priority to fit the terminal (100 columns when output is not a terminal;
+//! `--wide` keeps all).
+//!
+//! The partition map: the physical partitions in EPK order with their ranges (cut after
+//! the digits that tell neighbours apart; `--wide` prints them whole), bytes, logical
+//! partitions, the RU the log charged them and their largest values.
 
 use std::io::{self, Write};
 
-use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
+use comfy_table::{
+    Cell, CellAlignment, Color, ColumnConstraint, ContentArrangement, Table, presets,
+};
 
-use super::columns::{COLUMNS, Column, fitting};
-use super::model::{CandidateReport, Report, Severity};
+use super::View;
+use super::columns::{COLUMNS, Column};
+use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
+use super::text::{
+    MAP_LEGEND, best_alternative, cost_line, largest_values, map_header, observed_line,
+    partition_name, secondary_index_line, target_line,
+};
 use crate::units::human_bytes;
 
 /// The width fitted to when the output is not a terminal.
 pub const DEFAULT_WIDTH: usize = 100;
 
-/// Writes the report as a table fitted to `width` (`None`: every column whatever the
-/// width), findings coloured by severity when `colour`.
+/// Writes `view` as text, fitted to `width` (`None`: `--wide`, every column and every
+/// digit whatever the width), the ranking's findings coloured by severity when `colour`.
 pub fn render(
-    report: &Report,
-    out: &mut dyn Write,
+    view: View,
     width: Option<usize>,
     colour: bool,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    match view {
+        View::Ranking(report) => ranking(report, width, colour, out),
+        View::Map(map) => partition_map(map, width, out),
+        View::Verdict(report) => verdict(report, out),
+    }
+}
+
+/// The ranking fitted to `width`.
+fn ranking(
+    report: &Report,
+    width: Option<usize>,
+    colour: bool,
+    out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out, "{}", target_line(report))?;
     let all: Vec<&CandidateReport> = report.candidates.iter().collect();
@@ -29,14 +57,14 @@ pub fn render(
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
         all.iter().partition(|c| !has_violation(c));
     if !clean.is_empty() {
-        writeln!(out, "{}", table(&clean, &columns, colour))?;
+        writeln!(out, "{}", candidates(&clean, &columns, colour))?;
     }
     if !violating.is_empty() {
         writeln!(
             out,
             "With violations (ranked after every candidate without):"
         )?;
-        writeln!(out, "{}", table(&violating, &columns, colour))?;
+        writeln!(out, "{}", candidates(&violating, &columns, colour))?;
     }
     if columns.len() < COLUMNS.len() {
         let hidden: Vec<&str> = COLUMNS
@@ -59,24 +87,42 @@ pub fn render(
     Ok(())
 }
 
-/// The secondary-index paragraph of the table and Markdown outputs.
-pub fn secondary_index_line(g: &super::model::SecondaryIndex) -> String {
-    let verdict = if g.proposed {
-        "proposed"
-    } else {
-        "weighed, not proposed"
+/// The columns that fit `width` terminal columns, in display order: kept by priority, each
+/// as wide as its widest cell or header word (plus padding and a border).
+fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Column> {
+    let need = |c: &Column| {
+        let cells = rows.iter().flat_map(|r| {
+            let text = (c.text)(r);
+            text.lines().map(|l| l.chars().count()).collect::<Vec<_>>()
+        });
+        let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
+        cells.max().unwrap_or(0).max(header) + 3
     };
-    format!(
-        "Global secondary index keyed by {} ({verdict}): {}",
-        g.key.spec, g.reason
-    )
+    let Some(width) = width else {
+        return COLUMNS.iter().collect();
+    };
+    let mut by_priority: Vec<&Column> = COLUMNS.iter().collect();
+    by_priority.sort_by_key(|c| c.priority);
+    let mut used = 1;
+    let mut kept: Vec<&'static str> = Vec::new();
+    for c in by_priority {
+        let w = need(c);
+        if used + w <= width || c.priority == 0 {
+            used += w;
+            kept.push(c.header);
+        }
+    }
+    COLUMNS
+        .iter()
+        .filter(|c| kept.contains(&c.header))
+        .collect()
 }
 
 fn has_violation(c: &CandidateReport) -> bool {
     c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
-fn table(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table {
+fn candidates(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table {
     let mut table = Table::new();
     table
         .load_style(presets::UTF8_FULL_CONDENSED)
@@ -87,7 +133,7 @@ fn table(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table 
         table.enforce_styling();
     }
     for c in rows {
-        table.add_row(row(c, columns, colour));
+        table.add_row(candidate_row(c, columns, colour));
     }
     for (i, c) in columns.iter().enumerate() {
         if c.numeric
@@ -99,7 +145,7 @@ fn table(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table 
     table
 }
 
-fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
+fn candidate_row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
     columns
         .iter()
         .map(|col| {
@@ -116,81 +162,120 @@ fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
         .collect()
 }
 
-/// What an Azure Monitor log showed, in a few words.
-fn monitor_note(m: &crate::workload::log::Observed) -> String {
-    let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
-    match &m.current_key {
-        Some(k) => parts.push(format!(
-            "{} point operations keyed by the current key {k}",
-            m.keyed
-        )),
-        None => parts.push("no --current-key: point operations know no key value".to_owned()),
-    }
-    if m.throttled > 0 {
-        parts.push(format!("{} requests throttled (429)", m.throttled));
-    }
-    if m.hidden > 0 {
-        parts.push(format!(
-            "{} queries with hidden values routed by their shape, placed as the sample's documents lie",
-            m.hidden
-        ));
-    }
-    if m.unroutable > 0 {
-        parts.push(format!("{} unroutable (no text, no key)", m.unroutable));
-    }
-    if m.unjoined > 0 {
-        parts.push(format!(
-            "{} query {} without a request row (charged by the model)",
-            m.unjoined,
-            if m.unjoined == 1 { "page" } else { "pages" }
-        ));
-    }
-    if let Some(p) = m.largest_partitions.first() {
-        parts.push(format!(
-            "largest logical partition observed {} ({})",
-            human_bytes(p.bytes),
-            p.value
-        ));
-    }
-    format!(" ({})", parts.join("; "))
+/// Characters of a value's label in the table (`--wide`: all of it).
+const VALUE_WIDTH: usize = 9;
+
+/// Each boundary (the ranges' mins, then the last max) cut after the hex digits that tell
+/// it from the boundaries beside it; whole when `wide`.
+fn boundaries(r: &ExplainReport, wide: bool) -> Vec<String> {
+    let mut all: Vec<&str> = r.map.partitions.iter().map(|p| p.min.as_str()).collect();
+    all.extend(r.map.partitions.last().map(|p| p.max.as_str()));
+    let common = |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    (0..all.len())
+        .map(|i| {
+            let e = all[i];
+            if e.is_empty() {
+                return "\"\"".to_owned();
+            }
+            let before = i.checked_sub(1).map_or(0, |j| common(all[j], e));
+            let after = all.get(i + 1).map_or(0, |n| common(e, n));
+            let keep = (before.max(after) + 2).max(4).min(e.len());
+            if wide || keep >= e.len() {
+                e.to_owned()
+            } else if keep <= 12 {
+                format!("{}…", &e[..keep])
+            } else {
+                // Long shared prefixes (a big tenant's partitions): its head, then the
+                // digits where neighbours part.
+                format!("{}…{}…", &e[..4], &e[keep - 8..keep])
+            }
+        })
+        .collect()
 }
 
-/// The line saying what was read and projected onto.
-pub fn target_line(report: &Report) -> String {
-    let t = &report.target;
-    let i = &report.input;
-    let defaulted = if t.defaults.is_empty() {
-        String::new()
-    } else {
-        format!(
-            " (default {}; set --target-storage / --throughput)",
-            t.defaults.join(", ")
-        )
-    };
-    let ops = if i.operations > 0 {
-        format!(", {} logged operations", i.operations)
-    } else {
-        String::new()
-    };
-    let invalid = if i.invalid > 0 {
-        format!(", {} invalid skipped", i.invalid)
-    } else {
-        String::new()
-    };
-    let redacted = match i.redacted {
-        true => ", key values redacted in the profiles (shown as hashes)",
-        false => "",
-    };
-    let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
-    format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
-        i.documents,
-        human_bytes(i.bytes),
-        human_bytes(t.storage_bytes),
-        t.throughput_ru,
-        t.throughput_mode,
-        t.physical_partitions
-    )
+/// The partition map fitted to `width`.
+fn partition_map(r: &ExplainReport, width: Option<usize>, out: &mut dyn Write) -> io::Result<()> {
+    let wide = width.is_none();
+    writeln!(out, "{}", map_header(r))?;
+    writeln!(out, "{MAP_LEGEND}")?;
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Dynamic)
+        .set_header([
+            "#",
+            "pkrange",
+            "EPK range",
+            "bytes",
+            "logical",
+            "RU",
+            "largest values",
+        ]);
+    if let Some(w) = width {
+        t.set_width(w.min(u16::MAX as usize) as u16);
+    }
+    let edges = boundaries(r, wide);
+    for (i, p) in r.map.partitions.iter().enumerate() {
+        t.add_row([
+            (i + 1).to_string(),
+            partition_name(r, i, p),
+            format!("[{}, {})", edges[i], edges[i + 1]),
+            human_bytes(p.bytes),
+            p.logical_partitions.to_string(),
+            format!("{:.0}", p.ru),
+            largest_values(r, p, (!wide).then_some(VALUE_WIDTH)),
+        ]);
+    }
+    // Ranges and counts never wrap: only the values do.
+    for (i, col) in t.column_iter_mut().enumerate().take(6) {
+        let _ = i;
+        col.set_constraint(ColumnConstraint::ContentWidth);
+    }
+    writeln!(out, "{t}")
+}
+
+/// check's verdict: whether the declared design passed, why, what it costs, and its best
+/// alternative.
+fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let v = report.check.as_ref().expect("check verdict");
+    let c = report.declared();
+    let status = if v.passed { "PASS" } else { "FAIL" };
+    let container = v
+        .container
+        .as_ref()
+        .map_or(String::new(), |n| format!(" (container {n})"));
+    writeln!(
+        out,
+        "{status}  {}{container}  score {:.1} (minimum {})",
+        v.key, c.score, v.min_score
+    )?;
+    writeln!(out, "{}", target_line(report))?;
+    for r in &v.reasons {
+        writeln!(out, "  ✗ {r}")?;
+    }
+    let denied = |code: FindingCode| v.reasons.iter().any(|r| r.code == Some(code));
+    for f in c
+        .findings
+        .iter()
+        .filter(|f| f.severity != Severity::Violation && !denied(f.code))
+    {
+        let severity = if f.severity == Severity::Info {
+            "info"
+        } else {
+            "warning"
+        };
+        writeln!(out, "  ! {} ({severity}): {}", f.code, f.message)?;
+    }
+    writeln!(out, "Cost: {}", cost_line(report, v))?;
+    if let Some(o) = &v.observed {
+        writeln!(out, "Observed: {}", observed_line(o))?;
+    }
+    for i in &report.declared_indexes {
+        writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
+    }
+    match best_alternative(report, v) {
+        Some((spec, tail)) => writeln!(out, "Best alternative: {spec} {tail}"),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -238,7 +323,7 @@ mod tests {
             declared_indexes: Vec::new(),
         };
         let mut out = Vec::new();
-        render(&report, &mut out, None, false).unwrap();
+        render(View::Ranking(&report), None, false, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         for expected in [
             "10 documents (2.0 kB), 10 logged operations, 1 invalid skipped.",
@@ -261,7 +346,7 @@ mod tests {
         assert!(!text.contains('\u{1b}'));
         // Fitted to 100 columns: no line wider, no header word cut, key and codes whole.
         let mut out = Vec::new();
-        render(&report, &mut out, Some(DEFAULT_WIDTH), false).unwrap();
+        render(View::Ranking(&report), Some(DEFAULT_WIDTH), false, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         let table: Vec<&str> = text
             .lines()

@@ -1,0 +1,423 @@
+//! Snapshots of every format's full output on fixed, hand-built reports: the ranking, the
+//! partition map and the verdict (passing and failing). The expected text lives in
+//! `src/report/snapshots/`; `UPDATE_SNAPSHOTS=1 cargo test` writes it anew (review the
+//! diff before committing it).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use super::model::testing::candidate;
+use super::model::*;
+use super::{Format, Style, View};
+use crate::engine::Throughput;
+use crate::workload::log::{Observed, ObservedPartition};
+
+/// Compares `actual` with the snapshot `name`, or writes it when `UPDATE_SNAPSHOTS=1`.
+fn assert_snapshot(name: &str, actual: &str) {
+    let path: PathBuf = [env!("CARGO_MANIFEST_DIR"), "src/report/snapshots", name]
+        .iter()
+        .collect();
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some_and(|v| v == "1") {
+        std::fs::write(&path, actual).expect("writing the snapshot");
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (UPDATE_SNAPSHOTS=1 writes it)", path.display()));
+    if expected != actual {
+        panic!(
+            "{name} differs from its snapshot (- expected, + actual; UPDATE_SNAPSHOTS=1 accepts it):\n{}",
+            diff(&expected, actual)
+        );
+    }
+}
+
+/// A line diff by longest common subsequence: small texts only.
+fn diff(expected: &str, actual: &str) -> String {
+    let (a, b): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    let mut lcs = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = match a[i] == b[j] {
+                true => lcs[i + 1][j + 1] + 1,
+                false => lcs[i + 1][j].max(lcs[i][j + 1]),
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, String::new());
+    while i < a.len() || j < b.len() {
+        if i < a.len() && j < b.len() && a[i] == b[j] {
+            out += &format!("  {}\n", a[i]);
+            (i, j) = (i + 1, j + 1);
+        } else if i < a.len() && (j == b.len() || lcs[i + 1][j] >= lcs[i][j + 1]) {
+            out += &format!("- {}\n", a[i]);
+            i += 1;
+        } else {
+            out += &format!("+ {}\n", b[j]);
+            j += 1;
+        }
+    }
+    out
+}
+
+fn finding(code: &str, severity: Severity, message: &str) -> Finding {
+    Finding {
+        code: FindingCode::parse(code).expect("a finding code"),
+        severity,
+        message: message.to_owned(),
+    }
+}
+
+fn key(spec: &str, kind: &str) -> KeyInfo {
+    KeyInfo {
+        spec: spec.to_owned(),
+        kind: kind.to_owned(),
+        definition: serde_json::json!({"paths": spec.split(',').collect::<Vec<_>>(), "kind": "Hash", "version": 2}),
+    }
+}
+
+/// Three candidates: a clean synthetic key, a single path without rates or reads, and a
+/// key with a violation.
+fn candidates() -> Vec<CandidateReport> {
+    let mut best = candidate("hash_suffix(/date,/vin,400)", &[]);
+    best.findings = vec![finding(
+        "WRITE_HOTSPOT",
+        Severity::Warning,
+        "writes cluster | on 3 of 32 partitions",
+    )];
+    best.origin = "given with --key".to_owned();
+    let mut vin = candidate("/vin", &[]);
+    vin.rank = 2;
+    vin.score = 64.5;
+    vin.key = key("/vin", "single");
+    vin.cardinality = Cardinality {
+        estimate: 87,
+        exact: true,
+    };
+    vin.storage.max_container_bytes = Some(690_000_000_000);
+    vin.cost.required_ru = None;
+    vin.cost.monthly.throughput = None;
+    vin.cost.monthly.total = 250.0;
+    vin.queries.reads = 0;
+    vin.findings = vec![finding(
+        "LOW_CARDINALITY",
+        Severity::Info,
+        "87 values for 32 partitions",
+    )];
+    vin.origin = "the field most reads filter on".to_owned();
+    let mut date = candidate("/date", &[]);
+    date.rank = 3;
+    date.score = 41.0;
+    date.key = key("/date", "single");
+    date.cost.efficiency = 0.125;
+    date.cost.required_ru = Some(98_760.4);
+    date.cost.monthly.total = 5_940.5;
+    date.storage.max_container_bytes = Some(40_000_000_000);
+    date.findings = vec![
+        finding(
+            "LOGICAL_PARTITION_LIMIT",
+            Severity::Violation,
+            "one day holds 25 GB at the target (limit 20 GB)",
+        ),
+        finding(
+            "MONOTONIC_KEY",
+            Severity::Warning,
+            "every write goes to today",
+        ),
+    ];
+    date.origin = "a time field".to_owned();
+    vec![best, vin, date]
+}
+
+fn index() -> SecondaryIndex {
+    SecondaryIndex {
+        key: key("/vin", "single"),
+        proposed: true,
+        queries_moved: 0.3,
+        ru_saved: 12_000.0,
+        write_ru_added: 3_000.0,
+        change_feed_ru: 500.0,
+        storage_added_bytes: 1_000_000_000_000,
+        monthly_before: 970.95,
+        monthly_after: Some(812.4),
+        reason: "the reads by /vin move to it and cost less there.".to_owned(),
+        fan_out_share: None,
+    }
+}
+
+fn ranking() -> Report {
+    Report {
+        schema_version: SCHEMA_VERSION.to_owned(),
+        tool: Tool {
+            name: "pkadvisor".to_owned(),
+            version: "0.0.0-snapshot".to_owned(),
+        },
+        input: InputSummary {
+            documents: 10_000,
+            bytes: 12_345_678,
+            invalid: 2,
+            operations: 5_000,
+            redacted: false,
+            monitor: Some(Observed {
+                rows: 1_200,
+                requests: 1_000,
+                throttled: 3,
+                unroutable: 2,
+                unjoined: 1,
+                hidden: 4,
+                keyed: 900,
+                current_key: Some("/vin".to_owned()),
+                largest_partitions: vec![ObservedPartition {
+                    value: "[\"V123\"]".to_owned(),
+                    bytes: 1_500_000_000,
+                }],
+            }),
+        },
+        target: TargetReport {
+            storage_bytes: 1_000_000_000_000,
+            throughput_ru: 20_000.0,
+            throughput_mode: "manual".to_owned(),
+            physical_partitions: 32,
+            defaults: vec!["storage".to_owned()],
+            prices: PricesReport {
+                ru_hour_per_100: 0.008,
+                gb_month: 0.25,
+                regions: 1,
+                source: "list".to_owned(),
+            },
+            log_share: 1.0,
+        },
+        candidates: candidates(),
+        recommendation: Some(Recommendation {
+            spec: "hash_suffix(/date,/vin,400)".to_owned(),
+            reason: "It spreads writes and keeps 70% of reads on one partition.".to_owned(),
+            secondary_index: Some(index()),
+        }),
+        check: None,
+        declared_indexes: Vec::new(),
+    }
+}
+
+/// `check` passing on the best candidate.
+fn passing() -> Report {
+    let mut report = ranking();
+    report.input.monitor = None;
+    report.candidates[0].role = Role::Declared;
+    report.candidates[0].findings.push(finding(
+        "FAN_OUT_QUERIES",
+        Severity::Info,
+        "5% of reads fan out",
+    ));
+    report.check = Some(CheckResult {
+        passed: true,
+        key: "hash_suffix(/date,/vin,400)".to_owned(),
+        container: Some("telemetry".to_owned()),
+        min_score: 50.0,
+        reasons: Vec::new(),
+        best_alternative: None,
+        max_cost_ratio: 3.0,
+        cheapest_alternative: Some("/vin".to_owned()),
+        cost_ratio: Some(1.0),
+        observed: None,
+    });
+    report
+}
+
+/// `check` failing on the violating candidate, with a declared index, an observed log and a
+/// better alternative.
+fn failing() -> Report {
+    let mut report = ranking();
+    report.candidates[2].role = Role::Declared;
+    report.candidates[2].findings.push(finding(
+        "FAN_OUT_QUERIES",
+        Severity::Warning,
+        "40% of reads fan out",
+    ));
+    report.declared_indexes = vec![index()];
+    report.check = Some(CheckResult {
+        passed: false,
+        key: "/date".to_owned(),
+        container: Some("telemetry|eu".to_owned()),
+        min_score: 50.0,
+        reasons: vec![
+            Reason::new(
+                ReasonKind::Violation,
+                Some(FindingCode::LogicalPartitionLimit),
+                "LOGICAL_PARTITION_LIMIT (violation): one day holds 25 GB at the target (limit 20 GB)"
+                    .to_owned(),
+            ),
+            Reason::new(
+                ReasonKind::Denied,
+                Some(FindingCode::FanOutQueries),
+                "FAN_OUT_QUERIES (denied with --deny): 40% of reads fan out".to_owned(),
+            ),
+            Reason::new(
+                ReasonKind::Score,
+                None,
+                "score 41.0 is below --min-score 50".to_owned(),
+            ),
+        ],
+        best_alternative: Some("hash_suffix(/date,/vin,400)".to_owned()),
+        max_cost_ratio: 3.0,
+        cheapest_alternative: Some("hash_suffix(/date,/vin,400)".to_owned()),
+        cost_ratio: Some(0.84),
+        observed: Some(ObservedCheck {
+            largest_bytes: 1_500_000_000,
+            value: "[\"2024-05-01\"]".to_owned(),
+            projected_bytes: 25_000_000_000,
+        }),
+    });
+    report
+}
+
+fn logical(epk: &str, bytes: u64) -> LogicalView {
+    LogicalView {
+        epk: epk.to_owned(),
+        bytes,
+        items: bytes / 1_000,
+        ru: bytes as f64 / 1e6,
+    }
+}
+
+fn physical(id: u64, min: &str, max: &str, largest: Vec<LogicalView>) -> PhysicalView {
+    let bytes = largest.iter().map(|l| l.bytes).sum::<u64>() * 3;
+    PhysicalView {
+        id,
+        parent: (id > 2).then_some(0),
+        min: min.to_owned(),
+        max: max.to_owned(),
+        bytes,
+        items: bytes / 1_000,
+        logical_partitions: 40 + id,
+        ru: 1_234.5 * id as f64,
+        largest,
+    }
+}
+
+/// Four partitions: one from the start, two with a long shared prefix, one to the end; a
+/// labelled value cut in the table, an unlabelled (projected) one.
+fn map() -> ExplainReport {
+    let labels = [
+        ("0A11", "[\"contoso\",\"user-00042\"]"),
+        ("1F3A5C7E9B0011223344AA", "[\"big\"]"),
+        ("1F3A5C7E9B0011223399", "[\"fabrikam|eu\",\"u7\"]"),
+    ];
+    ExplainReport {
+        schema_version: SCHEMA_VERSION.to_owned(),
+        key: key("/tenantId,/userId", "hierarchical"),
+        storage_bytes: 500_000_000_000,
+        map: PartitionMap {
+            definition: serde_json::json!({"paths": ["/tenantId", "/userId"], "kind": "MultiHash", "version": 2}),
+            throughput: Throughput::Manual(20_000.0),
+            ru_per_partition: 5_000.0,
+            partitions: vec![
+                physical(
+                    0,
+                    "",
+                    "1F3A5C7E9B",
+                    vec![logical("0A11", 9_000_000_000), logical("0B", 1_000_000)],
+                ),
+                physical(
+                    1,
+                    "1F3A5C7E9B",
+                    "1F3A5C7E9B0011223344AA",
+                    vec![logical("1F3A5C7E9B00", 4_000_000_000)],
+                ),
+                physical(
+                    3,
+                    "1F3A5C7E9B0011223344AA",
+                    "1F3A5C7E9B0011223399",
+                    vec![logical("1F3A5C7E9B0011223344AA", 30_000_000_000)],
+                ),
+                physical(
+                    4,
+                    "1F3A5C7E9B0011223399",
+                    "FF",
+                    vec![logical("1F3A5C7E9B0011223399", 2_000_000_000)],
+                ),
+            ],
+        },
+        labels: labels
+            .iter()
+            .map(|(e, l)| (e.to_string(), l.to_string()))
+            .collect::<BTreeMap<_, _>>(),
+        collections: Vec::new(),
+    }
+}
+
+/// A layout's map: its partitions named by collection.
+fn layout_map() -> ExplainReport {
+    let mut m = map();
+    m.key = key("spillover", "layout");
+    m.collections = ["orders-0", "orders-1", "orders-big", "orders-3"]
+        .map(str::to_owned)
+        .to_vec();
+    m
+}
+
+const PLAIN: Style = Style {
+    colour: false,
+    width: 100,
+};
+
+fn ranking_text(format: Format, style: Style) -> String {
+    let mut out = Vec::new();
+    super::render(View::Ranking(&ranking()), format, style, &mut out).expect("rendered");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+fn map_text(map: &ExplainReport, format: Format, style: Style) -> String {
+    let mut out = Vec::new();
+    super::render(View::Map(map), format, style, &mut out).expect("rendered");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+fn verdict_text(report: &Report, format: Format) -> String {
+    let mut out = Vec::new();
+    super::render(View::Verdict(report), format, PLAIN, &mut out).expect("rendered");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn ranking_in_every_format() {
+    assert_snapshot("ranking.table.txt", &ranking_text(Format::Table, PLAIN));
+    assert_snapshot("ranking.wide.txt", &ranking_text(Format::WideTable, PLAIN));
+    let colour = Style {
+        colour: true,
+        ..PLAIN
+    };
+    assert_snapshot(
+        "ranking.colour.txt",
+        &ranking_text(Format::WideTable, colour),
+    );
+    assert_snapshot("ranking.md", &ranking_text(Format::Markdown, PLAIN));
+    assert_snapshot("ranking.json", &ranking_text(Format::Json, PLAIN));
+}
+
+#[test]
+fn partition_map_in_every_format() {
+    let m = map();
+    assert_snapshot("map.table.txt", &map_text(&m, Format::Table, PLAIN));
+    assert_snapshot("map.wide.txt", &map_text(&m, Format::WideTable, PLAIN));
+    assert_snapshot("map.md", &map_text(&m, Format::Markdown, PLAIN));
+    assert_snapshot("map.json", &map_text(&m, Format::Json, PLAIN));
+    let l = layout_map();
+    assert_snapshot("map-layout.table.txt", &map_text(&l, Format::Table, PLAIN));
+}
+
+#[test]
+fn verdicts_in_every_format() {
+    for (name, report) in [("pass", passing()), ("fail", failing())] {
+        let text = verdict_text(&report, Format::Table);
+        assert_eq!(text, verdict_text(&report, Format::WideTable));
+        assert_snapshot(&format!("verdict-{name}.txt"), &text);
+        let md = verdict_text(&report, Format::Markdown);
+        assert_snapshot(&format!("verdict-{name}.md"), &md);
+        let json = verdict_text(&report, Format::Json);
+        assert_snapshot(&format!("verdict-{name}.json"), &json);
+    }
+}
+
+#[test]
+fn a_diff_marks_what_changed() {
+    assert_eq!(diff("a\nb\nc\n", "a\nx\nc\n"), "  a\n- b\n+ x\n  c\n");
+}

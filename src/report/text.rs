@@ -1,0 +1,261 @@
+//! The words and figures more than one renderer writes: numbers with separators, a
+//! candidate's cost in a sentence, the line saying what was read and projected onto, the
+//! partition map's heading and cells, and the verdict's sentences. Each renderer lays them
+//! out its own way; Markdown escapes them with [`cell`].
+
+use super::model::{
+    CandidateReport, CheckResult, ExplainReport, ObservedCheck, PhysicalView, Report,
+    SecondaryIndex,
+};
+use crate::units::human_bytes;
+
+/// A whole number with thousands separators: `12,345`.
+pub fn thousands(x: f64) -> String {
+    let n = x.round().max(0.0) as u64;
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, ch) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(ch);
+    }
+    out
+}
+
+/// Escapes what would break a Markdown table cell.
+pub fn cell(text: &str) -> String {
+    text.replace('|', "\\|").replace('\n', " ")
+}
+
+/// What a key needs in words: RU/s, efficiency and the monthly bill when the log gives
+/// rates, else RU per operation and efficiency.
+pub fn cost_summary(c: &CandidateReport) -> String {
+    let k = &c.cost;
+    match k.required_ru {
+        Some(ru) => format!(
+            "{} RU/s ({:.0}% efficient; {} USD a month with storage)",
+            thousands(ru),
+            k.efficiency * 100.0,
+            thousands(k.monthly.total)
+        ),
+        None => format!(
+            "{:.1} RU per operation ({:.0}% efficient)",
+            k.ru_per_operation,
+            k.efficiency * 100.0
+        ),
+    }
+}
+
+/// The line saying what was read and projected onto.
+pub fn target_line(report: &Report) -> String {
+    let t = &report.target;
+    let i = &report.input;
+    let defaulted = if t.defaults.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (default {}; set --target-storage / --throughput)",
+            t.defaults.join(", ")
+        )
+    };
+    let ops = if i.operations > 0 {
+        format!(", {} logged operations", i.operations)
+    } else {
+        String::new()
+    };
+    let invalid = if i.invalid > 0 {
+        format!(", {} invalid skipped", i.invalid)
+    } else {
+        String::new()
+    };
+    let redacted = match i.redacted {
+        true => ", key values redacted in the profiles (shown as hashes)",
+        false => "",
+    };
+    let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
+    format!(
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
+        i.documents,
+        human_bytes(i.bytes),
+        human_bytes(t.storage_bytes),
+        t.throughput_ru,
+        t.throughput_mode,
+        t.physical_partitions
+    )
+}
+
+/// What an Azure Monitor log showed, in a few words.
+fn monitor_note(m: &crate::workload::log::Observed) -> String {
+    let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
+    match &m.current_key {
+        Some(k) => parts.push(format!(
+            "{} point operations keyed by the current key {k}",
+            m.keyed
+        )),
+        None => parts.push("no --current-key: point operations know no key value".to_owned()),
+    }
+    if m.throttled > 0 {
+        parts.push(format!("{} requests throttled (429)", m.throttled));
+    }
+    if m.hidden > 0 {
+        parts.push(format!(
+            "{} queries with hidden values routed by their shape, placed as the sample's documents lie",
+            m.hidden
+        ));
+    }
+    if m.unroutable > 0 {
+        parts.push(format!("{} unroutable (no text, no key)", m.unroutable));
+    }
+    if m.unjoined > 0 {
+        parts.push(format!(
+            "{} query {} without a request row (charged by the model)",
+            m.unjoined,
+            if m.unjoined == 1 { "page" } else { "pages" }
+        ));
+    }
+    if let Some(p) = m.largest_partitions.first() {
+        parts.push(format!(
+            "largest logical partition observed {} ({})",
+            human_bytes(p.bytes),
+            p.value
+        ));
+    }
+    format!(" ({})", parts.join("; "))
+}
+
+/// The secondary-index paragraph of the table and Markdown outputs.
+pub fn secondary_index_line(g: &SecondaryIndex) -> String {
+    let verdict = if g.proposed {
+        "proposed"
+    } else {
+        "weighed, not proposed"
+    };
+    format!(
+        "Global secondary index keyed by {} ({verdict}): {}",
+        g.key.spec, g.reason
+    )
+}
+
+/// What the partition map's columns hold.
+pub const MAP_LEGEND: &str = "In EPK order. pkrange: the partition's id (a layout's collection); EPK range: [min, max) in hex, cut after the digits\nthat tell it from its neighbours; logical: logical partitions; RU: request units the replayed\nlog charged it; largest values cut (--wide: whole), (others) the projected small values.";
+
+/// The partition map's heading: the key, the size, the partitions (or collections) and the
+/// RU/s each gets.
+pub fn map_header(r: &ExplainReport) -> String {
+    let unit = match r.collections.is_empty() {
+        true => "physical partitions",
+        false => "collections",
+    };
+    format!(
+        "{} at {}: {} {unit}, {:.0} RU/s each",
+        r.key.spec,
+        human_bytes(r.storage_bytes),
+        r.map.partitions.len(),
+        r.map.ru_per_partition
+    )
+}
+
+/// What the map's first column names the `i`th partition by: its pkrange id, or a layout's
+/// collection.
+pub fn partition_name(r: &ExplainReport, i: usize, p: &PhysicalView) -> String {
+    r.collections
+        .get(i)
+        .cloned()
+        .unwrap_or_else(|| p.id.to_string())
+}
+
+/// The partition's largest values with their bytes, one a line; labels cut to `width`
+/// characters when given.
+pub fn largest_values(r: &ExplainReport, p: &PhysicalView, width: Option<usize>) -> String {
+    p.largest
+        .iter()
+        .map(|l| {
+            let tail = if width.is_some() {
+                "(others)"
+            } else {
+                "(small values, projected)"
+            };
+            let label = r.labels.get(&l.epk).map_or(tail, String::as_str);
+            let label = match width {
+                Some(w) if label.chars().count() > w => {
+                    format!("{}…", label.chars().take(w - 1).collect::<String>())
+                }
+                _ => label.to_owned(),
+            };
+            format!("{} {label}", human_bytes(l.bytes))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The verdict's cost sentence: the declared key's cost, and the cheapest alternative's
+/// beside it.
+pub fn cost_line(report: &Report, v: &CheckResult) -> String {
+    let c = report.declared();
+    let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
+    let alt = v
+        .cheapest_alternative
+        .as_ref()
+        .and_then(|s| report.candidates.iter().find(|o| &o.key.spec == s));
+    if let (Some(o), Some(r)) = (alt, v.cost_ratio) {
+        let what = match report.pair_against(o) {
+            Some(_) => "monthly bill, with its declared indexes",
+            None => "RU/s",
+        };
+        line.push_str(&format!(
+            "; the cheapest alternative, {}, needs {} (the {} needs {r:.2}× its {what}; limit {}×)",
+            o.key.spec,
+            cost_summary(o),
+            if c.key.kind == "layout" {
+                "layout"
+            } else {
+                "key"
+            },
+            v.max_cost_ratio
+        ));
+    }
+    line
+}
+
+/// The verdict's sentence on what an Azure Monitor log observed of the declared key.
+pub fn observed_line(o: &ObservedCheck) -> String {
+    format!(
+        "the largest logical partition the Azure Monitor log reports is {} ({}); the projection puts the largest at {} at the target",
+        human_bytes(o.largest_bytes),
+        o.value,
+        human_bytes(o.projected_bytes)
+    )
+}
+
+/// The best alternative the verdict names, if any: its spec, and what follows it on its
+/// line (its score, rank and origin).
+pub fn best_alternative<'a>(report: &Report, v: &'a CheckResult) -> Option<(&'a str, String)> {
+    let spec = v.best_alternative.as_deref()?;
+    let alt = report
+        .candidates
+        .iter()
+        .find(|c| c.key.spec == spec)
+        .expect("alternative listed");
+    let tail = format!(
+        "(score {:.1}, rank {} of {}): {}",
+        alt.score,
+        alt.rank,
+        report.candidates.len(),
+        alt.origin
+    );
+    Some((spec, tail))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0.4), "0");
+        assert_eq!(thousands(999.0), "999");
+        assert_eq!(thousands(1_543.0), "1,543");
+        assert_eq!(thousands(12_345_678.0), "12,345,678");
+    }
+}
