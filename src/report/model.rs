@@ -1,5 +1,5 @@
 //! The report model: plain data that every renderer reads. Serialised as-is for
-//! `--format json`, so its field names are a contract (the README's JSON report section and `schema/report.schema.json`);
+//! `--format json`, so its field names are a contract (GUIDE.md's JSON report section and `schema/report.schema.json`);
 //! add fields, never rename them without bumping [`SCHEMA_VERSION`].
 
 use std::collections::BTreeMap;
