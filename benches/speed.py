@@ -8,9 +8,15 @@ peak memory is read from the kernel (wait4). The medians are printed, with the r
 goal is stated in: DuckDB's time over ours (at least 1.0 means we read at least as fast)
 and reading alone's time over ours (the share of reading speed kept).
 
+The run's figures, with the commit they measure, replace the section of BENCHMARKS.md between
+its two markers (`--output FILE` writes another file, `--no-write` only prints them).
+`--dry-run` times nothing: it puts made-up figures through the same writing path and prints
+the file it would write (or writes it to `--output` when that is given), to check the writer.
+
     cargo build --release --bin pkadvisor --example read_bench --example gen_sample
     python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install duckdb
     /tmp/bench-venv/bin/python benches/speed.py [FILE] [--runs 3] [--baseline OLD_BINARY]
+    python3 benches/speed.py --dry-run            # the writer alone, on made-up figures
 
 FILE defaults to a 1 GB `gen_sample orders` file, written once under the temporary directory.
 """
@@ -25,6 +31,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RELEASE = os.path.join(ROOT, "target", "release")
+BENCHMARKS = os.path.join(ROOT, "BENCHMARKS.md")
+BEGIN = "<!-- benches/speed.py: figures begin (written by the script; edit the script, not them) -->"
+END = "<!-- benches/speed.py: figures end -->"
 PATHS = [
     "/id", "/tenantId", "/userId", "/sessionId", "/deviceId", "/date", "/ts", "/type",
     "/region", "/customer/name", "/customer/tier", "/customer/address/city",
@@ -67,6 +76,135 @@ def sample_file():
     return path
 
 
+def documents_in(path):
+    """Lines of an NDJSON file (its documents), counted in 16 MiB chunks."""
+    count = 0
+    with open(path, "rb") as f:
+        while chunk := f.read(16 << 20):
+            count += chunk.count(b"\n")
+    return count
+
+
+def commit():
+    """The commit measured: HEAD's short hash, marked when files other than
+    BENCHMARKS.md differ from it."""
+    git = ["git", "-C", ROOT]
+    try:
+        head = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        changed = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no", "--",
+                                  ".", ":!BENCHMARKS.md"], capture_output=True, text=True,
+                                 check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown (not a git checkout)"
+    return f"{head} with uncommitted changes" if changed else head
+
+
+def medians(times):
+    """Each command's median wall seconds and median peak MiB."""
+    return {name: (statistics.median(w for w, _ in runs), statistics.median(m for _, m in runs))
+            for name, runs in times.items()}
+
+
+def section(figures, sample, size, documents, runs, cores, measured):
+    """The Markdown between BENCHMARKS.md's markers: the table of medians and the ratios."""
+    n = len(PATHS)
+    count = "twenty" if n == 20 else str(n)
+    if size >= 1e9:
+        amount = f"{size / 1e9:.1f}".removesuffix(".0") + " GB"
+    else:
+        amount = f"{size / 1e6:.1f}".removesuffix(".0") + " MB"
+    docs = f"{documents / 1e6:.1f}M" if documents >= 1e6 else f"{documents:,}"
+    rows = {
+        "analyze": f"`pkadvisor analyze`, {count} keys",
+        "baseline": f"the baseline binary, {count} keys",
+        "duckdb": f"DuckDB `approx_count_distinct`, same {count} columns",
+        "read_bench": f"reading alone, same {count} paths",
+    }
+    lines = [
+        f"Measured at commit {measured}.",
+        "",
+        f"| {amount} {sample}, {docs} documents, {cores} cores, medians of {runs}"
+        " | time | peak |",
+        "|---|--:|--:|",
+    ]
+    for name, (wall, peak) in figures.items():
+        lines.append(f"| {rows[name]} | {wall:.2f} s | {peak:.0f} MiB |")
+    duckdb, reading = figures["duckdb"][0], figures["read_bench"][0]
+    ratio = lambda name: (f"{duckdb / figures[name][0]:.2f}× DuckDB's throughput and at "
+                          f"{reading / figures[name][0]:.2f} of the speed of reading alone")
+    lines += ["", f"`analyze` runs at {ratio('analyze')},"]
+    if "baseline" in figures:
+        lines.append(f"(the baseline binary at {ratio('baseline')}),")
+    lines.append("while measuring every document exactly where DuckDB's query estimates one "
+                 "count per column.")
+    return "\n".join(lines) + "\n"
+
+
+def rewrite(text, figures_md):
+    """`text` (BENCHMARKS.md) with the section between its markers replaced."""
+    begin, end = text.find(BEGIN), text.find(END)
+    if begin < 0 or end < begin:
+        raise ValueError(f"the markers {BEGIN!r} and {END!r} are missing or out of order")
+    return text[:begin + len(BEGIN)] + "\n" + figures_md + text[end:]
+
+
+def write_figures(output, figures_md):
+    """Rewrites the marked section of `output` in place (written beside it, then renamed)."""
+    with open(output, encoding="utf-8") as f:
+        text = rewrite(f.read(), figures_md)
+    with open(output + ".part", "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(output + ".part", output)
+
+
+def measure(path, baseline, runs):
+    """Wall seconds and peak MiB of every run of each command, in turn."""
+    keys = [a for p in PATHS for a in ("--key", p)]
+    analyze = ["analyze", path, *keys, "--threads", "2", "--quiet", "--format", "json"]
+    commands = {"analyze": [os.path.join(RELEASE, "pkadvisor"), *analyze]}
+    if baseline:
+        commands["baseline"] = [baseline, *analyze]
+    commands |= {
+        "duckdb": [sys.executable, "-c", DUCKDB, path, *PATHS],
+        "read_bench": [os.path.join(RELEASE, "examples", "read_bench"), "--once", path, *PATHS],
+    }
+    times = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            times[name].append(run(argv))
+    return times
+
+
+def report(path, size, figures, runs, baseline):
+    """Prints the medians and the ratios the goal is stated in."""
+    print(f"{path}: {size / 1e6:.0f} MB, {len(PATHS)} paths, {runs} runs each, medians")
+    for name, (wall, peak) in figures.items():
+        print(f"  {name:<11} {wall:7.3f} s  {size / 1e6 / wall:6.0f} MB/s  peak {peak:6.1f} MiB")
+    for name in ("analyze", "baseline") if baseline else ("analyze",):
+        print(f"  {name} throughput / DuckDB approx_count_distinct: "
+              f"{figures['duckdb'][0] / figures[name][0]:.2f}x (goal: at least 1.0)")
+        print(f"  {name} throughput / reading alone: "
+              f"{figures['read_bench'][0] / figures[name][0]:.2f} (goal: at least 0.5)")
+
+
+def dry_run(args):
+    """The writing path on made-up figures: nothing is timed."""
+    made_up = {"analyze": [(2.0, 100.0)], "baseline": [(2.5, 110.0)],
+               "duckdb": [(1.5, 150.0)], "read_bench": [(1.0, 40.0)]}
+    if not args.baseline:
+        del made_up["baseline"]
+    figures = medians(made_up)
+    figures_md = section(figures, "made-up sample", 1e9, 1_900_000, 1, os.cpu_count(),
+                         "0000000 (dry run: made-up figures)")
+    if args.output:
+        write_figures(args.output, figures_md)
+        print(f"wrote made-up figures to {args.output}", file=sys.stderr)
+    else:
+        with open(BENCHMARKS, encoding="utf-8") as f:
+            sys.stdout.write(rewrite(f.read(), figures_md))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", help="NDJSON documents (default: a 1 GB sample)")
@@ -74,38 +212,30 @@ def main():
     parser.add_argument("--baseline", metavar="BIN",
                         help="another pkadvisor binary (an older build, say) timed in the same"
                         " rotation, for before-and-after figures from one run")
+    parser.add_argument("--output", metavar="FILE",
+                        help="the file whose marked section the figures replace"
+                        " (default: BENCHMARKS.md at the root of the checkout)")
+    parser.add_argument("--no-write", action="store_true", help="print the figures only")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="time nothing: put made-up figures through the writer and print the"
+                        " file it would write (or write it to --output when given)")
     args = parser.parse_args()
+    if args.dry_run:
+        return dry_run(args)
     try:
         import duckdb  # noqa: F401  (only checked here; the query runs in a child)
     except ImportError:
         sys.exit(f"DuckDB is not installed for {sys.executable}: pip install duckdb")
     path = args.file or sample_file()
-    keys = [a for p in PATHS for a in ("--key", p)]
-    analyze = ["analyze", path, *keys, "--threads", "2", "--quiet", "--format", "json"]
-    commands = {"analyze": [os.path.join(RELEASE, "pkadvisor"), *analyze]}
-    if args.baseline:
-        commands["baseline"] = [args.baseline, *analyze]
-    commands |= {
-        "duckdb": [sys.executable, "-c", DUCKDB, path, *PATHS],
-        "read_bench": [os.path.join(RELEASE, "examples", "read_bench"), "--once", path, *PATHS],
-    }
-    times = {name: [] for name in commands}
-    for _ in range(args.runs):
-        for name, argv in commands.items():
-            times[name].append(run(argv))
-    size = os.path.getsize(path) / 1e6
-    print(f"{path}: {size:.0f} MB, {len(PATHS)} paths, {args.runs} runs each, medians")
-    median = {}
-    for name, runs in times.items():
-        wall = statistics.median(w for w, _ in runs)
-        peak = statistics.median(m for _, m in runs)
-        median[name] = wall
-        print(f"  {name:<11} {wall:7.3f} s  {size / wall:6.0f} MB/s  peak {peak:6.1f} MiB")
-    for name in ("analyze", "baseline") if args.baseline else ("analyze",):
-        print(f"  {name} throughput / DuckDB approx_count_distinct: "
-              f"{median['duckdb'] / median[name]:.2f}x (goal: at least 1.0)")
-        print(f"  {name} throughput / reading alone: "
-              f"{median['read_bench'] / median[name]:.2f} (goal: at least 0.5)")
+    figures = medians(measure(path, args.baseline, args.runs))
+    size = os.path.getsize(path)
+    report(path, size, figures, args.runs, args.baseline)
+    if not args.no_write:
+        sample = "`orders` sample" if not args.file else f"`{os.path.basename(path)}`"
+        output = args.output or BENCHMARKS
+        write_figures(output, section(figures, sample, size, documents_in(path), args.runs,
+                                      os.cpu_count(), commit()))
+        print(f"figures written to {output}", file=sys.stderr)
 
 
 if __name__ == "__main__":

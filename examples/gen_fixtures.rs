@@ -1236,7 +1236,7 @@ fn main() -> ExitCode {
 const README_INTRO: &str = r#"# Sample data sets
 
 Realistic sample inputs for `pkadvisor`: documents (`docs.ndjson`) and a query log
-(`queries.ndjson`, the format of the README's "Query log format") per set, each built so that an
+(`queries.ndjson`, the format of GUIDE.md's "Query log format") per set, each built so that an
 expert knows the right partition key, plus small invalid inputs for error tests (`bad/`).
 
 **Every file here, this README and `summary.json` included, is written by
@@ -1263,7 +1263,7 @@ integer arithmetic for every random choice, ordered maps, no clock.
 - **Reads** are queries and point reads weighted by `count`; **writes** are creates, upserts
   and patches weighted by `count`, a batch counting each of its operations. Plain-text
   `SELECT` lines count once.
-- **Routing** follows the README's query log section: a read is single-partition when its equalities (or a point
+- **Routing** follows GUIDE.md's query log section: a read is single-partition when its equalities (or a point
   read's `known` values plus `id`) fix the candidate's full value, targeted when they fix a
   hierarchical prefix or an `IN (...)` list of full values, fan-out otherwise. Synthetic keys
   need every input fixed; `rand_suffix` reads must visit every suffix and are counted as fan-out.

@@ -1,10 +1,12 @@
 //! Validates reports against `schema/report.schema.json` with a small validator of the
-//! JSON Schema keywords the schema uses: `type`, `required`, `properties`, `items`,
-//! `enum`, `minimum`, `exclusiveMinimum`, `maximum` and local `$ref`s.
+//! JSON Schema keywords the schema uses: `type`, `required`, `properties`,
+//! `additionalProperties: false`, `items`, `enum`, `minimum`, `exclusiveMinimum`, `maximum`
+//! and local `$ref`s. The schema is closed: every object it describes lists each property a
+//! report may hold, so a field the report gains without the schema fails here.
 
 use serde_json::Value;
 
-use crate::util::{json, scratch, write};
+use crate::util::{json, pkadvisor, scratch, write};
 
 fn schema() -> Value {
     serde_json::from_str(include_str!("../schema/report.schema.json")).expect("schema is JSON")
@@ -75,11 +77,14 @@ pub fn validate(root: &Value, schema: &Value, v: &Value, at: &str, errors: &mut 
                 errors.push(format!("{at}: missing {r}"));
             }
         }
-        if let Some(props) = schema.get("properties").and_then(Value::as_object) {
-            for (k, s) in props {
-                if let Some(child) = obj.get(k) {
-                    validate(root, s, child, &format!("{at}/{k}"), errors);
+        let props = schema.get("properties").and_then(Value::as_object);
+        for (k, child) in obj {
+            match props.and_then(|p| p.get(k)) {
+                Some(s) => validate(root, s, child, &format!("{at}/{k}"), errors),
+                None if schema.get("additionalProperties") == Some(&Value::Bool(false)) => {
+                    errors.push(format!("{at}: {k} is not a declared property"));
                 }
+                None => {}
             }
         }
     }
@@ -100,7 +105,7 @@ pub fn errors_of(report: &Value) -> Vec<String> {
 
 #[test]
 fn the_validator_rejects_what_the_schema_forbids() {
-    let bad = serde_json::json!({"schema_version": "1.0", "tool": {"name": "other"}, "candidates": [{"rank": 0}]});
+    let bad = serde_json::json!({"schema_version": "1.0", "tool": {"name": "other", "build": 1}, "candidates": [{"rank": 0}]});
     let errors = errors_of(&bad);
     assert!(
         errors.iter().any(|e| e.contains("missing \"input\"")),
@@ -114,6 +119,172 @@ fn the_validator_rejects_what_the_schema_forbids() {
         errors.iter().any(|e| e.contains("/candidates/0/rank")),
         "{errors:?}"
     );
+    assert!(
+        errors
+            .iter()
+            .any(|e| e.contains("/tool: build is not a declared property")),
+        "{errors:?}"
+    );
+}
+
+/// Every object schema in `schema` (by JSON pointer) that is not closed: without
+/// `"additionalProperties": false` or without `properties`.
+fn open_objects(schema: &Value, at: &str, open: &mut Vec<String>) {
+    match schema {
+        Value::Object(map) => {
+            let object = match map.get("type") {
+                Some(Value::String(t)) => t == "object",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
+                _ => false,
+            };
+            let closed = map.get("additionalProperties") == Some(&Value::Bool(false))
+                && map.get("properties").is_some_and(Value::is_object);
+            if object && !closed {
+                open.push(at.to_owned());
+            }
+            for (k, v) in map {
+                open_objects(v, &format!("{at}/{k}"), open);
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                open_objects(v, &format!("{at}/{i}"), open);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_object_the_schema_describes_is_closed() {
+    let mut open = Vec::new();
+    open_objects(&schema(), "", &mut open);
+    assert_eq!(open, Vec::<String>::new());
+}
+
+/// The report `pkadvisor ARGS` prints, whatever its exit code (a failed `check` exits 1
+/// with a whole report).
+fn report(args: &[&str]) -> Value {
+    let out = pkadvisor().args(args).output().expect("runs");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+/// Whether `v` holds a value at the path `at` (property names, `*` for any element of an
+/// array).
+fn holds(v: &Value, at: &[&str]) -> bool {
+    match at.split_first() {
+        None => true,
+        Some((&"*", rest)) => v
+            .as_array()
+            .is_some_and(|a| a.iter().any(|e| holds(e, rest))),
+        Some((k, rest)) => v.get(*k).is_some_and(|c| holds(c, rest)),
+    }
+}
+
+#[test]
+fn reports_on_the_fixtures_validate_against_the_closed_schema() {
+    const MT: &str = "fixtures/multitenant/docs.ndjson";
+    const MT_LOG: &str = "fixtures/multitenant/queries.ndjson";
+    const MONITOR: &str = "tests/data/monitor/storage.json";
+    let dir = scratch("schema_fixtures");
+    let profile = dir.join("mt.profile.zst").to_string_lossy().into_owned();
+    let out = (pkadvisor().args(["profile", MT, "--key", "/tenantId", "--redact", "-o"]))
+        .arg(&profile)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let runs: &[&[&str]] = &[
+        &["analyze", MT, "--queries", MT_LOG, "--format", "json"],
+        &[
+            "analyze",
+            MT,
+            "--queries",
+            MONITOR,
+            "--current-key",
+            "/tenantId,/userId",
+            "--memory",
+            "2MB",
+            "--format",
+            "json",
+        ],
+        &[
+            "check",
+            "--container",
+            "tests/data/infra/arm-nested.json",
+            MT,
+            "--queries",
+            MT_LOG,
+            "--format",
+            "json",
+        ],
+        &[
+            "check",
+            "--key",
+            "/tenantId",
+            MT,
+            "--queries",
+            MONITOR,
+            "--format",
+            "json",
+        ],
+        &[
+            "analyze",
+            "fixtures/iot/docs.ndjson",
+            "--key",
+            "/vin",
+            "--key",
+            "hash_suffix(/date,/vin,400)",
+            "--time-path",
+            "/ts",
+            "--format",
+            "json",
+        ],
+        &[
+            "analyze",
+            "fixtures/layouts/docs.ndjson",
+            "--queries",
+            "fixtures/layouts/queries.ndjson",
+            "--layout",
+            "spillover",
+            "--layout",
+            "lookup:/region=fixtures/layouts/regions.json",
+            "--target-storage",
+            "60GB",
+            "--format",
+            "json",
+        ],
+        &["analyze", "--profile", &profile, "--format", "json"],
+    ];
+    let reports: Vec<Value> = runs.iter().map(|args| report(args)).collect();
+    for (args, r) in runs.iter().zip(&reports) {
+        assert_eq!(errors_of(r), Vec::<String>::new(), "{args:?}");
+    }
+    // The optional parts of the report are among what was validated.
+    for at in [
+        "/recommendation/secondary_index/key/definition",
+        "/input/monitor/largest_partitions/*/bytes",
+        "/input/redacted",
+        "/check/observed",
+        "/check/best_alternative",
+        "/candidates/*/cost/required_ru_unknown",
+        "/candidates/*/key/definition/collections",
+        "/candidates/*/findings/*/code",
+    ] {
+        let path: Vec<&str> = at.split('/').skip(1).collect();
+        assert!(
+            reports.iter().any(|r| holds(r, &path)),
+            "no report holds {at}"
+        );
+    }
 }
 
 #[test]

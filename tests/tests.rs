@@ -36,6 +36,9 @@ mod help;
 // Reports validate against schema/report.schema.json.
 mod schema;
 
+// Finding codes agree in the code, the report schema and the README's findings table.
+mod finding_codes;
+
 // The query parser and key-constraint extraction, on real and written query corpora.
 mod query;
 

@@ -30,6 +30,10 @@ pub const FAN_OUT_RU_SHARE: f64 = 0.25;
 pub const EXCESS_RU_RATIO: f64 = 2.0;
 
 fn finding(code: FindingCode, severity: Severity, message: String) -> Finding {
+    debug_assert!(
+        code.severities().contains(&severity),
+        "{code} is not raised as {severity:?} (FindingCode::severities)"
+    );
     Finding {
         code,
         severity,

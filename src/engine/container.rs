@@ -13,7 +13,7 @@ use super::load::WindowedLoad;
 /// are met no later than the service would meet them).
 pub const GB: u64 = 1_000_000_000;
 
-/// The service limits the engine enforces (Microsoft's Cosmos DB service-quotas article; see the README's partition engine section).
+/// The service limits the engine enforces (Microsoft's Cosmos DB service-quotas article; see GUIDE.md's partition engine section).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
     /// A physical partition splits once it holds more than this (50 GB).

@@ -1,5 +1,5 @@
 //! The report model: plain data that every renderer reads. Serialised as-is for
-//! `--format json`, so its field names are a contract (the README's JSON report section and `schema/report.schema.json`);
+//! `--format json`, so its field names are a contract (GUIDE.md's JSON report section and `schema/report.schema.json`);
 //! add fields, never rename them without bumping [`SCHEMA_VERSION`].
 
 use std::collections::BTreeMap;
@@ -406,7 +406,8 @@ pub struct Finding {
 }
 
 /// A finding's code: serialised, printed and taken by `--deny` as its name in capitals
-/// (`LOGICAL_PARTITION_LIMIT`); the README's findings table lists them.
+/// (`LOGICAL_PARTITION_LIMIT`); the README's findings table lists them, with their
+/// [severities](FindingCode::severities).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FindingCode {
@@ -484,6 +485,31 @@ impl FindingCode {
             FindingCode::MonotonicKey => "MONOTONIC_KEY",
             FindingCode::CollectionLimit => "COLLECTION_LIMIT",
             FindingCode::UnmappedValue => "UNMAPPED_VALUE",
+        }
+    }
+
+    /// The severities it is raised with: one for most codes; `KEY_TOO_LONG` is a violation
+    /// past 2,048 bytes and a warning past 101. The README's findings table states the same
+    /// (a test holds the two, and the schema's codes, together).
+    pub fn severities(self) -> &'static [Severity] {
+        use Severity::{Info, Violation, Warning};
+        match self {
+            FindingCode::LogicalPartitionLimit
+            | FindingCode::InvalidKeyValue
+            | FindingCode::CrossPartitionTransaction
+            | FindingCode::CollectionLimit
+            | FindingCode::UnmappedValue => &[Violation],
+            FindingCode::KeyTooLong => &[Violation, Warning],
+            FindingCode::MissingKey
+            | FindingCode::LowCardinality
+            | FindingCode::HotPartition
+            | FindingCode::WriteHotspot
+            | FindingCode::FanOutQueries
+            | FindingCode::UnsafeNumber
+            | FindingCode::KeyUpdated
+            | FindingCode::ExcessRu
+            | FindingCode::ThroughputShortfall => &[Warning],
+            FindingCode::MonotonicKey => &[Info],
         }
     }
 
