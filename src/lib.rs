@@ -3,9 +3,9 @@
 //! The library holds everything but the command line: the partition [`engine`] that
 //! hashes, splits and routes like Cosmos DB; the document readers in [`input`]; the
 //! candidate [`key`] grammar; the query-language parser in [`query`]; the streaming
-//! statistics in [`stats`]; the [`workload`] replay; the [`advisor`] that projects, scores
-//! and ranks candidates; and the [`report`] renderers. The `pkadvisor` binary parses flags
-//! and dispatches to it.
+//! statistics in [`stats`]; the query [`log`] readers and the workload [`replay`] per
+//! candidate; the [`advisor`] that projects, scores and ranks candidates; and the [`report`]
+//! renderers. The `pkadvisor` binary parses flags and dispatches to it.
 #![deny(missing_docs)]
 
 pub mod advisor;
@@ -14,11 +14,12 @@ pub mod field;
 pub mod iac;
 pub mod input;
 pub mod key;
+pub mod log;
 pub mod mix;
 pub mod parallel;
 pub mod query;
+pub mod replay;
 pub mod report;
 pub mod stats;
 pub mod time;
 pub mod units;
-pub mod workload;

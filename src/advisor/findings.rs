@@ -404,9 +404,9 @@ mod tests {
     use crate::advisor::project::{Largest, Projection};
     use crate::engine::{Container, GB, Throughput};
     use crate::key::KeySpec;
+    use crate::replay::WorkloadStats;
     use crate::report::model::Cardinality;
     use crate::stats::CandidateStats;
-    use crate::workload::replay::WorkloadStats;
 
     const TARGET: Target = Target {
         storage_bytes: 1_000 * GB,

@@ -24,9 +24,9 @@ use super::project::Target;
 use super::{cents, round4};
 use crate::engine::Throughput;
 use crate::key::{KeyKind, KeyLevel};
+use crate::replay::charge as ru_cost;
 use crate::report::columns::thousands;
 use crate::report::model::{CandidateReport, SecondaryIndex, Severity};
-use crate::workload::cost as ru_cost;
 
 /// Moved reads must carry at least this share of the reads' RU.
 pub const MIN_MOVED_SHARE: f64 = 0.1;

@@ -13,11 +13,10 @@ use super::profile::Profile;
 use super::project::Target;
 use crate::engine::KeyPath;
 use crate::input::{self, Progress, ReadOptions, Source};
+use crate::log::read::operations_within;
+use crate::log::{Log, read_any};
 use crate::report::model::InputSummary;
 use crate::stats::CandidateStats;
-use crate::workload::Log;
-use crate::workload::format::read_any;
-use crate::workload::log::operations_within;
 
 /// Where the query log comes from. It may be read twice (once to generate candidates),
 /// so standard input is then spooled, as it arrives (compressed or not), to a temporary
@@ -135,7 +134,7 @@ pub struct Request {
     /// the analysis's, and documents read now are added to it.
     pub profile: Option<Profile>,
     /// How the log is written, and the current key of an Azure Monitor log.
-    pub log_options: crate::workload::format::LogOptions,
+    pub log_options: crate::log::LogOptions,
 }
 
 /// Evaluated candidates and what was read.

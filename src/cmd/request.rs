@@ -15,7 +15,7 @@ use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
 use crate::cli::{ColorArg, CommonArgs, FormatArg, QueriesFormat, ReadArgs};
-use pkadvisor::workload::format::{LogFormat, LogOptions};
+use pkadvisor::log::{LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
 const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;

@@ -108,7 +108,7 @@ pub struct InputSummary {
     pub redacted: bool,
     /// What an Azure Monitor log showed beyond its operations.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub monitor: Option<crate::workload::log::Observed>,
+    pub monitor: Option<crate::log::read::Observed>,
 }
 
 /// The target the candidates were projected onto.
