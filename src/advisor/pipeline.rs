@@ -13,9 +13,9 @@ use super::profile::Profile;
 use super::project::Target;
 use crate::engine::KeyPath;
 use crate::input::{self, Progress, ReadOptions, Source};
-use crate::log::read::operations_within;
+use crate::log::read::{Observed, operations_within};
 use crate::log::{Log, read_any};
-use crate::report::model::InputSummary;
+use crate::report::model::{InputSummary, MonitorReport, ObservedPartitionReport};
 use crate::stats::CandidateStats;
 
 /// Where the query log comes from. It may be read twice (once to generate candidates),
@@ -370,7 +370,10 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         invalid: summary.invalid + log.as_ref().map_or(0, |l| l.invalid),
         operations: log.as_ref().map_or(0, Log::weighted),
         redacted,
-        monitor: log.as_ref().and_then(|l| l.monitor.clone()),
+        monitor: log
+            .as_ref()
+            .and_then(|l| l.monitor.as_ref())
+            .map(monitor_report),
     };
     Ok(Outcome {
         evaluations,
@@ -378,4 +381,24 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         warnings: log.map(|l| l.warnings).unwrap_or_default(),
         untimed,
     })
+}
+
+/// What an Azure Monitor log showed, as the report gives it.
+fn monitor_report(o: &Observed) -> MonitorReport {
+    MonitorReport {
+        rows: o.rows,
+        requests: o.requests,
+        throttled: o.throttled,
+        unroutable: o.unroutable,
+        unjoined: o.unjoined,
+        hidden: o.hidden,
+        keyed: o.keyed,
+        current_key: o.current_key.clone(),
+        largest_partitions: (o.largest_partitions.iter())
+            .map(|p| ObservedPartitionReport {
+                value: p.value.clone(),
+                bytes: p.bytes,
+            })
+            .collect(),
+    }
 }

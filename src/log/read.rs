@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use serde::Serialize;
 use serde_json::Value;
 
 use super::op::{OpKind, Operation};
@@ -197,7 +196,7 @@ impl QueryParser {
 }
 
 /// What an Azure Monitor log showed beyond its operations (the report's `input.monitor`).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Observed {
     /// Rows read, of every table.
     pub rows: u64,
@@ -215,7 +214,6 @@ pub struct Observed {
     /// Point operations with the current key's value.
     pub keyed: u64,
     /// The current key the `PartitionKey` values belong to.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub current_key: Option<String>,
     /// `CDBPartitionKeyStatistics`: the largest logical partitions seen (value, bytes),
     /// largest first.
@@ -223,7 +221,7 @@ pub struct Observed {
 }
 
 /// One logical partition `CDBPartitionKeyStatistics` reported.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ObservedPartition {
     /// Its key value as the log gives it (a JSON array).
     pub value: String,

@@ -117,7 +117,7 @@ fn row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<Cell> {
 }
 
 /// What an Azure Monitor log showed, in a few words.
-fn monitor_note(m: &crate::log::read::Observed) -> String {
+fn monitor_note(m: &super::model::MonitorReport) -> String {
     let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
     match &m.current_key {
         Some(k) => parts.push(format!(
