@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::engine::{DefinitionError, PartitionKeyDefinition, PartitionKind};
+use crate::key::{KeyLevel, KeySpec};
 
 /// The ARM resource type of a Cosmos DB (API for NoSQL) container.
 pub const ARM_TYPE: &str = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers";
@@ -253,6 +254,158 @@ fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String
     definition(paths, kind, version)
 }
 
+/// Why a file's declared container cannot be gated: each message says what to do.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum IacError {
+    /// The file is not JSON.
+    #[error(
+        "{file}:{line}:{column}: not JSON ({error}); Bicep files must be compiled to ARM JSON first (az bicep build)"
+    )]
+    NotJson {
+        /// The file.
+        file: String,
+        /// 1-based line of the syntax error.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the JSON parser said.
+        error: String,
+    },
+    /// No container in the file.
+    #[error(
+        "{file}: no Cosmos DB container found (looked for ARM resources of type {ARM_TYPE}, a partitionKey object, and Terraform {TERRAFORM_TYPE} resources)"
+    )]
+    NoContainer {
+        /// The file.
+        file: String,
+    },
+    /// `--container-name` names none of them.
+    #[error("{file}: no container named {name:?}; it declares: {}", declared.join(", "))]
+    NoSuchName {
+        /// The file.
+        file: String,
+        /// The name asked for.
+        name: String,
+        /// The containers it declares (qualified names).
+        declared: Vec<String>,
+    },
+    /// `--container-name` names several (in several databases).
+    #[error(
+        "{file}: several containers are named {name:?}: {}; pick one with --container-name database/container",
+        matching.join(", ")
+    )]
+    AmbiguousName {
+        /// The file.
+        file: String,
+        /// The name asked for.
+        name: String,
+        /// The containers of that name (qualified names).
+        matching: Vec<String>,
+    },
+    /// Several containers and no `--container-name`.
+    #[error(
+        "{file} declares {} containers; pick one with --container-name: {}",
+        declared.len(),
+        declared.join(", ")
+    )]
+    PickOne {
+        /// The file.
+        file: String,
+        /// The containers it declares (qualified names).
+        declared: Vec<String>,
+    },
+    /// The chosen container's key is not one Cosmos DB accepts.
+    #[error("{file}: {what} {name:?} (at {at}) declares an invalid partition key: {error}")]
+    InvalidKey {
+        /// The file.
+        file: String,
+        /// `container` or `global secondary index`.
+        what: String,
+        /// Its name.
+        name: String,
+        /// Where in the file (a JSON pointer).
+        at: String,
+        /// Why.
+        error: String,
+    },
+    /// The declared paths make no key spec.
+    #[error("declared key: {0}")]
+    Spec(String),
+}
+
+/// Every container declared in `text`, the contents of `file`.
+pub fn read(file: &str, text: &str) -> Result<Vec<Declared>, IacError> {
+    let doc: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        IacError::NotJson {
+            file: file.to_owned(),
+            line: e.line(),
+            column: e.column(),
+            error: e.to_string(),
+        }
+    })?;
+    Ok(containers(&doc))
+}
+
+/// The container to gate among `found` in `file`: the one named (by name or
+/// `database/container`), or the only one.
+pub fn pick(file: &str, found: Vec<Declared>, name: Option<&str>) -> Result<Declared, IacError> {
+    let file = file.to_owned();
+    if found.is_empty() {
+        return Err(IacError::NoContainer { file });
+    }
+    let declared: Vec<String> = found.iter().map(|d| d.qualified.clone()).collect();
+    let Some(n) = name else {
+        return match found.len() {
+            1 => Ok(found.into_iter().next().expect("one")),
+            _ => Err(IacError::PickOne { file, declared }),
+        };
+    };
+    let mut matching: Vec<Declared> = (found.into_iter())
+        .filter(|d| d.name == n || d.qualified == n)
+        .collect();
+    let name = n.to_owned();
+    match matching.len() {
+        0 => Err(IacError::NoSuchName {
+            file,
+            name,
+            declared,
+        }),
+        1 => Ok(matching.remove(0)),
+        _ => Err(IacError::AmbiguousName {
+            file,
+            name,
+            matching: matching.into_iter().map(|d| d.qualified).collect(),
+        }),
+    }
+}
+
+impl Declared {
+    /// The key spec and definition it declares, `what` (a container, an index) in `file`
+    /// naming it when the key is invalid.
+    pub fn key(
+        self,
+        file: &str,
+        what: &str,
+    ) -> Result<(KeySpec, PartitionKeyDefinition), IacError> {
+        let definition = self.definition.map_err(|error| IacError::InvalidKey {
+            file: file.to_owned(),
+            what: what.to_owned(),
+            name: self.name,
+            at: self.at,
+            error,
+        })?;
+        Ok((spec_of(&definition)?, definition))
+    }
+}
+
+/// The spec of a declared definition: one path, or a hierarchical key. A one-level
+/// MultiHash key hashes like Hash V2: its spec is the single path (the candidate keeps
+/// the declared definition).
+pub fn spec_of(def: &PartitionKeyDefinition) -> Result<KeySpec, IacError> {
+    let levels: Vec<KeyLevel> = def.paths().iter().cloned().map(KeyLevel::Path).collect();
+    KeySpec::new(levels).map_err(|e| IacError::Spec(e.to_string()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -406,5 +559,49 @@ mod tests {
             found[0].definition.as_ref().unwrap().kind(),
             PartitionKind::MultiHash
         );
+    }
+
+    #[test]
+    fn pick_takes_the_named_or_only_container_and_says_what_to_give() {
+        let doc = serde_json::json!({"resources": [
+            {"type": ARM_TYPE, "name": "acct/db1/orders",
+             "properties": {"resource": {"id": "orders", "partitionKey": {"paths": ["/a"]}}}},
+            {"type": ARM_TYPE, "name": "acct/db2/orders",
+             "properties": {"resource": {"id": "orders", "partitionKey": {"paths": ["/b"]}}}},
+            {"type": ARM_TYPE, "name": "acct/db1/events",
+             "properties": {"resource": {"id": "events", "partitionKey": {"paths": ["/c"]}}}}
+        ]});
+        let found = containers(&doc);
+        // (name, the path picked, or what the error says)
+        let cases: [(Option<&str>, Result<&str, &str>); 5] = [
+            (Some("events"), Ok("/c")),
+            (Some("db2/orders"), Ok("/b")),
+            (
+                Some("orders"),
+                Err("several containers are named \"orders\""),
+            ),
+            (
+                Some("nope"),
+                Err("no container named \"nope\"; it declares: db1/orders"),
+            ),
+            (
+                None,
+                Err("declares 3 containers; pick one with --container-name"),
+            ),
+        ];
+        for (name, expected) in cases {
+            let got = pick("f.json", found.clone(), name);
+            match expected {
+                Ok(path) => {
+                    let (spec, _) = got.unwrap().key("f.json", "container").unwrap();
+                    assert_eq!(spec.to_string(), path);
+                }
+                Err(says) => assert!(got.unwrap_err().to_string().contains(says), "{name:?}"),
+            }
+        }
+        let none = pick("f.json", Vec::new(), None).unwrap_err();
+        assert!(matches!(none, IacError::NoContainer { .. }));
+        let bad = read("f.json", "{").unwrap_err().to_string();
+        assert!(bad.starts_with("f.json:1:1: not JSON"), "{bad}");
     }
 }

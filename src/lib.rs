@@ -4,13 +4,15 @@
 //! hashes, splits and routes like Cosmos DB; the document readers in [`input`]; the
 //! candidate [`key`] grammar; the query-language parser in [`query`]; the streaming
 //! statistics in [`stats`]; the query [`log`] readers and the workload [`replay`] per
-//! candidate; the [`advisor`] that projects, scores and ranks candidates; and the [`report`]
-//! renderers. The `pkadvisor` binary parses flags and dispatches to it.
+//! candidate; the [`advisor`] that projects, scores and ranks candidates; the CI [`gate`] of
+//! `check` and the infrastructure files it reads ([`iac`]); and the [`report`] renderers.
+//! The `pkadvisor` binary parses flags and dispatches to it.
 #![deny(missing_docs)]
 
 pub mod advisor;
 pub mod engine;
 pub mod field;
+pub mod gate;
 pub mod iac;
 pub mod input;
 pub mod key;

@@ -74,7 +74,7 @@ impl Candidate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::key::Tier;
+    use crate::engine::Tier;
 
     #[test]
     fn keys_and_layouts_are_named_and_defined_as_the_report_shows_them() {

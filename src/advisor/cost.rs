@@ -17,7 +17,7 @@
 //!   the target's GB × the price per GB-month, both × regions.
 
 use super::evaluate::Evaluation;
-use super::project::Target;
+use super::target::Target;
 use crate::engine::{GB, Throughput};
 
 /// Hours in a billing month.

@@ -2,7 +2,8 @@
 //! on that container, and gathers the figures findings and scores are made of.
 
 use super::candidate::Candidate;
-use super::project::{Projection, Target, project};
+use super::project::{Projection, project};
+use super::target::Target;
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;

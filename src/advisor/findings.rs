@@ -4,7 +4,7 @@
 use super::clock::MONOTONIC_MIN;
 use super::cost::Cost;
 use super::evaluate::Evaluation;
-use super::project::Target;
+use super::target::Target;
 use crate::engine::Limits;
 use crate::key::Layout;
 use crate::report::model::{CandidateReport, Finding, FindingCode, Severity};
@@ -51,7 +51,7 @@ pub fn findings(
     redact: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    let hide = super::hider(redact);
+    let hide = super::redact::hider(redact);
     match &e.layout {
         Some(l) => {
             collection_limit(e, l, target, &hide, &mut out);

@@ -20,8 +20,8 @@
 
 use super::cost::{self, AUTOSCALE_RU_HOUR, MANUAL_RU_HOUR, Prices};
 use super::evaluate::Evaluation;
-use super::project::Target;
-use super::{cents, round4};
+use super::round::{cents, round4};
+use super::target::Target;
 use crate::engine::Throughput;
 use crate::key::{KeyKind, KeyLevel};
 use crate::replay::charge as ru_cost;
@@ -205,7 +205,7 @@ fn price(
         alternative,
     );
     SecondaryIndex {
-        key: super::key_info(&g.spec, &g.definition),
+        key: super::assemble::key_info(&g.spec, &g.definition),
         proposed,
         queries_moved: round4(m.reads / w.reads.max(1) as f64),
         ru_saved: ru_saved.round(),

@@ -15,7 +15,8 @@
 //! partition is the largest collection, and the layout breaks at the container size where
 //! that collection reaches its limit (never, for a spillover, which opens collections).
 
-use super::project::{NewValues, Projection, Target, project_into};
+use super::project::{NewValues, Projection, project_into};
+use super::target::Target;
 use crate::engine::{Container, GB, PartitionKeyDefinition, epk};
 use crate::key::Layout;
 use crate::key::layout::SPILL_AT;
@@ -140,8 +141,9 @@ fn spill(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Tier;
     use crate::engine::{PkValueRef, Throughput};
-    use crate::key::{KeySpec, Tier};
+    use crate::key::KeySpec;
 
     fn layout(spec: &str) -> Layout {
         Layout::parse(spec, Tier::default(), &|_| Err("no maps".into())).unwrap()

@@ -10,7 +10,7 @@ pub use super::candidate::Candidate;
 use super::evaluate::{Context, Evaluation, evaluate};
 use super::measure::{MeasureSink, Plan};
 use super::profile::Profile;
-use super::project::Target;
+use super::target::Target;
 use crate::engine::KeyPath;
 use crate::input::{self, Progress, ReadOptions, Source};
 use crate::log::read::{Observed, operations_within};

@@ -116,15 +116,151 @@ impl File {
     }
 }
 
-/// Why a profile was refused.
+/// Why a profile was refused: the file, and what is wrong with it.
 #[derive(Debug, thiserror::Error)]
 pub enum ProfileError {
-    /// Not readable as a profile (with the position when the JSON is at fault).
-    #[error("{0}")]
-    Invalid(String),
-    /// Profiles that cannot be merged.
-    #[error("{0}")]
-    Incompatible(String),
+    /// Not readable as a profile.
+    #[error("{file}: {problem}")]
+    Invalid {
+        /// The profile's name.
+        file: String,
+        /// What is wrong.
+        problem: Invalid,
+    },
+    /// A profile that cannot be merged with the first one.
+    #[error("{file} {problem}")]
+    Incompatible {
+        /// The profile's name.
+        file: String,
+        /// What differs.
+        problem: Incompatible,
+    },
+}
+
+/// What makes a file no readable profile.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum Invalid {
+    /// The input failed.
+    #[error("cannot be read ({0})")]
+    Unreadable(String),
+    /// It does not start as a JSON object.
+    #[error("not a pkadvisor profile (a profile is one JSON object); {ORDER}")]
+    NotAnObject,
+    /// Larger than any profile.
+    #[error("more than {} MiB once decompressed: not a profile pkadvisor writes", MAX_PROFILE_BYTES >> 20)]
+    TooLarge,
+    /// Its JSON is not a profile's.
+    #[error("line {line} column {column}: not a pkadvisor profile ({error}); {ORDER}")]
+    NotAProfile {
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the JSON reader said.
+        error: String,
+    },
+    /// Another format, or another release's layout.
+    #[error("format {format:?} version {version}; expected {FORMAT:?} version {VERSION}{}",
+        if format == FORMAT { " (written by another pkadvisor release: profile its documents again with this one)" } else { "" })]
+    OtherFormat {
+        /// The format it names.
+        format: String,
+        /// Its layout version.
+        version: u32,
+    },
+    /// The checksum does not match.
+    #[error("its contents do not match their checksum (the file was changed or damaged)")]
+    Checksum,
+    /// No candidate measured.
+    #[error("it measured no candidates")]
+    NoCandidates,
+    /// A candidate listed twice.
+    #[error("candidate {0:?} is listed twice")]
+    Twice(String),
+    /// Totals no input can reach.
+    #[error(
+        "{documents} documents of {bytes} bytes ({invalid} invalid, {untimed} untimed): more than any input holds"
+    )]
+    Totals {
+        /// Documents.
+        documents: u64,
+        /// Bytes.
+        bytes: u64,
+        /// Invalid documents.
+        invalid: u64,
+        /// Documents without a timestamp.
+        untimed: u64,
+    },
+    /// The statistics are not readable.
+    #[error("line {line} column {column}: statistics unreadable ({error})")]
+    Statistics {
+        /// 1-based line in the file.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the JSON reader said, without its position.
+        error: String,
+    },
+    /// A candidate spec that does not parse.
+    #[error("candidate {spec:?}: {error}")]
+    Candidate {
+        /// The spec.
+        spec: String,
+        /// Why it does not parse.
+        error: String,
+    },
+    /// Candidates and statistics do not pair up.
+    #[error("{candidates} candidates but statistics for {stats}")]
+    Counts {
+        /// Candidates listed.
+        candidates: usize,
+        /// Statistics given.
+        stats: usize,
+    },
+    /// A candidate's statistics are inconsistent.
+    #[error("statistics of {spec}: {error}")]
+    BadStatistics {
+        /// The candidate.
+        spec: String,
+        /// What is wrong.
+        error: String,
+    },
+    /// A candidate's statistics count other documents than the profile.
+    #[error("statistics of {spec} count {counted} documents, the profile {documents}")]
+    Documents {
+        /// The candidate.
+        spec: String,
+        /// Documents its statistics count.
+        counted: u64,
+        /// Documents the profile counts.
+        documents: u64,
+    },
+    /// A time path that does not parse.
+    #[error("time path {path:?}: {error}")]
+    TimePath {
+        /// The path.
+        path: String,
+        /// Why it does not parse.
+        error: String,
+    },
+}
+
+/// What keeps two profiles from merging.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum Incompatible {
+    /// Other candidates.
+    #[error(
+        "measured other candidates ({theirs}) than the first profile ({mine}); give every profile the same --key list"
+    )]
+    Candidates {
+        /// This profile's specs, space-separated.
+        theirs: String,
+        /// The first profile's.
+        mine: String,
+    },
+    /// Another `--time-path` or `--seed`.
+    #[error("was measured with another --time-path or --seed than the first profile")]
+    Settings,
 }
 
 /// The file position of `(line, column)` (1-based) of a text that starts at byte `start`.
@@ -186,109 +322,49 @@ impl Profile {
 
     /// Reads a profile written by [`write`](Self::write); `name` names it in errors.
     pub fn read(name: &str, input: impl Read) -> Result<Profile, ProfileError> {
-        let bad = |what: String| ProfileError::Invalid(format!("{name}: {what}"));
-        let mut input = input.take(MAX_PROFILE_BYTES + 1);
-        // A profile is one JSON object: anything else is refused before it is buffered.
-        let mut text = vec![0u8; 64];
-        let n =
-            read_up_to(&mut input, &mut text).map_err(|e| bad(format!("cannot be read ({e})")))?;
-        text.truncate(n);
-        if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
-            return Err(bad(format!(
-                "not a pkadvisor profile (a profile is one JSON object); {ORDER}"
-            )));
-        }
-        input
-            .read_to_end(&mut text)
-            .map_err(|e| bad(format!("cannot be read ({e})")))?;
-        if text.len() as u64 > MAX_PROFILE_BYTES {
-            return Err(bad(format!(
-                "more than {} MiB once decompressed: not a profile pkadvisor writes",
-                MAX_PROFILE_BYTES >> 20
-            )));
-        }
-        let file: File = serde_json::from_slice(&text).map_err(|e| {
-            bad(format!(
-                "line {} column {}: not a pkadvisor profile ({e}); {ORDER}",
-                e.line(),
-                e.column()
-            ))
+        Self::read_checked(input).map_err(|problem| ProfileError::Invalid {
+            file: name.to_owned(),
+            problem,
+        })
+    }
+
+    fn read_checked(input: impl Read) -> Result<Profile, Invalid> {
+        let text = read_text(input)?;
+        let file: File = serde_json::from_slice(&text).map_err(|e| Invalid::NotAProfile {
+            line: e.line(),
+            column: e.column(),
+            error: e.to_string(),
         })?;
-        if file.format != FORMAT || file.version != VERSION {
-            let again = if file.format == FORMAT {
-                " (written by another pkadvisor release: profile its documents again with this one)"
-            } else {
-                ""
-            };
-            return Err(bad(format!(
-                "format {:?} version {}; expected {FORMAT:?} version {VERSION}{again}",
-                file.format, file.version
-            )));
-        }
-        if checksum(&file.signed_text()) != file.checksum {
-            return Err(bad(
-                "its contents do not match their checksum (the file was changed or damaged)".into(),
-            ));
-        }
-        if file.candidates.is_empty() {
-            return Err(bad("it measured no candidates".into()));
-        }
-        let mut specs: Vec<&str> = file.candidates.iter().map(|c| c.spec.as_str()).collect();
-        specs.sort_unstable();
-        if let Some(w) = specs.windows(2).find(|w| w[0] == w[1]) {
-            return Err(bad(format!("candidate {:?} is listed twice", w[0])));
-        }
-        let totals = [file.documents, file.invalid, file.untimed];
-        if totals
-            .iter()
-            .any(|&n| n > crate::stats::PROFILE_MAX_DOCUMENTS)
-            || file.bytes > crate::stats::PROFILE_MAX_BYTES
-        {
-            return Err(bad(format!(
-                "{} documents of {} bytes ({} invalid, {} untimed): more than any input holds",
-                file.documents, file.bytes, file.invalid, file.untimed
-            )));
-        }
+        check_header(&file)?;
         let stats: Vec<CandidateStats> = serde_json::from_str(file.stats.get()).map_err(|e| {
             // Where the statistics start in the file, so that the position is the file's.
             let raw = file.stats.get().as_bytes();
             let start = memchr::memmem::find(&text, raw).unwrap_or(0);
             let (line, column) = position(&text, start, e.line(), e.column());
-            bad(format!(
-                "line {line} column {column}: statistics unreadable ({})",
-                strip_position(&e.to_string())
-            ))
+            Invalid::Statistics {
+                line,
+                column,
+                error: strip_position(&e.to_string()).to_owned(),
+            }
         })?;
-        let candidates = file
-            .candidates
-            .into_iter()
+        let candidates = (file.candidates.iter())
             .map(|c| {
                 KeySpec::parse(&c.spec)
-                    .map(|spec| Candidate::new(spec, c.origin).with_role(c.role))
-                    .map_err(|e| bad(format!("candidate {:?}: {}", c.spec, e.render(&c.spec))))
+                    .map(|spec| Candidate::new(spec, c.origin.clone()).with_role(c.role))
+                    .map_err(|e| Invalid::Candidate {
+                        spec: c.spec.clone(),
+                        error: e.render(&c.spec),
+                    })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        if stats.len() != candidates.len() {
-            return Err(bad(format!(
-                "{} candidates but statistics for {}",
-                candidates.len(),
-                stats.len()
-            )));
-        }
-        for (c, s) in candidates.iter().zip(&stats) {
-            s.validate()
-                .map_err(|e| bad(format!("statistics of {}: {e}", c.spec)))?;
-            // Every candidate sees every document read.
-            if s.documents != file.documents || file.untimed > file.documents {
-                return Err(bad(format!(
-                    "statistics of {} count {} documents, the profile {}",
-                    c.spec, s.documents, file.documents
-                )));
-            }
-        }
-        let time_path = file
-            .time_path
-            .map(|p| KeyPath::parse(&p).map_err(|e| bad(format!("time path {p:?}: {e}"))))
+        check_statistics(&file, &candidates, &stats)?;
+        let time_path = (file.time_path.as_ref())
+            .map(|p| {
+                KeyPath::parse(p).map_err(|e| Invalid::TimePath {
+                    path: p.clone(),
+                    error: e.to_string(),
+                })
+            })
             .transpose()?;
         Ok(Profile {
             candidates,
@@ -305,9 +381,9 @@ impl Profile {
     }
 
     /// Replaces every key value by its hash, keyed with `key` (see
-    /// [`super::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
+    /// [`super::redact::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
     pub fn redact(&mut self, key: &[u8]) {
-        let hide = |label: &str| super::redact_keyed(label, key);
+        let hide = |label: &str| super::redact::redact_keyed(label, key);
         for s in &mut self.stats {
             s.values.redact_labels(&hide);
             s.unplaced.iter_mut().for_each(|v| *v = hide(v));
@@ -324,16 +400,14 @@ impl Profile {
             v
         };
         if specs(self) != specs(&other) {
-            return Err(ProfileError::Incompatible(format!(
-                "{name} measured other candidates ({}) than the first profile ({}); give every profile the same --key list",
-                specs(&other).join(" "),
-                specs(self).join(" ")
-            )));
+            let problem = Incompatible::Candidates {
+                theirs: specs(&other).join(" "),
+                mine: specs(self).join(" "),
+            };
+            return Err(incompatible(name, problem));
         }
         if self.time_path != other.time_path || self.seed != other.seed {
-            return Err(ProfileError::Incompatible(format!(
-                "{name} was measured with another --time-path or --seed than the first profile"
-            )));
+            return Err(incompatible(name, Incompatible::Settings));
         }
         // The same candidates, perhaps in another order: match them by key.
         let mut theirs: Vec<Option<CandidateStats>> = other.stats.drain(..).map(Some).collect();
@@ -354,6 +428,95 @@ impl Profile {
         self.redacted |= other.redacted;
         Ok(())
     }
+}
+
+fn incompatible(name: &str, problem: Incompatible) -> ProfileError {
+    ProfileError::Incompatible {
+        file: name.to_owned(),
+        problem,
+    }
+}
+
+/// A profile's whole text, refused early when it does not start as a JSON object and when
+/// it is larger than any profile.
+fn read_text(input: impl Read) -> Result<Vec<u8>, Invalid> {
+    let unreadable = |e: std::io::Error| Invalid::Unreadable(e.to_string());
+    let mut input = input.take(MAX_PROFILE_BYTES + 1);
+    // A profile is one JSON object: anything else is refused before it is buffered.
+    let mut text = vec![0u8; 64];
+    let n = read_up_to(&mut input, &mut text).map_err(unreadable)?;
+    text.truncate(n);
+    if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+        return Err(Invalid::NotAnObject);
+    }
+    input.read_to_end(&mut text).map_err(unreadable)?;
+    if text.len() as u64 > MAX_PROFILE_BYTES {
+        return Err(Invalid::TooLarge);
+    }
+    Ok(text)
+}
+
+/// The format, version, checksum, candidate list and totals of a file.
+fn check_header(file: &File) -> Result<(), Invalid> {
+    if file.format != FORMAT || file.version != VERSION {
+        return Err(Invalid::OtherFormat {
+            format: file.format.clone(),
+            version: file.version,
+        });
+    }
+    if checksum(&file.signed_text()) != file.checksum {
+        return Err(Invalid::Checksum);
+    }
+    if file.candidates.is_empty() {
+        return Err(Invalid::NoCandidates);
+    }
+    let mut specs: Vec<&str> = file.candidates.iter().map(|c| c.spec.as_str()).collect();
+    specs.sort_unstable();
+    if let Some(w) = specs.windows(2).find(|w| w[0] == w[1]) {
+        return Err(Invalid::Twice(w[0].to_owned()));
+    }
+    let totals = [file.documents, file.invalid, file.untimed];
+    if totals
+        .iter()
+        .any(|&n| n > crate::stats::PROFILE_MAX_DOCUMENTS)
+        || file.bytes > crate::stats::PROFILE_MAX_BYTES
+    {
+        return Err(Invalid::Totals {
+            documents: file.documents,
+            bytes: file.bytes,
+            invalid: file.invalid,
+            untimed: file.untimed,
+        });
+    }
+    Ok(())
+}
+
+/// Each candidate's statistics are well formed and count every document read.
+fn check_statistics(
+    file: &File,
+    candidates: &[Candidate],
+    stats: &[CandidateStats],
+) -> Result<(), Invalid> {
+    if stats.len() != candidates.len() {
+        return Err(Invalid::Counts {
+            candidates: candidates.len(),
+            stats: stats.len(),
+        });
+    }
+    for (c, s) in candidates.iter().zip(stats) {
+        s.validate().map_err(|e| Invalid::BadStatistics {
+            spec: c.spec.to_string(),
+            error: e.to_string(),
+        })?;
+        if s.documents != file.documents || file.untimed > file.documents {
+            return Err(Invalid::Documents {
+                spec: c.spec.to_string(),
+                counted: s.documents,
+                documents: file.documents,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// The profile file `text` with its checksum made to match its contents: for tests and

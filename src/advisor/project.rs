@@ -34,25 +34,11 @@ use std::collections::BTreeMap;
 use rustc_hash::FxHashSet;
 
 use crate::engine::epk::{boundary_at, slice_of_epk};
-use crate::engine::{Container, Epk, GB, PartitionKeyDefinition, PartitionKind, Throughput};
+use crate::engine::{Container, Epk, GB, PartitionKeyDefinition, PartitionKind};
 use crate::stats::histogram::{BUCKETS, EpkHistogram};
 use crate::stats::{CandidateStats, Span, value_hash};
 
-/// The container size and throughput to project onto.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Target {
-    /// Bytes the container is expected to hold.
-    pub storage_bytes: u64,
-    /// Provisioned throughput.
-    pub throughput: Throughput,
-}
-
-impl Target {
-    /// Storage projected onto when none is given: 1 TB.
-    pub const DEFAULT_STORAGE: u64 = 1_000 * GB;
-    /// Throughput projected onto when none is given: 20,000 RU/s manual.
-    pub const DEFAULT_THROUGHPUT: Throughput = Throughput::Manual(20_000.0);
-}
+use super::target::Target;
 
 /// A value whose documents stopped arriving before the sample's end.
 #[derive(Clone, Debug, PartialEq)]
@@ -650,7 +636,7 @@ fn limit_size(carriers: &[Carrier<'_>], g: &Growth, sample: f64) -> Option<u64> 
 mod tests {
     use super::*;
     use crate::engine::epk::hash_v2;
-    use crate::engine::{KeyPath, PkValueRef};
+    use crate::engine::{KeyPath, PkValueRef, Throughput};
 
     #[test]
     fn sampled_values_take_their_slices_bytes_and_keep_the_whole() {

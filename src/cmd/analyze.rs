@@ -4,9 +4,10 @@ use std::io::Write;
 
 use anyhow::{Context, Result, anyhow, bail};
 
-use pkadvisor::advisor::{self, ReportOptions, build_report, profile};
+use pkadvisor::advisor::{self, build_report, profile};
 use pkadvisor::report::{self, explain};
 
+use super::request::Plan;
 use super::{Exit, request};
 use crate::cli::AnalyzeArgs;
 
@@ -21,7 +22,8 @@ enum Explain {
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
     let mut specs = request::parse_specs(&c.read.keys)?;
-    let (target, defaults) = request::target(c)?;
+    let settings = request::Settings::new(c)?;
+    let target = settings.target;
     let mut layout_specs = c.layouts.clone();
     let explain_spec = match args.explain.as_deref() {
         Some(s) if request::is_layout(s) && !args.profiles.is_empty() => {
@@ -39,32 +41,24 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     {
         specs.push(e.clone());
     }
-    let prices = request::prices(c, &target)?;
-    let format = request::format(c.format, c.wide);
-    let profiles = !args.profiles.is_empty();
-    let mut request = if profiles {
-        let mut r = request::request_with_profiles(c, &args.profiles, target)?;
-        let loaded = profile::load(&args.profiles)?;
-        let shares = args.profiles.len() + c.read.docs.len();
-        if shares > 1 && loaded.time_path.is_none() {
-            eprintln!(
-                "pkadvisor: warning: {shares} shares measured without --time-path: arrivals are by input position, which restarts in every share, so write spread and hotspots follow each share's order (give `profile` a --time-path)"
-            );
-        }
-        r.profile = Some(loaded);
-        r
-    } else {
+    let format = settings.format;
+    let plan = if args.profiles.is_empty() {
         let layouts = request::layouts(c, &layout_specs, &target)?;
-        let keys_given = !specs.is_empty();
-        let mut candidates = request::given(specs);
         // Layouts alone are compared with the keys auto mode finds.
-        let extend = !keys_given && !layouts.is_empty() && explain_spec.is_none();
+        let auto_extend = specs.is_empty() && !layouts.is_empty() && explain_spec.is_none();
+        let mut candidates = request::given(specs);
         candidates.extend(layouts);
-        let mut r = request::request(c, candidates, target)?;
-        r.auto_extend = extend;
-        r
+        Plan {
+            candidates,
+            auto: args.auto as usize,
+            auto_extend,
+            declared: None,
+            profiles: None,
+        }
+    } else {
+        profile_plan(&args)?
     };
-    request.auto = Some(args.auto as usize);
+    let request = request::request(c, plan, target)?;
     let mut outcome = request::run(request, c.read.quiet)?;
     let mut out = std::io::stdout().lock();
     if let Some(wanted) = explain_spec {
@@ -81,19 +75,31 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         let map = advisor::explain(e, target.storage_bytes, c.redact);
         explain::render(&map, format, request::style(c), &mut out).context("writing the map")?;
     } else {
-        let opts = ReportOptions {
-            target,
-            defaults,
-            top_values: c.top,
-            redact: c.redact,
-            prices,
-            gsi: c.gsi == crate::cli::GsiArg::Auto,
-            declared_indexes: None,
-        };
+        let opts = settings.report_options(c, None);
         let report = build_report(outcome.evaluations, outcome.input, &opts);
         report::render(&report, format, request::style(c), &mut out)
             .context("writing the report")?;
     }
     out.flush()?;
     Ok(Exit::Ok)
+}
+
+/// The plan of `analyze --profile`: candidates and reading settings come from the
+/// profiles; DOCS, if any, add to them.
+fn profile_plan(args: &AnalyzeArgs) -> Result<Plan> {
+    let c = &args.common;
+    let loaded = profile::load(&args.profiles)?;
+    let shares = args.profiles.len() + c.read.docs.len();
+    if shares > 1 && loaded.time_path.is_none() {
+        eprintln!(
+            "pkadvisor: warning: {shares} shares measured without --time-path: arrivals are by input position, which restarts in every share, so write spread and hotspots follow each share's order (give `profile` a --time-path)"
+        );
+    }
+    Ok(Plan {
+        candidates: Vec::new(),
+        auto: args.auto as usize,
+        auto_extend: false,
+        declared: None,
+        profiles: Some((args.profiles.clone(), loaded)),
+    })
 }

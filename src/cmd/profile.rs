@@ -5,7 +5,6 @@ use anyhow::Result;
 
 use pkadvisor::advisor::pipeline;
 use pkadvisor::advisor::profile;
-use pkadvisor::advisor::project::Target;
 
 use super::{Exit, request};
 use crate::cli::ProfileArgs;
@@ -35,12 +34,7 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
 /// Reads the documents and writes the profile.
 pub fn run(args: ProfileArgs) -> Result<Exit> {
     let specs = request::parse_specs(&args.read.keys)?;
-    let target = Target {
-        storage_bytes: Target::DEFAULT_STORAGE,
-        throughput: Target::DEFAULT_THROUGHPUT,
-    };
-    let mut request = request::read_request(&args.read, request::given(specs), target, false)?;
-    request.auto = Some(args.auto as usize);
+    let request = request::profile_request(&args.read, request::given(specs), args.auto as usize)?;
     let progress = request::progress(args.read.quiet, &request.sources);
     let measured = pipeline::measure(request, &progress);
     progress.finish();

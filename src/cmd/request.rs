@@ -3,18 +3,21 @@
 
 use anyhow::{Result, anyhow, bail};
 
+use pkadvisor::advisor::ReportOptions;
+use pkadvisor::advisor::Target;
 use pkadvisor::advisor::cost::Prices;
 use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
-use pkadvisor::advisor::project::Target;
+use pkadvisor::advisor::profile::Profile;
+use pkadvisor::engine::Tier;
 use pkadvisor::engine::{KeyPath, Throughput};
 use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::layout::MAX_COLLECTIONS;
-use pkadvisor::key::{KeySpec, Layout, Tier};
+use pkadvisor::key::{KeySpec, Layout};
 use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
-use crate::cli::{ColorArg, CommonArgs, FormatArg, QueriesFormat, ReadArgs};
+use crate::cli::{ColorArg, CommonArgs, FormatArg, GsiArg, QueriesFormat, ReadArgs};
 use pkadvisor::log::{LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
@@ -71,8 +74,52 @@ pub fn format(f: FormatArg, wide: bool) -> Format {
     }
 }
 
+/// The shared flags of `analyze` and `check`, validated before any input is read.
+pub struct Settings {
+    /// The target projected onto.
+    pub target: Target,
+    /// Which of the target's figures are defaults.
+    pub defaults: Vec<String>,
+    /// Prices, regions and the log's share.
+    pub prices: Prices,
+    /// The output format.
+    pub format: Format,
+}
+
+impl Settings {
+    /// Validates the shared flags.
+    pub fn new(args: &CommonArgs) -> Result<Settings> {
+        let (target, defaults) = target(args)?;
+        let prices = prices(args, &target)?;
+        Ok(Settings {
+            target,
+            defaults,
+            prices,
+            format: format(args.format, args.wide),
+        })
+    }
+
+    /// How the report is put together; `declared_indexes` is `check`'s declared key and
+    /// the indexes declared beside it.
+    pub fn report_options(
+        &self,
+        args: &CommonArgs,
+        declared_indexes: Option<(String, Vec<String>)>,
+    ) -> ReportOptions {
+        ReportOptions {
+            target: self.target,
+            defaults: self.defaults.clone(),
+            top_values: args.top,
+            redact: args.redact,
+            prices: self.prices.clone(),
+            gsi: args.gsi == GsiArg::Auto,
+            declared_indexes,
+        }
+    }
+}
+
 /// The target, and which of its figures are defaults.
-pub fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
+fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
     let mut defaults = Vec::new();
     let storage_bytes = match &args.target_storage {
         Some(s) => parse_size(s).map_err(|e| anyhow!("invalid --target-storage: {e}"))?,
@@ -107,7 +154,7 @@ pub fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
 
 /// The prices and log share of the cost: list prices for the target's throughput mode,
 /// overridden by the flags given.
-pub fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
+fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
     let mut p = Prices::list(target.throughput);
     let price = |v: f64, flag: &str| -> Result<f64> {
         if !v.is_finite() || !(0.0..=1e6).contains(&v) {
@@ -144,18 +191,79 @@ fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {
     Ok(ru)
 }
 
-/// The request for the library, from the shared flags and the candidates chosen.
-pub fn request(args: &CommonArgs, candidates: Vec<Candidate>, target: Target) -> Result<Request> {
-    let mut req = read_request(&args.read, candidates, target, false)?;
+/// What a command measures, beside the shared flags.
+pub struct Plan {
+    /// The candidates chosen (given, declared, layouts).
+    pub candidates: Vec<Candidate>,
+    /// How many candidates auto mode may generate.
+    pub auto: usize,
+    /// Generate candidates even though some were given (check's alternatives, layouts
+    /// compared with keys).
+    pub auto_extend: bool,
+    /// `check`: the declared key, an Azure Monitor log's current key unless
+    /// `--current-key` says otherwise.
+    pub declared: Option<KeySpec>,
+    /// `analyze --profile`: the profile files given, and what they hold.
+    pub profiles: Option<(Vec<String>, Profile)>,
+}
+
+/// The library's request, built complete from the shared flags and the command's plan.
+pub fn request(args: &CommonArgs, plan: Plan, target: Target) -> Result<Request> {
+    let profiles = plan.profiles.as_ref().map(|(files, _)| files.as_slice());
+    if let Some(files) = profiles {
+        let readers = files.iter().chain(&args.read.docs).chain(&args.queries);
+        if readers.filter(|a| *a == "-").count() > 1 {
+            bail!("standard input (`-`) can feed only one of --profile, DOCS and --queries");
+        }
+    }
+    let reading = reading(&args.read, profiles.is_some())?;
     let log = args.queries.as_deref().map(log_input);
-    if log.as_ref().is_some_and(LogInput::is_stdin)
-        && (req.sources.is_empty() || req.sources.iter().any(Source::is_stdin))
+    if profiles.is_none()
+        && log.as_ref().is_some_and(LogInput::is_stdin)
+        && (reading.sources.is_empty() || reading.sources.iter().any(Source::is_stdin))
     {
         bail!("--queries - reads standard input, so the documents must be given as files");
     }
-    req.log = log;
-    req.log_options = log_options(args, None)?;
-    Ok(req)
+    Ok(Request {
+        sources: reading.sources,
+        log,
+        candidates: plan.candidates,
+        time_path: reading.time_path,
+        read: reading.read,
+        memory: reading.memory,
+        seed: args.read.seed,
+        target,
+        auto: Some(plan.auto),
+        auto_extend: plan.auto_extend,
+        profile: plan.profiles.map(|(_, p)| p),
+        log_options: log_options(args, plan.declared.as_ref())?,
+    })
+}
+
+/// The request of `profile`: documents only, no log, no target of its own.
+pub fn profile_request(
+    args: &ReadArgs,
+    candidates: Vec<Candidate>,
+    auto: usize,
+) -> Result<Request> {
+    let reading = reading(args, false)?;
+    Ok(Request {
+        sources: reading.sources,
+        log: None,
+        candidates,
+        time_path: reading.time_path,
+        read: reading.read,
+        memory: reading.memory,
+        seed: args.seed,
+        target: Target {
+            storage_bytes: Target::DEFAULT_STORAGE,
+            throughput: Target::DEFAULT_THROUGHPUT,
+        },
+        auto: Some(auto),
+        auto_extend: false,
+        profile: None,
+        log_options: LogOptions::default(),
+    })
 }
 
 /// How the log is read: `--queries-format`, and the current key of an Azure Monitor log
@@ -176,35 +284,18 @@ pub fn log_options(args: &CommonArgs, declared: Option<&KeySpec>) -> Result<LogO
     })
 }
 
-/// The request of `analyze --profile`: candidates and reading settings come from the
-/// profiles; DOCS, if any, add to them.
-pub fn request_with_profiles(
-    args: &CommonArgs,
-    profiles: &[String],
-    target: Target,
-) -> Result<Request> {
-    let readers = profiles.iter().chain(&args.read.docs).chain(&args.queries);
-    if readers.filter(|a| *a == "-").count() > 1 {
-        bail!("standard input (`-`) can feed only one of --profile, DOCS and --queries");
-    }
-    let mut req = read_request(&args.read, Vec::new(), target, true)?;
-    if args.read.docs.is_empty() {
-        req.sources.clear();
-    }
-    req.log = args.queries.as_deref().map(log_input);
-    req.log_options = log_options(args, None)?;
-    Ok(req)
+/// How documents are read, from the reading flags.
+struct Reading {
+    sources: Vec<Source>,
+    time_path: Option<KeyPath>,
+    read: ReadOptions,
+    memory: usize,
 }
 
-/// The request for reading documents; `profiles` says statistics come from profiles too,
+/// The documents and how to read them; `profiles` says statistics come from profiles too,
 /// so that no DOCS reads nothing rather than standard input.
-pub fn read_request(
-    args: &ReadArgs,
-    candidates: Vec<Candidate>,
-    target: Target,
-    profiles: bool,
-) -> Result<Request> {
-    let sources = Source::from_args(&args.docs)?;
+fn reading(args: &ReadArgs, profiles: bool) -> Result<Reading> {
+    let mut sources = Source::from_args(&args.docs)?;
     if let Some(p) = sources
         .iter()
         .find(|s| pkadvisor::advisor::profile::is_profile(s))
@@ -228,28 +319,24 @@ pub fn read_request(
     let memory = parse_size(&args.memory).map_err(|e| anyhow!("invalid --memory: {e}"))?;
     let max_doc = parse_size(&args.max_document_size)
         .map_err(|e| anyhow!("invalid --max-document-size: {e}"))?;
-    let mut read = ReadOptions {
+    let read = ReadOptions {
         skip_invalid: args.skip_invalid,
         max_document_bytes: max_doc.max(1) as usize,
         max_depth: args.max_depth as usize,
+        // A fixed default, not the core count: past --memory the heavy-hitter estimates
+        // depend on how the input is divided, and the same flags must give the same
+        // report anywhere.
+        threads: args.threads.map_or(DEFAULT_THREADS, usize::from),
         ..ReadOptions::default()
     };
-    // A fixed default, not the core count: past --memory the heavy-hitter estimates depend
-    // on how the input is divided, and the same flags must give the same report anywhere.
-    read.threads = args.threads.map_or(DEFAULT_THREADS, usize::from);
-    Ok(Request {
+    if profiles && args.docs.is_empty() {
+        sources.clear();
+    }
+    Ok(Reading {
         sources,
-        log: None,
-        candidates,
         time_path,
         read,
         memory: memory as usize,
-        seed: args.seed,
-        target,
-        auto: None,
-        auto_extend: false,
-        profile: None,
-        log_options: Default::default(),
     })
 }
 

@@ -250,11 +250,7 @@ impl Container {
     /// never split: equal ranges of the V2 hash space, each holding at most `tier.bytes`
     /// (more is recorded as [`unsplittable`](Self::unsplittable)) and provisioned with
     /// `tier.ru` RU/s.
-    pub fn collections(
-        definition: PartitionKeyDefinition,
-        n: usize,
-        tier: crate::key::Tier,
-    ) -> Self {
+    pub fn collections(definition: PartitionKeyDefinition, n: usize, tier: super::Tier) -> Self {
         let n = n.max(1);
         let limits = Limits {
             physical_bytes: tier.bytes,

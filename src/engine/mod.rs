@@ -12,6 +12,7 @@ pub mod murmur;
 pub mod path;
 #[cfg(test)]
 mod properties;
+pub mod tier;
 pub mod value;
 
 pub use container::{Container, GB, Limits, Logical, Physical, SplitError, Throughput};
@@ -19,4 +20,5 @@ pub use definition::{DefinitionError, KeyValueError, PartitionKeyDefinition, Par
 pub use epk::{Epk, EpkRange};
 pub use load::{WindowStats, WindowedLoad};
 pub use path::{KeyPath, PathError};
+pub use tier::Tier;
 pub use value::{PkValue, PkValueRef};

@@ -26,40 +26,16 @@ use std::collections::BTreeMap;
 use std::fmt;
 
 use crate::engine::epk::{self, space_fraction};
-use crate::engine::{Epk, GB, KeyPath, PartitionKeyDefinition, PkValueRef};
+use crate::engine::{Epk, GB, KeyPath, PartitionKeyDefinition, PkValueRef, Tier};
 
 use super::eval::write_text;
 
-/// A collection's size unless the spec or `--collection-size` says otherwise: 10 GB, the
-/// limit of a single-partition collection.
-pub const DEFAULT_COLLECTION_BYTES: u64 = 10 * GB;
-/// A collection's throughput unless `--collection-throughput` says otherwise: 2,500 RU/s,
-/// the legacy S3 performance level.
-pub const DEFAULT_COLLECTION_RU: f64 = 2_500.0;
 /// A spillover layout opens the next collection when the newest reaches this share of its
 /// size.
 pub const SPILL_AT: f64 = 0.9;
 /// The most collections a layout may have (ranges, lookup names, `N` of `hash`, or what a
 /// spillover needs at the target).
 pub const MAX_COLLECTIONS: usize = 10_000;
-
-/// The size and throughput of each collection of a layout.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Tier {
-    /// Bytes a collection may hold.
-    pub bytes: u64,
-    /// RU/s each collection is provisioned with.
-    pub ru: f64,
-}
-
-impl Default for Tier {
-    fn default() -> Self {
-        Tier {
-            bytes: DEFAULT_COLLECTION_BYTES,
-            ru: DEFAULT_COLLECTION_RU,
-        }
-    }
-}
 
 /// One bound of a range: its text, and its number when the text is one.
 #[derive(Clone, Debug, PartialEq)]

@@ -60,6 +60,6 @@ pub use eval::{
     Components, KeyValue, Knowledge, LevelKnowledge, Scratch, hash_suffix, rand_suffix,
     write_number, write_text,
 };
-pub use layout::{Layout, LayoutError, Tier};
+pub use layout::{Layout, LayoutError};
 pub use parse::SpecError;
 pub use spec::{KeyKind, KeyLevel, KeySpec, MAX_SUFFIXES, RuleError, SYNTHETIC_PROPERTY};

@@ -304,7 +304,12 @@ mod tests {
     #[test]
     fn layouts_route_by_their_resolver_and_search_everywhere_when_it_cannot() {
         let map = |_: &str| Ok(r#"{"us": "a", "eu": "b"}"#.to_owned());
-        let l = Layout::parse("lookup:/region=m.json", crate::key::Tier::default(), &map).unwrap();
+        let l = Layout::parse(
+            "lookup:/region=m.json",
+            crate::engine::Tier::default(),
+            &map,
+        )
+        .unwrap();
         let def = KeySpec::parse("/region").unwrap().definition();
         let of = |sql: &str| {
             let x = analyze(sql, &Parameters::new()).unwrap();
@@ -317,7 +322,7 @@ mod tests {
             vec![Reach::All]
         );
         assert_eq!(of("SELECT * FROM c WHERE c.userId = 'u'"), vec![Reach::All]);
-        let spill = Layout::parse("spillover", crate::key::Tier::default(), &map).unwrap();
+        let spill = Layout::parse("spillover", crate::engine::Tier::default(), &map).unwrap();
         let x = analyze("SELECT * FROM c WHERE c.region = 'eu'", &Parameters::new()).unwrap();
         assert_eq!(
             layout_query_reaches(&spill, &def, 3, &x.constraints),

@@ -45,7 +45,7 @@ pub struct CheckResult {
     /// The minimum score required.
     pub min_score: f64,
     /// Why it failed (empty when it passed).
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
     /// The best candidate without violations, when it is not the declared key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub best_alternative: Option<String>,
@@ -61,6 +61,52 @@ pub struct CheckResult {
     /// holds `CDBPartitionKeyStatistics` for it (the current key).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub observed: Option<ObservedCheck>,
+}
+
+/// What a failed gate holds against the design.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReasonKind {
+    /// A finding of severity `violation`.
+    Violation,
+    /// A finding named with `--deny`.
+    Denied,
+    /// A score below `--min-score`.
+    Score,
+    /// Needing `--max-cost-ratio` times the cheapest alternative.
+    Cost,
+    /// A logical partition an Azure Monitor log already shows near the limit.
+    Observed,
+}
+
+/// One reason a design failed the gate: its kind, the finding it stems from (violations
+/// and denied findings), and its text. It is written to JSON as its text alone.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reason {
+    /// What kind of reason.
+    pub kind: ReasonKind,
+    /// The finding it stems from, for [`ReasonKind::Violation`] and [`ReasonKind::Denied`].
+    pub code: Option<FindingCode>,
+    /// The sentence shown.
+    pub text: String,
+}
+
+impl Reason {
+    /// A reason of `kind`, from `code`'s finding when it has one.
+    pub fn new(kind: ReasonKind, code: Option<FindingCode>, text: String) -> Reason {
+        Reason { kind, code, text }
+    }
+}
+
+impl Serialize for Reason {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl std::fmt::Display for Reason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
 }
 
 /// The largest logical partition observed against the one projected.

@@ -6,7 +6,9 @@ use std::io::Write;
 use super::Format;
 use super::columns::cost_summary;
 use super::markdown::cell;
-use super::model::{CandidateReport, CheckResult, ObservedCheck, Report, Role, Severity};
+use super::model::{
+    CandidateReport, CheckResult, FindingCode, ObservedCheck, Report, Role, Severity,
+};
 use super::table;
 use crate::units::human_bytes;
 
@@ -37,11 +39,11 @@ fn verdict_text(report: &Report, out: &mut dyn Write) -> std::io::Result<()> {
     for r in &v.reasons {
         writeln!(out, "  ✗ {r}")?;
     }
-    let denied = |code: &str| v.reasons.iter().any(|r| r.starts_with(code));
+    let denied = |code: FindingCode| v.reasons.iter().any(|r| r.code == Some(code));
     for f in c
         .findings
         .iter()
-        .filter(|f| f.severity != Severity::Violation && !denied(f.code.as_str()))
+        .filter(|f| f.severity != Severity::Violation && !denied(f.code))
     {
         let severity = if f.severity == Severity::Info {
             "info"
@@ -114,7 +116,7 @@ fn verdict_markdown(report: &Report, out: &mut dyn Write) -> std::io::Result<()>
         v.min_score
     )?;
     for r in &v.reasons {
-        writeln!(out, "- ❌ {}", cell(r))?;
+        writeln!(out, "- ❌ {}", cell(&r.text))?;
     }
     writeln!(out, "- Cost: {}", cell(&cost_line(report, v)))?;
     if let Some(o) = &v.observed {

@@ -1,0 +1,236 @@
+//! Report assembly: turns evaluated candidates into the report model (each candidate's
+//! figures, cost and findings), ranks them and attaches the recommendation and the
+//! secondary-index proposal.
+
+use std::collections::BTreeMap;
+
+use super::evaluate::Evaluation;
+use super::rank::{rank, recommend};
+use super::redact::{hider, redact};
+use super::round::{cents, round4};
+use super::target::Target;
+use super::{cost, findings, gsi, score};
+use crate::engine::PartitionKeyDefinition;
+use crate::key::KeySpec;
+use crate::report::model::{
+    CandidateReport, CostReport, InputSummary, KeyInfo, LargestValue, Monthly, PricesReport,
+    QueryReport, Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool,
+    ValueCounts,
+};
+
+/// How many of the largest values a candidate's report lists by default.
+pub const DEFAULT_TOP_VALUES: usize = 3;
+
+/// How the report is put together.
+#[derive(Clone, Debug)]
+pub struct ReportOptions {
+    /// The target projected onto.
+    pub target: Target,
+    /// Which target figures are defaults (`storage`, `throughput`).
+    pub defaults: Vec<String>,
+    /// Largest values listed per candidate.
+    pub top_values: usize,
+    /// Replace key values by stable hashes.
+    pub redact: bool,
+    /// Prices and the log's share of the traffic, for the cost.
+    pub prices: cost::Prices,
+    /// Weigh a global secondary index for the recommended key's fanned-out reads.
+    pub gsi: bool,
+    /// `check`: the declared key's spec and the specs of the global secondary indexes
+    /// declared beside it, to price as pairs.
+    pub declared_indexes: Option<(String, Vec<String>)>,
+}
+
+/// Builds the ranked report from evaluated candidates.
+pub fn build_report(
+    mut evals: Vec<Evaluation>,
+    input: InputSummary,
+    opts: &ReportOptions,
+) -> Report {
+    if opts.redact {
+        for e in &mut evals {
+            if let Some(l) = &mut e.projection.largest {
+                l.label = redact(&l.label);
+            }
+        }
+    }
+    let (mut candidates, needs): (Vec<CandidateReport>, Vec<f64>) =
+        evals.iter_mut().map(|e| candidate(e, opts)).unzip();
+    findings::excess_ru(&mut candidates, &needs);
+    let unranked = candidates.clone();
+    rank(&mut candidates);
+    let mut recommendation = recommend(&candidates, &opts.target);
+    if let Some(r) = recommendation.as_mut().filter(|_| opts.gsi) {
+        let best = (unranked.iter().position(|c| c.key.spec == r.spec))
+            .filter(|&b| evals[b].layout.is_none());
+        r.secondary_index =
+            best.and_then(|b| gsi::propose(&evals, &unranked, b, &opts.target, &opts.prices));
+    }
+    let declared_indexes = match &opts.declared_indexes {
+        Some((source, indexes)) => {
+            let at = |spec: &str| unranked.iter().position(|c| c.key.spec == spec);
+            let source = at(source);
+            (indexes.iter().filter_map(|i| Some((source?, at(i)?))))
+                .map(|pair| gsi::pair(&evals, &unranked, pair, &opts.target, &opts.prices))
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    let t = &opts.target;
+    Report {
+        schema_version: SCHEMA_VERSION.to_owned(),
+        tool: Tool::default(),
+        input,
+        target: TargetReport {
+            storage_bytes: t.storage_bytes,
+            throughput_ru: t.throughput.max_ru(),
+            throughput_mode: match t.throughput {
+                crate::engine::Throughput::Manual(_) => "manual".into(),
+                crate::engine::Throughput::Autoscale(_) => "autoscale".into(),
+            },
+            physical_partitions: t
+                .throughput
+                .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
+            defaults: opts.defaults.clone(),
+            prices: PricesReport {
+                ru_hour_per_100: opts.prices.ru_hour_per_100,
+                gb_month: opts.prices.gb_month,
+                regions: opts.prices.regions,
+                source: opts.prices.source.clone(),
+            },
+            log_share: opts.prices.log_share,
+        },
+        candidates,
+        recommendation,
+        check: None,
+        declared_indexes,
+    }
+}
+
+/// A candidate's report, and what its busiest window needs (to compare candidates).
+fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64) {
+    let cost = cost::cost(e, &opts.target, &opts.prices);
+    let components = score::components(e, &cost, opts.target.storage_bytes);
+    let score = score::score(&components, &score::weights());
+    let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
+    let findings = findings::findings(e, &opts.target, &cost, throughput_given, opts.redact);
+    let w = &e.workload;
+    let report = CandidateReport {
+        rank: 0,
+        score,
+        components: round_all(components),
+        key: key_of(e, opts.redact),
+        cardinality: e.distinct.clone(),
+        storage: StorageReport {
+            largest_logical_bytes: e.projection.largest.as_ref().map_or(0, |l| l.bytes),
+            max_container_bytes: e.projection.max_container_bytes,
+            physical_skew: round4(e.storage_skew),
+            physical_partitions: e.projection.container.partitions().len(),
+        },
+        throughput: ThroughputReport {
+            physical_skew: round4(e.ru_skew),
+            usable_fraction: round4(e.usable),
+            write_spread: round4(w.write_spread),
+            busiest_share_by_window: e
+                .projection
+                .container
+                .load()
+                .windows()
+                .iter()
+                .map(|w| round4(w.max / w.total))
+                .collect(),
+        },
+        cost: cost_report(&cost),
+        queries: QueryReport {
+            single: round4(w.fraction(w.single)),
+            targeted: round4(w.fraction(w.targeted)),
+            fan_out: round4(w.fraction(w.fan_out)),
+            avg_partitions: round4(w.avg_partitions()),
+            reads: w.reads,
+            writes: w.writes,
+            writes_from_sample: w.writes_from_sample,
+        },
+        values: value_counts(e),
+        largest_values: largest_values(e, opts),
+        findings,
+        origin: e.origin.clone(),
+        role: e.role,
+    };
+    (report, cost.need)
+}
+
+fn cost_report(c: &cost::Cost) -> CostReport {
+    CostReport {
+        ru_per_operation: round4(c.ru_per_operation),
+        efficiency: round4(c.efficiency),
+        required_ru: c.required_ru,
+        required_ru_unknown: c.unknown_because.clone(),
+        monthly: Monthly {
+            throughput: c.monthly_throughput.map(cents),
+            storage: cents(c.monthly_storage),
+            total: cents(c.monthly_total()),
+            currency: "USD".into(),
+        },
+    }
+}
+
+fn value_counts(e: &Evaluation) -> ValueCounts {
+    let s = &e.stats;
+    ValueCounts {
+        documents: s.documents,
+        missing: s.missing,
+        invalid: s.invalid,
+        unsafe_numbers: s.unsafe_numbers,
+        over_101_bytes: s.over_v1_limit,
+        over_2048_bytes: s.over_limit,
+    }
+}
+
+fn largest_values(e: &Evaluation, opts: &ReportOptions) -> Vec<LargestValue> {
+    let total = e.stats.bytes.max(1) as f64;
+    e.stats
+        .values
+        .top(opts.top_values)
+        .into_iter()
+        .map(|v| LargestValue {
+            share: round4(v.bytes as f64 / total),
+            value: if opts.redact {
+                redact(&v.value)
+            } else {
+                v.value
+            },
+            documents: v.docs,
+            bytes: v.bytes,
+            exact: v.exact,
+            partial: v.partial,
+            min_bytes: v.min_bytes,
+        })
+        .collect()
+}
+
+fn round_all(m: BTreeMap<String, f64>) -> BTreeMap<String, f64> {
+    m.into_iter().map(|(k, v)| (k, round4(v))).collect()
+}
+/// The key block of an evaluated candidate: a key's, or a layout's (`kind` `layout`, its
+/// canonical spec, and its collections in place of a definition); `redact` hides the
+/// values a layout's spec and collection names hold.
+pub fn key_of(e: &Evaluation, redact: bool) -> KeyInfo {
+    let hide = hider(redact);
+    match &e.layout {
+        Some(l) => KeyInfo {
+            spec: l.spec_with(&hide),
+            kind: "layout".to_owned(),
+            definition: l.to_json(e.projection.container.partitions().len(), &hide),
+        },
+        None => key_info(&e.spec, &e.definition),
+    }
+}
+
+/// The key block of a report: canonical spec, kind and Cosmos DB definition.
+pub fn key_info(spec: &KeySpec, definition: &PartitionKeyDefinition) -> KeyInfo {
+    KeyInfo {
+        spec: spec.to_string(),
+        kind: spec.kind().as_str().to_owned(),
+        definition: definition.to_json(),
+    }
+}
