@@ -1,6 +1,6 @@
 //! The score: named components in 0–1, weighted, summed to 0–100. Founded on cost: most of
 //! the weight follows `efficiency`, the RU/s an ideal key needs for the same operations
-//! over the RU/s this key needs (see [`super::cost`]).
+//! over the RU/s this key needs (see [`super::need`]).
 //!
 //! | component | 1.0 means | formula | weight |
 //! |---|---|---|---|
@@ -17,8 +17,8 @@
 
 use std::collections::BTreeMap;
 
-use super::cost::Cost;
 use super::evaluate::Evaluation;
+use super::need::Cost;
 use crate::key::{KeyKind, KeyLevel};
 
 /// The components' weights, by name (they sum to 1).

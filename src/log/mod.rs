@@ -8,7 +8,8 @@
 //! * [`monitor`]: an Azure Monitor export of Cosmos DB's diagnostic logs.
 //!
 //! Which reader a log needs is chosen here, by `--queries-format` or by the log's first
-//! bytes ([`read_any`]). Replaying a log per candidate is [`crate::replay`]'s.
+//! bytes ([`read_any`]). Replaying a log per candidate is the replay's, a room above this
+//! one.
 
 pub mod monitor;
 pub mod ndjson;

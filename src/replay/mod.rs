@@ -1,12 +1,12 @@
 //! Replaying a query log per candidate key: each operation is routed through the engine
-//! ([`route`]), charged by the request-unit cost model ([`charge`]) to the partitions it
+//! ([`route`]), charged by the request-unit cost model ([`crate::pricing::charge`]) to the
+//! partitions it
 //! reaches, and counted as single-partition, targeted or fan-out (`replayer`). The replay
 //! runs in time windows (`window`): the logged operations, and the sample documents as
 //! creates when the log holds no writes. Write spread is judged apart, over short runs of
 //! consecutive writes ([`spread`]). What a replay is given is in [`subject`], what it found
 //! in [`outcome`]. The log itself is read by [`crate::log`].
 
-pub mod charge;
 pub mod outcome;
 mod replayer;
 pub mod route;

@@ -4,7 +4,6 @@
 
 use rustc_hash::FxHashMap;
 
-use super::charge as cost;
 use super::outcome::{OpCharge, WorkloadStats};
 use super::route::{self, Reach, RouteClass};
 use super::spread::Runs;
@@ -16,6 +15,7 @@ use crate::field::Field;
 use crate::key::{KeyValue, Scratch};
 use crate::log::Log;
 use crate::log::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
+use crate::pricing::charge as cost;
 use crate::stats::arrival::SLICES;
 use crate::stats::value_hash;
 
