@@ -11,8 +11,8 @@
 //! * an Azure Monitor log that already shows one of its logical partitions at 90% of the
 //!   20 GB limit ([`ReasonKind::Observed`]).
 
-use crate::advisor::cost;
 use crate::advisor::findings::FAN_OUT_RU_SHARE;
+use crate::advisor::need;
 use crate::advisor::round::cents;
 use crate::engine::Limits;
 use crate::report::model::{
@@ -215,7 +215,7 @@ fn observed(report: &Report, c: &CandidateReport) -> Option<ObservedCheck> {
 fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f64 {
     match report.pair_against(alt) {
         Some(p) => p / alt.cost.monthly.total.max(f64::MIN_POSITIVE),
-        _ => cost::ratio(c, alt),
+        _ => need::ratio(c, alt),
     }
 }
 

@@ -3,10 +3,11 @@
 //! The library holds everything but the command line: the partition [`engine`] that
 //! hashes, splits and routes like Cosmos DB; the document readers in [`input`]; the
 //! candidate [`key`] grammar; the query-language parser in [`query`]; the streaming
-//! statistics in [`stats`]; the [`workload`] replay; the [`advisor`] that projects, scores
-//! and ranks candidates; the CI [`gate`] of `check` and the infrastructure files it reads
-//! ([`iac`]); and the [`report`] renderers. The `pkadvisor` binary parses flags
-//! and dispatches to it.
+//! statistics in [`stats`]; the query [`log`] readers and the workload [`replay`] per
+//! candidate; the [`pricing`] of requests, throughput and storage; the [`advisor`] that
+//! projects, scores and ranks candidates; the CI [`gate`] of `check` and the infrastructure
+//! files it reads ([`iac`]); and the [`report`] renderers. The `pkadvisor` binary parses
+//! flags and dispatches to it.
 #![deny(missing_docs)]
 
 pub mod advisor;
@@ -16,11 +17,13 @@ pub mod gate;
 pub mod iac;
 pub mod input;
 pub mod key;
+pub mod log;
 pub mod mix;
 pub mod parallel;
+pub mod pricing;
 pub mod query;
+pub mod replay;
 pub mod report;
 pub mod stats;
 pub mod time;
 pub mod units;
-pub mod workload;

@@ -5,8 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
+use pkadvisor::advisor::Target;
 use pkadvisor::advisor::profile::{Profile, with_matching_checksum};
-use pkadvisor::advisor::project::{Target, project};
+use pkadvisor::advisor::project::project;
 
 fn file(stats: &str) -> String {
     format!(

@@ -9,7 +9,7 @@ use super::rank::{rank, recommend};
 use super::redact::{hider, redact};
 use super::round::{cents, round4};
 use super::target::Target;
-use super::{cost, findings, gsi, score};
+use super::{findings, gsi, need, score};
 use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
 use crate::report::model::{
@@ -33,7 +33,7 @@ pub struct ReportOptions {
     /// Replace key values by stable hashes.
     pub redact: bool,
     /// Prices and the log's share of the traffic, for the cost.
-    pub prices: cost::Prices,
+    pub prices: crate::pricing::Prices,
     /// Weigh a global secondary index for the recommended key's fanned-out reads.
     pub gsi: bool,
     /// `check`: the declared key's spec and the specs of the global secondary indexes
@@ -109,7 +109,7 @@ pub fn build_report(
 
 /// A candidate's report, and what its busiest window needs (to compare candidates).
 fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64) {
-    let cost = cost::cost(e, &opts.target, &opts.prices);
+    let cost = need::cost(e, &opts.target, &opts.prices);
     let components = score::components(e, &cost, opts.target.storage_bytes);
     let score = score::score(&components, &score::weights());
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
@@ -159,7 +159,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
     (report, cost.need)
 }
 
-fn cost_report(c: &cost::Cost) -> CostReport {
+fn cost_report(c: &need::Cost) -> CostReport {
     CostReport {
         ru_per_operation: round4(c.ru_per_operation),
         efficiency: round4(c.efficiency),

@@ -13,8 +13,8 @@ use super::candidate::Candidate;
 use super::discover::Discovery;
 use crate::engine::{KeyPath, Limits};
 use crate::key::{KeyLevel, KeySpec};
+use crate::log::{Log, OpKind};
 use crate::stats::V1_VALUE_LIMIT;
-use crate::workload::{Log, OpKind};
 
 /// Default number of candidates generated.
 pub const DEFAULT_AUTO: usize = 20;

@@ -7,9 +7,9 @@ use super::target::Target;
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
+use crate::log::Log;
+use crate::replay::{Sample, Subject, WorkloadStats, replay};
 use crate::stats::CandidateStats;
-use crate::workload::Log;
-use crate::workload::replay::{Sample, Subject, WorkloadStats, replay};
 
 /// Everything known of one candidate.
 #[derive(Debug)]

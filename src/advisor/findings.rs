@@ -2,8 +2,8 @@
 //! states the threshold. Codes and severities are a contract (the README's findings table).
 
 use super::clock::MONOTONIC_MIN;
-use super::cost::Cost;
 use super::evaluate::Evaluation;
+use super::need::Cost;
 use super::target::Target;
 use crate::engine::Limits;
 use crate::key::Layout;
@@ -106,7 +106,7 @@ pub fn excess_ru(candidates: &mut [CandidateReport], needs: &[f64]) {
     let (name, best) = (best.key.spec.clone(), best.clone());
     for (c, &n) in candidates.iter_mut().zip(needs) {
         // The RU/s to provision too, when known: a layout's collections have minimums.
-        let ratio = (n / least).max(super::cost::ratio(c, &best));
+        let ratio = (n / least).max(super::need::ratio(c, &best));
         if ratio >= EXCESS_RU_RATIO {
             c.findings.push(finding(FindingCode::ExcessRu, Severity::Warning, format!(
                 "needs {ratio:.1}× the RU/s of {name}, the cheapest candidate without violations, for the same operations (threshold {EXCESS_RU_RATIO}×)")));
@@ -408,9 +408,9 @@ mod tests {
     use crate::advisor::project::{Largest, Projection};
     use crate::engine::{Container, GB, Throughput};
     use crate::key::KeySpec;
+    use crate::replay::WorkloadStats;
     use crate::report::model::Cardinality;
     use crate::stats::CandidateStats;
-    use crate::workload::replay::WorkloadStats;
 
     const TARGET: Target = Target {
         storage_bytes: 1_000 * GB,

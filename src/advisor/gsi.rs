@@ -13,20 +13,20 @@
 //! partition by their share; the index is as skewed as its key over the whole log. The
 //! index is priced as autoscale (the only mode
 //! a GSI takes, at 1.5× the manual price unless prices are given) and billed no less than
-//! autoscale's floor (a tenth of the larger of 1,000 RU/s and 10 RU/s per GB); it stores a
+//! autoscale's floor (a tenth of the larger of 1,000 RU/s and 10 RU/s per GB; both rules in
+//! [`crate::pricing`]); it stores a
 //! full copy. A GSI is proposed when the moved reads carry at least a tenth of the reads'
 //! RU and the pair costs less a month than the single container (without rates: fewer RU),
 //! and no hierarchical candidate serves both patterns for less.
 
-use super::cost::{self, AUTOSCALE_RU_HOUR, MANUAL_RU_HOUR, Prices};
 use super::evaluate::Evaluation;
+use super::need;
 use super::round::{cents, round4};
 use super::target::Target;
-use crate::engine::Throughput;
 use crate::key::{KeyKind, KeyLevel};
+use crate::pricing::{self, Autoscale, Prices, ThroughputBilling, charge};
 use crate::report::model::{CandidateReport, SecondaryIndex, Severity};
 use crate::report::text::thousands;
-use crate::workload::cost as ru_cost;
 
 /// Moved reads must carry at least this share of the reads' RU.
 pub const MIN_MOVED_SHARE: f64 = 0.1;
@@ -162,8 +162,8 @@ fn price(
     let w = &b.workload;
     let avg_doc = b.stats.bytes as f64 / b.stats.documents.max(1) as f64;
     let writes = if w.writes_from_sample { 0 } else { w.writes } as f64;
-    let write_ru_added = writes * ru_cost::create(avg_doc);
-    let change_feed_ru = writes * ru_cost::read(avg_doc);
+    let write_ru_added = writes * charge::create(avg_doc);
+    let change_feed_ru = writes * charge::read(avg_doc);
     let share = m.ru_before / w.read_ru.max(f64::MIN_POSITIVE);
     let source_ru = w.ru - m.ru_before + change_feed_ru;
     let index_ru = m.ru_after + write_ru_added;
@@ -176,18 +176,17 @@ fn price(
     let index_need = index_ru * g_skew.max(1.0);
     let ru_saved = m.ru_before - m.ru_after;
     let before = reports[best].cost.monthly.total;
-    let rate = cost::rate(b, prices).ok();
+    let rate = need::rate(b, prices).ok();
     let monthly = match (rate, reports[best].cost.required_ru) {
         (Some(r), Some(_)) => {
             let source =
-                (r * source_need).max(cost::min_ru(target.throughput, target.storage_bytes));
-            // Autoscale bills at least a tenth of its maximum, itself at least its minimum.
-            let floor = 0.1 * cost::min_ru(Throughput::Autoscale(0.0), target.storage_bytes);
-            let index = (r * index_need).max(floor);
+                (r * source_need).max(pricing::min_ru(target.throughput, target.storage_bytes));
+            // The index is autoscale: billed at least its floor.
+            let index = (r * index_need).max(Autoscale.least_billed(target.storage_bytes));
             Some(
-                cost::monthly(source, prices.ru_hour_per_100, prices)
-                    + cost::monthly(index, autoscale(prices), prices)
-                    + 2.0 * cost::monthly_storage(target, prices),
+                pricing::monthly(source, prices.ru_hour_per_100, prices)
+                    + pricing::monthly(index, prices.ru_hour(&Autoscale), prices)
+                    + 2.0 * pricing::monthly_storage(target.storage_bytes, prices),
             )
         }
         _ => None,
@@ -216,15 +215,6 @@ fn price(
         monthly_after: monthly.map(cents),
         reason,
         fan_out_share: None,
-    }
-}
-
-/// The price of autoscale RU/s: the given price × 1.5 when the given price is manual's.
-fn autoscale(prices: &Prices) -> f64 {
-    if (prices.ru_hour_per_100 - MANUAL_RU_HOUR).abs() < 1e-12 {
-        AUTOSCALE_RU_HOUR
-    } else {
-        prices.ru_hour_per_100
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Stages, each in its own file: [`measure`] and [`discover`] read the sample,
 //! [`project`] and [`layout`] place it on the engine at the [`target`], [`evaluate`]
-//! replays the workload, [`findings`], [`score`] and [`cost`] judge the figures,
+//! replays the workload, [`findings`], [`score`] and [`need`] judge the figures,
 //! [`assemble`] builds the report model, [`rank`] orders it and writes the
 //! recommendation, [`gsi`] weighs a secondary index, [`map`] shows one partition map, and
 //! [`redact`] hides values.
@@ -13,7 +13,6 @@ pub mod assemble;
 pub mod auto;
 pub mod candidate;
 pub mod clock;
-pub mod cost;
 pub mod discover;
 pub mod evaluate;
 pub mod findings;
@@ -21,6 +20,7 @@ pub mod gsi;
 pub mod layout;
 pub mod map;
 pub mod measure;
+pub mod need;
 pub mod pipeline;
 pub mod profile;
 pub mod project;

@@ -13,11 +13,10 @@ use super::profile::Profile;
 use super::target::Target;
 use crate::engine::KeyPath;
 use crate::input::{self, Progress, ReadOptions, Source};
-use crate::report::model::InputSummary;
+use crate::log::read::{Observed, operations_within};
+use crate::log::{Log, read_any};
+use crate::report::model::{InputSummary, MonitorReport, ObservedPartitionReport};
 use crate::stats::CandidateStats;
-use crate::workload::Log;
-use crate::workload::format::read_any;
-use crate::workload::log::operations_within;
 
 /// Where the query log comes from. It may be read twice (once to generate candidates),
 /// so standard input is then spooled, as it arrives (compressed or not), to a temporary
@@ -135,7 +134,7 @@ pub struct Request {
     /// the analysis's, and documents read now are added to it.
     pub profile: Option<Profile>,
     /// How the log is written, and the current key of an Azure Monitor log.
-    pub log_options: crate::workload::format::LogOptions,
+    pub log_options: crate::log::LogOptions,
 }
 
 /// Evaluated candidates and what was read.
@@ -371,7 +370,10 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         invalid: summary.invalid + log.as_ref().map_or(0, |l| l.invalid),
         operations: log.as_ref().map_or(0, Log::weighted),
         redacted,
-        monitor: log.as_ref().and_then(|l| l.monitor.clone()),
+        monitor: log
+            .as_ref()
+            .and_then(|l| l.monitor.as_ref())
+            .map(monitor_report),
     };
     Ok(Outcome {
         evaluations,
@@ -379,4 +381,24 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         warnings: log.map(|l| l.warnings).unwrap_or_default(),
         untimed,
     })
+}
+
+/// What an Azure Monitor log showed, as the report gives it.
+fn monitor_report(o: &Observed) -> MonitorReport {
+    MonitorReport {
+        rows: o.rows,
+        requests: o.requests,
+        throttled: o.throttled,
+        unroutable: o.unroutable,
+        unjoined: o.unjoined,
+        hidden: o.hidden,
+        keyed: o.keyed,
+        current_key: o.current_key.clone(),
+        largest_partitions: (o.largest_partitions.iter())
+            .map(|p| ObservedPartitionReport {
+                value: p.value.clone(),
+                bytes: p.bytes,
+            })
+            .collect(),
+    }
 }

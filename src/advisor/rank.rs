@@ -1,7 +1,7 @@
 //! Ranking and the recommendation: candidates without violations first, then by score,
 //! then by spec; the recommendation says why the best one leads the runner-up.
 
-use super::cost;
+use super::need;
 use super::target::Target;
 use crate::report::model::{CandidateReport, Finding, Recommendation, Severity};
 use crate::units::human_bytes;
@@ -52,7 +52,7 @@ pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Opti
 
 /// The runner-up's cost against the best's.
 fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
-    let ratio = cost::ratio(c, best);
+    let ratio = need::ratio(c, best);
     let compared = if (ratio - 1.0).abs() < 0.05 {
         "about as much".to_owned()
     } else if ratio > 1.0 {
@@ -200,7 +200,7 @@ mod tests {
             (a.cost.efficiency, a.cost.required_ru) = (ea, ra);
             (b.cost.efficiency, b.cost.required_ru) = (eb, rb);
             assert!(
-                (cost::ratio(&a, &b) - ratio).abs() < 1e-12,
+                (need::ratio(&a, &b) - ratio).abs() < 1e-12,
                 "{ea} {ra:?} {eb} {rb:?}"
             );
         }

@@ -1,13 +1,13 @@
 //! The score: named components in 0–1, weighted, summed to 0–100. Founded on cost: most of
 //! the weight follows `efficiency`, the RU/s an ideal key needs for the same operations
-//! over the RU/s this key needs (see [`super::cost`]).
+//! over the RU/s this key needs (see [`super::need`]).
 //!
 //! | component | 1.0 means | formula | weight |
 //! |---|---|---|---|
 //! | `efficiency` | the key needs no more RU/s than an ideal one | ideal need / this key's need, over the whole log | 0.45 |
 //! | `storage_headroom` | the key breaks far beyond the target | `log(breaks at / target) / log 5`, 0 at or below the target, 1 from 5× (and when values do not grow) | 0.15 |
 //! | `routing` | every logged read names its key value or prefix | share of reads single or targeted (1 without reads) | 0.10 |
-//! | `write_spread` | writes of a moment reach as many partitions as chance | see [`crate::workload::spread`] | 0.10 |
+//! | `write_spread` | writes of a moment reach as many partitions as chance | see [`crate::replay::spread`] | 0.10 |
 //! | `cardinality` | many more values than partitions | `log(distinct) / log(max(100, 10 P))`, capped at 1 | 0.10 |
 //! | `storage_balance` | physical partitions hold equal bytes | `mean / max` partition bytes | 0.05 |
 //! | `simplicity` | a native key of one path | 1 plain, 0.95 per extra hierarchy level (every point operation must name each level), 0.9 computed (concat, hash_suffix), 0.7 with a random suffix, 0.6 a client-side layout | 0.05 |
@@ -17,8 +17,8 @@
 
 use std::collections::BTreeMap;
 
-use super::cost::Cost;
 use super::evaluate::Evaluation;
+use super::need::Cost;
 use crate::key::{KeyKind, KeyLevel};
 
 /// The components' weights, by name (they sum to 1).

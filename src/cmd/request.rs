@@ -5,7 +5,6 @@ use anyhow::{Result, anyhow, bail};
 
 use pkadvisor::advisor::ReportOptions;
 use pkadvisor::advisor::Target;
-use pkadvisor::advisor::cost::Prices;
 use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
 use pkadvisor::advisor::profile::Profile;
 use pkadvisor::engine::Tier;
@@ -14,11 +13,12 @@ use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::layout::MAX_COLLECTIONS;
 use pkadvisor::key::{KeySpec, Layout};
+use pkadvisor::pricing::Prices;
 use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
 use crate::cli::{ColorArg, CommonArgs, FormatArg, GsiArg, QueriesFormat, ReadArgs};
-use pkadvisor::workload::format::{LogFormat, LogOptions};
+use pkadvisor::log::{LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
 const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;

@@ -172,7 +172,41 @@ pub struct InputSummary {
     pub redacted: bool,
     /// What an Azure Monitor log showed beyond its operations.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub monitor: Option<crate::workload::log::Observed>,
+    pub monitor: Option<MonitorReport>,
+}
+
+/// What an Azure Monitor log showed beyond its operations.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MonitorReport {
+    /// Rows read, of every table.
+    pub rows: u64,
+    /// `CDBDataPlaneRequests` rows.
+    pub requests: u64,
+    /// Requests throttled (status 429): evidence about the current key.
+    pub throttled: u64,
+    /// Operations that cannot be routed: data-plane queries without a statistics row (no
+    /// text), rows of no recognised table.
+    pub unroutable: u64,
+    /// Query statistics pages whose request row never arrived (charged by the model).
+    pub unjoined: u64,
+    /// Queries with values the log hides (obfuscated), routed by their shape.
+    pub hidden: u64,
+    /// Point operations with the current key's value.
+    pub keyed: u64,
+    /// The current key the `PartitionKey` values belong to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub current_key: Option<String>,
+    /// `CDBPartitionKeyStatistics`: the largest logical partitions seen, largest first.
+    pub largest_partitions: Vec<ObservedPartitionReport>,
+}
+
+/// One logical partition an Azure Monitor log reported.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ObservedPartitionReport {
+    /// Its key value as the log gives it (a JSON array).
+    pub value: String,
+    /// Its size in bytes (the largest `SizeKb` seen × 1,000).
+    pub bytes: u64,
 }
 
 /// The target the candidates were projected onto.

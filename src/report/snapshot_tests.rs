@@ -10,7 +10,6 @@ use super::model::testing::candidate;
 use super::model::*;
 use super::{Format, Style, View};
 use crate::engine::Throughput;
-use crate::workload::log::{Observed, ObservedPartition};
 
 /// Compares `actual` with the snapshot `name`, or writes it when `UPDATE_SNAPSHOTS=1`.
 fn assert_snapshot(name: &str, actual: &str) {
@@ -157,7 +156,7 @@ fn ranking() -> Report {
             invalid: 2,
             operations: 5_000,
             redacted: false,
-            monitor: Some(Observed {
+            monitor: Some(MonitorReport {
                 rows: 1_200,
                 requests: 1_000,
                 throttled: 3,
@@ -166,7 +165,7 @@ fn ranking() -> Report {
                 hidden: 4,
                 keyed: 900,
                 current_key: Some("/vin".to_owned()),
-                largest_partitions: vec![ObservedPartition {
+                largest_partitions: vec![ObservedPartitionReport {
                     value: "[\"V123\"]".to_owned(),
                     bytes: 1_500_000_000,
                 }],

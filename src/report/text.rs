@@ -86,7 +86,7 @@ pub fn target_line(report: &Report) -> String {
 }
 
 /// What an Azure Monitor log showed, in a few words.
-fn monitor_note(m: &crate::workload::log::Observed) -> String {
+fn monitor_note(m: &super::model::MonitorReport) -> String {
     let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
     match &m.current_key {
         Some(k) => parts.push(format!(

@@ -1,11 +1,29 @@
-//! Which reader a query log needs: the NDJSON log ([`super::log`]) or an Azure Monitor
-//! export ([`super::monitor`]), by `--queries-format` or by the log's first bytes.
+//! Query logs, read into operations: what the workload is, before any candidate key.
+//!
+//! * [`op`]: the operations, each reduced to what routing needs (a query's key constraints,
+//!   a point operation's id and known values, a written document's fields);
+//! * [`read`]: what every reader shares: the [`Log`] it fills (sampled past the memory
+//!   allowance), the limits on a line and a request, positioned errors, the query parser;
+//! * [`ndjson`]: the NDJSON log (or plain `SELECT` lines);
+//! * [`monitor`]: an Azure Monitor export of Cosmos DB's diagnostic logs.
+//!
+//! Which reader a log needs is chosen here, by `--queries-format` or by the log's first
+//! bytes ([`read_any`]). Replaying a log per candidate is the replay's, a room above this
+//! one.
+
+pub mod monitor;
+pub mod ndjson;
+pub mod op;
+pub mod read;
 
 use std::io::BufReader;
 
-use super::log::{Log, ndjson};
 use crate::engine::KeyPath;
 use crate::input::Source;
+
+pub use ndjson::read_log;
+pub use op::{OpKind, Operation};
+pub use read::{Log, LogError};
 
 /// Bytes of a log read to recognise its format.
 const SNIFF_BYTES: u64 = 8 << 10;
@@ -18,7 +36,7 @@ pub enum LogFormat {
     Auto,
     /// The NDJSON log (or plain `SELECT` lines).
     Ndjson,
-    /// An Azure Monitor export (see [`super::monitor`]).
+    /// An Azure Monitor export (see [`monitor`]).
     AzureMonitor,
 }
 
@@ -31,7 +49,7 @@ pub struct LogOptions {
     pub current_key: Option<crate::key::KeySpec>,
 }
 
-/// Reads a log of any format (see [`super::log::read_log`]).
+/// Reads a log of any format (see [`read_log`]).
 pub fn read_any(
     source: &Source,
     paths: &[KeyPath],
@@ -48,20 +66,20 @@ pub fn read_any(
         .take(SNIFF_BYTES)
         .read_to_end(&mut head)
         .map_err(|e| anyhow::anyhow!("{name}: read error: {e}"))?;
-    let monitor = match opts.format {
+    let from_monitor = match opts.format {
         LogFormat::Ndjson => false,
         LogFormat::AzureMonitor => true,
-        LogFormat::Auto => super::monitor::looks_like_monitor(&head),
+        LogFormat::Auto => monitor::looks_like_monitor(&head),
     };
     let reader = BufReader::with_capacity(1 << 16, std::io::Cursor::new(head).chain(opened.reader));
-    if monitor {
-        let m = super::monitor::MonitorOptions {
+    if from_monitor {
+        let m = monitor::MonitorOptions {
             paths,
             current_key: opts.current_key.as_ref(),
             skip_invalid,
             max_ops,
         };
-        return super::monitor::read_monitor(&name, reader, &m);
+        return monitor::read_monitor(&name, reader, &m);
     }
-    ndjson(&name, reader, paths, skip_invalid, max_ops)
+    ndjson::ndjson(&name, reader, paths, skip_invalid, max_ops)
 }

@@ -1,267 +1,23 @@
-//! Replays a workload against one candidate's container, in time windows: the logged
-//! operations, and the sample documents as creates when the log holds no writes. Each
-//! operation is routed, charged by the cost model to the partitions it reaches, and counted
-//! as single-partition, targeted or fan-out. Write spread is judged apart, over short runs
-//! of consecutive writes ([`super::spread`]).
+//! One candidate's replay, operation by operation: each is routed, charged by the cost
+//! model to the partitions it reaches, and counted as single-partition, targeted or
+//! fan-out; what the key needs provisioned is summed as it goes.
 
 use rustc_hash::FxHashMap;
 
-use super::cost;
-use super::log::Log;
-use super::op::{OpKind, Operation, PointOp, WriteOp};
+use super::outcome::{OpCharge, WorkloadStats};
 use super::route::{self, Reach, RouteClass};
-use super::spread::{Runs, block_spread, random_reach};
-use crate::engine::epk::boundary_at;
-use crate::engine::epk::slice_of_epk;
-use crate::engine::{Container, Epk, PartitionKeyDefinition};
+use super::spread::Runs;
+use super::subject::Subject;
+use super::window::Arrivals;
+use crate::engine::epk::{boundary_at, slice_of_epk};
+use crate::engine::{Container, Epk};
 use crate::field::Field;
-use crate::key::{KeySpec, KeyValue, Scratch};
-use crate::stats::Blocks;
-use crate::stats::arrival::{Arrival, SLICES};
+use crate::key::{KeyValue, Scratch};
+use crate::log::Log;
+use crate::log::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
+use crate::pricing::charge as cost;
+use crate::stats::arrival::SLICES;
 use crate::stats::value_hash;
-
-/// At most this many windows.
-pub const MAX_WINDOWS: usize = 32;
-/// Operations per physical partition a window should hold at least: fewer, and counting
-/// noise alone would make partitions look hot.
-pub const OPS_PER_PARTITION: u64 = 200;
-
-/// What replaying the workload found for one candidate (operations weighted by `count`).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct WorkloadStats {
-    /// Read operations (queries and point reads).
-    pub reads: u64,
-    /// Reads reaching one key value.
-    pub single: u64,
-    /// Reads reaching prefixes or sets of values.
-    pub targeted: u64,
-    /// Reads reaching every partition.
-    pub fan_out: u64,
-    /// Physical partitions reached, summed over reads.
-    pub partitions_reached: u64,
-    /// Write operations (logged, or sample documents as creates).
-    pub writes: u64,
-    /// Whether the writes are the sample documents (the log had none).
-    pub writes_from_sample: bool,
-    /// Writes that change an item's key value under the same id.
-    pub key_updated: u64,
-    /// Batches whose operations span several logical partitions.
-    pub cross_partition_batches: u64,
-    /// Batches seen.
-    pub batches: u64,
-    /// Over runs of a few hundred consecutive writes, the physical partitions they reach
-    /// relative to what the same writes placed at random would reach (1.0: as spread as
-    /// chance; near 0: one partition at a time).
-    pub write_spread: f64,
-    /// Total RU charged.
-    pub ru: f64,
-    /// RU charged to reads.
-    pub read_ru: f64,
-    /// RU that reads visiting every partition spend on partitions beyond the first.
-    pub fan_out_ru: f64,
-    /// Over the whole replay: partitions × the hottest partition's RU. Provisioned RU/s
-    /// divide evenly, so this is what the key needs provisioned for the workload's mix
-    /// (logged operations only when there is a log; else the sample's documents as
-    /// creates).
-    pub need_ru: f64,
-    /// The same for an ideal key: its single-partition charges, spread perfectly.
-    pub ideal_need_ru: f64,
-    /// The ideal RU of the busiest window (by ideal RU, the same for every key): the
-    /// workload's peak, for RU/s.
-    pub peak_ideal_ru: f64,
-    /// The RU counted in `need_ru`, all partitions together.
-    pub counted_ru: f64,
-    /// Seconds per replay window, when every logged operation has a timestamp (rates are
-    /// known).
-    pub window_seconds: Option<f64>,
-    /// Per logged operation (in log order): the RU its reads were charged (times `count`)
-    /// and whether any of them visited every partition. Writes: zero.
-    pub per_op: Vec<OpCharge>,
-    /// The worst window's usable fraction relative to what the same operations placed at
-    /// random would allow (1.0: no hotter than chance).
-    pub usable_relative: f64,
-}
-
-impl WorkloadStats {
-    /// Fraction of reads in a class.
-    pub fn fraction(&self, n: u64) -> f64 {
-        if self.reads == 0 {
-            0.0
-        } else {
-            n as f64 / self.reads as f64
-        }
-    }
-
-    /// Physical partitions reached per read.
-    pub fn avg_partitions(&self) -> f64 {
-        if self.reads == 0 {
-            0.0
-        } else {
-            self.partitions_reached as f64 / self.reads as f64
-        }
-    }
-}
-
-/// What one logged operation's reads cost under a key.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct OpCharge {
-    /// RU charged to its reads, times its `count` (single precision: eight bytes an
-    /// operation and candidate).
-    pub ru: f32,
-    /// Its reads, times its `count` (a weight: single precision is plenty for shares).
-    pub reads: f32,
-    /// Whether a read of it visited every physical partition (of more than one).
-    pub everywhere: bool,
-}
-
-/// A candidate, as the replay needs it.
-pub struct Subject<'a> {
-    /// The key.
-    pub spec: &'a KeySpec,
-    /// Its definition.
-    pub definition: &'a PartitionKeyDefinition,
-    /// For each of the spec's inputs, its index among the log's extracted paths.
-    pub inputs: &'a [usize],
-    /// Seed for random suffixes.
-    pub seed: u64,
-    /// The client-side layout the candidate is, when it is one: operations are routed by its
-    /// resolver.
-    pub layout: Option<&'a crate::key::Layout>,
-}
-
-/// The sample documents, as the replay needs them.
-pub struct Sample<'a> {
-    /// Their arrival windows.
-    pub arrival: &'a Arrival,
-    /// Their blocks of consecutive documents.
-    pub blocks: &'a Blocks,
-    /// Their mean size in bytes.
-    pub avg_doc: f64,
-    /// How many key values receive writes at one moment, when known: at production rates
-    /// the writes of a moment reach those values' partitions.
-    pub concurrency: Option<f64>,
-    /// Whether arrivals are `--time-path` timestamps: blocks of consecutive input then say
-    /// nothing of what arrives together (an export may be grouped by key), so only the
-    /// values open at one moment judge the spread.
-    pub timed: bool,
-}
-
-/// Replays `log` (if any) and, when it has no writes, the sample documents as creates.
-pub fn replay(
-    container: &mut Container,
-    subject: &Subject<'_>,
-    log: Option<&Log>,
-    sample: &Sample<'_>,
-) -> WorkloadStats {
-    let (arrival, avg_doc) = (sample.arrival, sample.avg_doc);
-    let parts = container.partitions().len();
-    let mut r = Replayer {
-        container,
-        subject,
-        avg_doc,
-        stats: WorkloadStats {
-            usable_relative: 1.0,
-            ..WorkloadStats::default()
-        },
-        all_lumps: (0.0, 0.0),
-        charged: false,
-        random_suffix: subject
-            .spec
-            .levels()
-            .iter()
-            .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
-        owners: FxHashMap::default(),
-        runs: Runs::new(parts),
-        need: Need::default(),
-        id: crate::engine::KeyPath::from_segments(["id"]),
-        current: 0,
-        scratch: Scratch::default(),
-        slices: Vec::new(),
-        shares: None,
-    };
-    r.stats.per_op = vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())];
-    let sample_writes = !log.is_some_and(Log::has_writes);
-    let events = log
-        .map_or(0, Log::weighted)
-        .saturating_add(if sample_writes {
-            arrival_docs(arrival)
-        } else {
-            0
-        });
-    // Windows depend on the throughput alone, so every candidate of a run replays the same
-    // windows and their needs compare.
-    let limits = *r.container.limits();
-    let parts = r.container.throughput().initial_partitions(&limits) as u64;
-    let windows =
-        (events / (OPS_PER_PARTITION * parts).max(1)).clamp(1, MAX_WINDOWS as u64) as usize;
-    let (ops_by_window, window_seconds) = match log {
-        Some(l) => window_ops(l, windows),
-        None => (vec![Vec::new(); windows], None),
-    };
-    r.stats.window_seconds = window_seconds;
-    r.need.counts_logged = log.is_some_and(|l| !l.ops.is_empty());
-    let sample_windows = if sample_writes {
-        r.stats.writes_from_sample = true;
-        sample_by_window(arrival, windows)
-    } else {
-        vec![Vec::new(); windows]
-    };
-    r.slices = slice_owners(r.container, subject.definition.is_v1());
-    for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
-        r.need.logged = false;
-        for w in creates {
-            r.sample_creates(w);
-        }
-        r.need.logged = true;
-        for &i in ops {
-            r.current = i;
-            if let Some(l) = log {
-                r.operation(&l.ops[i]);
-            }
-        }
-        r.need.close_window();
-        if let Some(w) = r.container.load().windows().last().filter(|_| r.charged) {
-            let expected = random_spread(r.all_lumps, w.partitions);
-            r.stats.usable_relative = r
-                .stats
-                .usable_relative
-                .min((w.usable_fraction() / expected).min(1.0));
-        }
-        r.charged = false;
-        r.all_lumps = (0.0, 0.0);
-        r.container.next_window();
-    }
-    r.stats.peak_ideal_ru = r.need.peak;
-    r.stats.counted_ru = r.need.totals.iter().sum();
-    let partitions = r.container.partitions().len() as f64;
-    r.stats.need_ru = r.need.totals.iter().copied().fold(0.0, f64::max) * partitions;
-    r.stats.ideal_need_ru = r.need.ideal_total;
-    let v1 = subject.definition.is_v1();
-    let runs = std::mem::replace(&mut r.runs, Runs::new(0));
-    r.stats.write_spread = if sample_writes {
-        let c = &*r.container;
-        let fallback = |s: usize| c.route(&boundary_at((s as f64 + 0.5) / SLICES as f64, v1));
-        let parts = c.partitions().len();
-        let spillover = subject.layout.is_some_and(|l| l.is_spillover());
-        let blocks = if spillover {
-            // Every write goes to the newest collection.
-            1.0 / random_reach(super::spread::RUN_WRITES, parts).max(1.0)
-        } else if sample.timed {
-            1.0
-        } else {
-            block_spread(sample.blocks, &r.slices, parts, fallback)
-        };
-        // At production rates, the writes of a moment reach the partitions of the values
-        // open at that moment, where writes placed at random would reach them all.
-        let moment = sample
-            .concurrency
-            .map_or(1.0, |n| random_reach(n, parts) / parts as f64);
-        blocks.min(moment)
-    } else {
-        runs.spread()
-    };
-    r.stats
-}
 
 /// The mean / max write load a key placing writes at random would show, for writes in
 /// lumps of `(Σc, Σc²)` over `parts` partitions: with `n = (Σc)² / Σc²` independent
@@ -276,63 +32,6 @@ fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
     let p = parts as f64;
     let lambda = sum * sum / sum_sq / p;
     lambda / (lambda + (2.0 * lambda * p.ln()).sqrt())
-}
-
-/// The log's operations cut into `windows` windows: by time when (nearly) every operation
-/// has one (then with the seconds each window spans), else by position (weighted by count).
-fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<usize>>, Option<f64>) {
-    let mut out = vec![Vec::new(); windows];
-    let mut seconds = None;
-    match arrival_times(log) {
-        Some(ts) => {
-            let (lo, hi) = (
-                ts.iter().min().copied().unwrap_or(0),
-                ts.iter().max().copied().unwrap_or(0),
-            );
-            let span = (hi - lo).max(1) as f64;
-            // One second of log says nothing of rates.
-            seconds = (hi > lo).then_some(span / windows as f64);
-            for (i, t) in ts.into_iter().enumerate() {
-                let w = (((t - lo) as f64 / span) * windows as f64) as usize;
-                out[w.min(windows - 1)].push(i);
-            }
-        }
-        None => {
-            // The operations kept (a sampled log's counts are scaled).
-            let kept = log.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count));
-            let total = kept.max(1) as f64;
-            let mut seen = 0u64;
-            for (i, op) in log.ops.iter().enumerate() {
-                let w = ((seen as f64 / total) * windows as f64) as usize;
-                out[w.min(windows - 1)].push(i);
-                seen = seen.saturating_add(op.count);
-            }
-        }
-    }
-    (out, seconds)
-}
-
-/// Each operation's time, when at least 95% of the weighted operations have one: an
-/// operation without (a plain-text `SELECT` line) takes the time of the operation before it
-/// (or after it, at the start).
-fn arrival_times(log: &Log) -> Option<Vec<i64>> {
-    let total = log.ops.iter().fold(0u64, |a, o| a.saturating_add(o.count));
-    let timed =
-        (log.ops.iter().filter(|o| o.ts.is_some())).fold(0u64, |a, o| a.saturating_add(o.count));
-    if total == 0 || (timed as f64) < 0.95 * total as f64 {
-        return None;
-    }
-    let first = log.ops.iter().find_map(|o| o.ts)?;
-    let mut last = first;
-    Some(
-        log.ops
-            .iter()
-            .map(|o| {
-                last = o.ts.unwrap_or(last);
-                last
-            })
-            .collect(),
-    )
 }
 
 /// What the key needs provisioned (its RU per partition over the whole replay) and what an
@@ -380,21 +79,10 @@ impl Need {
     }
 }
 
-/// One window's sample arrivals: (slice, documents, bytes).
-type Arrivals = Vec<(usize, u64, u64)>;
-
-fn arrival_docs(arrival: &Arrival) -> u64 {
-    arrival
-        .windows()
-        .iter()
-        .map(|(_, w)| w.slices.iter().fold(0u64, |a, s| a.saturating_add(s.docs)))
-        .fold(0u64, u64::saturating_add)
-}
-
 /// For each slice of the hash space, the partitions holding its projected data and their
 /// shares of it: writes to a slice land where its data lives (a large tenant of a
 /// hierarchical key spans several partitions).
-fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
+pub(super) fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
     let mut bytes: Vec<Vec<(usize, f64)>> = vec![Vec::new(); SLICES];
     for idx in 0..c.partitions().len() {
         for lp in c.logical_partitions(idx) {
@@ -413,25 +101,12 @@ fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>> {
     bytes
 }
 
-/// The sample's arrival windows mapped onto `windows` windows by rank.
-fn sample_by_window(arrival: &Arrival, windows: usize) -> Vec<Vec<Arrivals>> {
-    let mut out = vec![Vec::new(); windows];
-    let n = arrival.windows().len().max(1);
-    for (i, (_, w)) in arrival.windows().iter().enumerate() {
-        let slices: Arrivals = (w.slices.iter().enumerate())
-            .filter(|(_, s)| s.docs > 0)
-            .map(|(i, s)| (i, s.docs, s.bytes))
-            .collect();
-        out[(i * windows / n).min(windows - 1)].push(slices);
-    }
-    out
-}
-
-struct Replayer<'a, 'c> {
-    container: &'c mut Container,
+/// The replay of one candidate in progress.
+pub(super) struct Replayer<'a, 'c> {
+    pub(super) container: &'c mut Container,
     subject: &'a Subject<'a>,
     avg_doc: f64,
-    stats: WorkloadStats,
+    pub(super) stats: WorkloadStats,
     /// Item id → the key value (hash) it was last written under.
     owners: FxHashMap<String, u64>,
     /// The logged writes in runs, for their spread.
@@ -449,12 +124,101 @@ struct Replayer<'a, 'c> {
     /// Whether the key has a `rand_suffix` level.
     random_suffix: bool,
     scratch: Scratch,
-    slices: Vec<Vec<(usize, f64)>>,
+    pub(super) slices: Vec<Vec<(usize, f64)>>,
     /// Each partition's share of the container's bytes, once asked for.
     shares: Option<Vec<f64>>,
 }
 
+impl<'a, 'c> Replayer<'a, 'c> {
+    /// A replay of `subject` on `container` (of `log`'s operations, when there is one),
+    /// nothing charged yet.
+    pub(super) fn new(
+        container: &'c mut Container,
+        subject: &'a Subject<'a>,
+        log: Option<&Log>,
+        avg_doc: f64,
+    ) -> Replayer<'a, 'c> {
+        let parts = container.partitions().len();
+        Replayer {
+            container,
+            subject,
+            avg_doc,
+            stats: WorkloadStats {
+                usable_relative: 1.0,
+                per_op: vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())],
+                ..WorkloadStats::default()
+            },
+            all_lumps: (0.0, 0.0),
+            charged: false,
+            random_suffix: subject
+                .spec
+                .levels()
+                .iter()
+                .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
+            owners: FxHashMap::default(),
+            runs: Runs::new(parts),
+            need: Need {
+                counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
+                ..Need::default()
+            },
+            id: crate::engine::KeyPath::from_segments(["id"]),
+            current: 0,
+            scratch: Scratch::default(),
+            slices: Vec::new(),
+            shares: None,
+        }
+    }
+}
+
 impl Replayer<'_, '_> {
+    /// Replays one window: the sample's `creates` (counted apart from logged operations),
+    /// then the logged operations `ops` (indexes into `log`); then the window's usable
+    /// fraction is judged against chance and the container moves to the next window.
+    pub(super) fn window(&mut self, log: Option<&Log>, ops: &[usize], creates: &[Arrivals]) {
+        self.need.logged = false;
+        for w in creates {
+            self.sample_creates(w);
+        }
+        self.need.logged = true;
+        for &i in ops {
+            self.current = i;
+            if let Some(l) = log {
+                self.operation(&l.ops[i]);
+            }
+        }
+        self.need.close_window();
+        if let Some(w) = self
+            .container
+            .load()
+            .windows()
+            .last()
+            .filter(|_| self.charged)
+        {
+            let expected = random_spread(self.all_lumps, w.partitions);
+            self.stats.usable_relative = self
+                .stats
+                .usable_relative
+                .min((w.usable_fraction() / expected).min(1.0));
+        }
+        self.charged = false;
+        self.all_lumps = (0.0, 0.0);
+        self.container.next_window();
+    }
+
+    /// Puts what the key and an ideal key need, over the whole replay, into the stats.
+    pub(super) fn close_need(&mut self) {
+        self.stats.peak_ideal_ru = self.need.peak;
+        self.stats.counted_ru = self.need.totals.iter().sum();
+        let partitions = self.container.partitions().len() as f64;
+        self.stats.need_ru = self.need.totals.iter().copied().fold(0.0, f64::max) * partitions;
+        self.stats.ideal_need_ru = self.need.ideal_total;
+    }
+
+    /// The spread of the logged writes, over their runs (see [`super::spread`]).
+    pub(super) fn logged_spread(&mut self) -> f64 {
+        std::mem::replace(&mut self.runs, Runs::new(0)).spread()
+    }
+
     fn charge(&mut self, idx: usize, ru: f64) {
         self.charged = true;
         self.container.charge_partition(idx, ru);
@@ -731,8 +495,7 @@ impl Replayer<'_, '_> {
     /// Whether the log gave only part of a write's document, without an input of the key.
     fn lacks_inputs(&self, w: &WriteOp) -> bool {
         w.partial
-            && (self.subject.inputs.iter())
-                .any(|&i| matches!(w.fields[i], super::op::OwnedField::Missing))
+            && (self.subject.inputs.iter()).any(|&i| matches!(w.fields[i], OwnedField::Missing))
     }
 
     fn write_epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {

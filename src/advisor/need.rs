@@ -1,6 +1,6 @@
-//! What a key costs: the RU/s it must provision so that its hottest physical partition is
-//! not throttled in the busiest window (throughput divides evenly over partitions), and the
-//! monthly bill at list prices (Microsoft's Cosmos DB pricing and provisioned-throughput documentation).
+//! What a key needs and what that costs: the RU/s it must provision so that its hottest
+//! physical partition is not throttled in the busiest window (throughput divides evenly
+//! over partitions), and its monthly bill at the prices of [`crate::pricing`].
 //!
 //! * `ru_per_operation`: RU charged per logged operation (or sample create) under the key.
 //! * `efficiency` in (0, 1]: what an ideal key needs over what this key needs: the same
@@ -13,56 +13,13 @@
 //!   log scaled to the workload's busiest window (its share of the ideal RU, the same for
 //!   every key) per second, and by `--log-share`, and never below the service minimums (manual: 400
 //!   RU/s and 1 RU/s per GB stored; autoscale maximum: 1,000 and 10 per GB).
-//! * `monthly`: throughput = required RU/s × 730 h × the price per 100 RU/s-hour, storage =
-//!   the target's GB × the price per GB-month, both × regions.
+//! * `monthly`: the required RU/s and the target's storage billed a month
+//!   ([`crate::pricing::bill`]).
 
 use super::evaluate::Evaluation;
 use super::target::Target;
-use crate::engine::{GB, Throughput};
-
-/// Hours in a billing month.
-pub const HOURS_PER_MONTH: f64 = 730.0;
-/// List price of 100 RU/s for an hour, manual throughput, one write region (USD).
-pub const MANUAL_RU_HOUR: f64 = 0.008;
-/// List price of 100 RU/s for an hour, autoscale, one write region (USD): 1.5× manual.
-pub const AUTOSCALE_RU_HOUR: f64 = 0.012;
-/// The least RU/s of one collection of a client-side layout (a container of its own).
-pub const MIN_COLLECTION_RU: f64 = 400.0;
-/// List price of a GB stored for a month (USD).
-pub const GB_MONTH: f64 = 0.25;
-/// Where the default prices come from.
-pub const LIST_PRICE_SOURCE: &str = "list prices from Microsoft's pricing documentation (USD, a US region, one write region); real prices vary by region and agreement";
-
-/// The prices and scale the cost uses.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Prices {
-    /// USD per 100 RU/s for an hour.
-    pub ru_hour_per_100: f64,
-    /// USD per GB-month.
-    pub gb_month: f64,
-    /// Regions holding the container (both throughput and storage multiply).
-    pub regions: u32,
-    /// The share of the real traffic the log holds (its rates are divided by it).
-    pub log_share: f64,
-    /// Where the prices come from.
-    pub source: String,
-}
-
-impl Prices {
-    /// List prices for `throughput`'s mode, one region, a log of all the traffic.
-    pub fn list(throughput: Throughput) -> Prices {
-        Prices {
-            ru_hour_per_100: match throughput {
-                Throughput::Manual(_) => MANUAL_RU_HOUR,
-                Throughput::Autoscale(_) => AUTOSCALE_RU_HOUR,
-            },
-            gb_month: GB_MONTH,
-            regions: 1,
-            log_share: 1.0,
-            source: LIST_PRICE_SOURCE.to_owned(),
-        }
-    }
-}
+use crate::pricing::throughput::MIN_COLLECTION_RU;
+use crate::pricing::{Prices, min_ru, monthly, monthly_storage};
 
 /// A candidate's cost.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,7 +68,7 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
         required_ru,
         unknown_because,
         monthly_throughput,
-        monthly_storage: monthly_storage(target, prices),
+        monthly_storage: monthly_storage(target.storage_bytes, prices),
         need: w.need_ru,
     }
 }
@@ -129,27 +86,6 @@ pub fn ratio(
         _ => 0.0,
     };
     by_efficiency.max(by_ru)
-}
-
-/// USD a month for `ru` RU/s at `price` per 100 RU/s-hour, in every region.
-pub fn monthly(ru: f64, price: f64, prices: &Prices) -> f64 {
-    ru / 100.0 * price * HOURS_PER_MONTH * prices.regions.max(1) as f64
-}
-
-/// USD a month for storing the target's data (at least 1 GB), in every region.
-pub fn monthly_storage(target: &Target, prices: &Prices) -> f64 {
-    let gb = target.storage_bytes as f64 / GB as f64;
-    gb.max(1.0) * prices.gb_month * prices.regions.max(1) as f64
-}
-
-/// The least RU/s a container of `storage_bytes` may have (Microsoft's Cosmos DB pricing and provisioned-throughput documentation): manual,
-/// 400 and 1 per GB; an autoscale maximum, 1,000 and 10 per GB.
-pub fn min_ru(throughput: Throughput, storage_bytes: u64) -> f64 {
-    let gb = storage_bytes as f64 / GB as f64;
-    match throughput {
-        Throughput::Manual(_) => gb.max(400.0),
-        Throughput::Autoscale(_) => (gb * 10.0).max(1_000.0),
-    }
 }
 
 /// The RU/s to provision, or why it is unknown.
@@ -190,25 +126,4 @@ pub fn rate(e: &Evaluation, prices: &Prices) -> Result<f64, &'static str> {
     // of the ideal RU (the same for every key, so RU/s follow efficiency).
     let peak = w.peak_ideal_ru / w.ideal_need_ru.max(f64::MIN_POSITIVE);
     Ok(peak / seconds.max(1.0) / share)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn list_prices_follow_the_mode() {
-        assert_eq!(
-            Prices::list(Throughput::Manual(400.0)).ru_hour_per_100,
-            0.008
-        );
-        assert_eq!(
-            Prices::list(Throughput::Autoscale(4000.0)).ru_hour_per_100,
-            0.012
-        );
-        // 1,000 RU/s for a month at the manual price: 10 × 0.008 × 730 = 58.4 USD.
-        let ru = 1_000.0_f64;
-        let usd = ru / 100.0 * MANUAL_RU_HOUR * HOURS_PER_MONTH;
-        assert!((usd - 58.4).abs() < 1e-9);
-    }
 }

@@ -42,10 +42,11 @@ use std::io::{BufRead, Read};
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
-use super::log::{
-    Log, LogError, MAX_LINE_BYTES, MAX_REQUEST_RU, Observed, ObservedPartition, Parser,
-};
 use super::op::{HIDDEN, OpKind, Operation, OwnedField, PointOp, WriteOp};
+use super::read::{
+    Log, LogError, MAX_LINE_BYTES, MAX_REQUEST_RU, OPERATION_FOOTPRINT, Observed,
+    ObservedPartition, QueryParser,
+};
 use crate::engine::{KeyPath, PkValue};
 use crate::key::{KeyLevel, KeySpec};
 use crate::time::epoch_seconds;
@@ -310,7 +311,7 @@ struct State<'a> {
     largest: FxHashMap<String, u64>,
     /// Bytes held by rows waiting for their join.
     held: usize,
-    parser: Parser<'a>,
+    parser: QueryParser,
 }
 
 impl<'a> State<'a> {
@@ -328,7 +329,7 @@ impl<'a> State<'a> {
             keys: FxHashMap::default(),
             largest: FxHashMap::default(),
             held: 0,
-            parser: Parser::new(opts.paths),
+            parser: QueryParser::default(),
         }
     }
 
@@ -355,12 +356,7 @@ impl<'a> State<'a> {
 
     fn hold(&mut self, bytes: usize, at: u64) -> anyhow::Result<()> {
         self.held += bytes + 96;
-        if self.held
-            > self
-                .opts
-                .max_ops
-                .saturating_mul(super::log::OPERATION_FOOTPRINT)
-        {
+        if self.held > self.opts.max_ops.saturating_mul(OPERATION_FOOTPRINT) {
             return Err(self.fail(
                 at,
                 "the rows waiting to be joined (requests, query pages, key values) outgrow the log's share of --memory: give more --memory, or export a shorter time range",

@@ -106,7 +106,7 @@ pub fn point_reaches<'v>(
 ) -> Vec<Reach> {
     let more = reaches(spec, def, lookup);
     let hidden = (spec.inputs().iter())
-        .any(|p| matches!(lookup(p), Some(PkValueRef::Str(s)) if s == super::op::HIDDEN));
+        .any(|p| matches!(lookup(p), Some(PkValueRef::Str(s)) if s == crate::log::op::HIDDEN));
     match hidden && !more.contains(&Reach::All) {
         true => hide(more),
         false => more,

@@ -1,0 +1,89 @@
+//! Replaying a query log per candidate key: each operation is routed through the engine
+//! ([`route`]), charged by the request-unit cost model ([`crate::pricing::charge`]) to the
+//! partitions it
+//! reaches, and counted as single-partition, targeted or fan-out (`replayer`). The replay
+//! runs in time windows (`window`): the logged operations, and the sample documents as
+//! creates when the log holds no writes. Write spread is judged apart, over short runs of
+//! consecutive writes ([`spread`]). What a replay is given is in [`subject`], what it found
+//! in [`outcome`]. The log itself is read by [`crate::log`].
+
+pub mod outcome;
+mod replayer;
+pub mod route;
+pub mod spread;
+pub mod subject;
+mod window;
+
+use crate::engine::Container;
+use crate::engine::epk::boundary_at;
+use crate::log::Log;
+use crate::stats::arrival::SLICES;
+use replayer::{Replayer, slice_owners};
+use spread::{block_spread, random_reach};
+use window::{sample_by_window, window_count, window_ops};
+
+pub use outcome::{OpCharge, WorkloadStats};
+pub use subject::{Sample, Subject};
+pub use window::{MAX_WINDOWS, OPS_PER_PARTITION};
+
+/// Replays `log` (if any) and, when it has no writes, the sample documents as creates.
+pub fn replay(
+    container: &mut Container,
+    subject: &Subject<'_>,
+    log: Option<&Log>,
+    sample: &Sample<'_>,
+) -> WorkloadStats {
+    let mut r = Replayer::new(container, subject, log, sample.avg_doc);
+    let sample_writes = !log.is_some_and(Log::has_writes);
+    let windows = window_count(r.container, log, sample.arrival, sample_writes);
+    let (ops_by_window, window_seconds) = match log {
+        Some(l) => window_ops(l, windows),
+        None => (vec![Vec::new(); windows], None),
+    };
+    r.stats.window_seconds = window_seconds;
+    let sample_windows = if sample_writes {
+        r.stats.writes_from_sample = true;
+        sample_by_window(sample.arrival, windows)
+    } else {
+        vec![Vec::new(); windows]
+    };
+    r.slices = slice_owners(r.container, subject.definition.is_v1());
+    for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
+        r.window(log, ops, creates);
+    }
+    r.close_need();
+    r.stats.write_spread = if sample_writes {
+        sample_spread(r.container, subject, sample, &r.slices)
+    } else {
+        r.logged_spread()
+    };
+    r.stats
+}
+
+/// The write spread of the sample's documents replayed as creates, whose data lies in
+/// `slices` (see [`slice_owners`]).
+fn sample_spread(
+    c: &Container,
+    subject: &Subject<'_>,
+    sample: &Sample<'_>,
+    slices: &[Vec<(usize, f64)>],
+) -> f64 {
+    let v1 = subject.definition.is_v1();
+    let fallback = |s: usize| c.route(&boundary_at((s as f64 + 0.5) / SLICES as f64, v1));
+    let parts = c.partitions().len();
+    let spillover = subject.layout.is_some_and(|l| l.is_spillover());
+    let blocks = if spillover {
+        // Every write goes to the newest collection.
+        1.0 / random_reach(spread::RUN_WRITES, parts).max(1.0)
+    } else if sample.timed {
+        1.0
+    } else {
+        block_spread(sample.blocks, slices, parts, fallback)
+    };
+    // At production rates, the writes of a moment reach the partitions of the values
+    // open at that moment, where writes placed at random would reach them all.
+    let moment = sample
+        .concurrency
+        .map_or(1.0, |n| random_reach(n, parts) / parts as f64);
+    blocks.min(moment)
+}

@@ -1,0 +1,91 @@
+//! What a replay found for one candidate: its operations by route class, the RU charged
+//! and what the key needs provisioned, its write spread, and per logged operation what its
+//! reads cost.
+
+/// What replaying the workload found for one candidate (operations weighted by `count`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct WorkloadStats {
+    /// Read operations (queries and point reads).
+    pub reads: u64,
+    /// Reads reaching one key value.
+    pub single: u64,
+    /// Reads reaching prefixes or sets of values.
+    pub targeted: u64,
+    /// Reads reaching every partition.
+    pub fan_out: u64,
+    /// Physical partitions reached, summed over reads.
+    pub partitions_reached: u64,
+    /// Write operations (logged, or sample documents as creates).
+    pub writes: u64,
+    /// Whether the writes are the sample documents (the log had none).
+    pub writes_from_sample: bool,
+    /// Writes that change an item's key value under the same id.
+    pub key_updated: u64,
+    /// Batches whose operations span several logical partitions.
+    pub cross_partition_batches: u64,
+    /// Batches seen.
+    pub batches: u64,
+    /// Over runs of a few hundred consecutive writes, the physical partitions they reach
+    /// relative to what the same writes placed at random would reach (1.0: as spread as
+    /// chance; near 0: one partition at a time).
+    pub write_spread: f64,
+    /// Total RU charged.
+    pub ru: f64,
+    /// RU charged to reads.
+    pub read_ru: f64,
+    /// RU that reads visiting every partition spend on partitions beyond the first.
+    pub fan_out_ru: f64,
+    /// Over the whole replay: partitions × the hottest partition's RU. Provisioned RU/s
+    /// divide evenly, so this is what the key needs provisioned for the workload's mix
+    /// (logged operations only when there is a log; else the sample's documents as
+    /// creates).
+    pub need_ru: f64,
+    /// The same for an ideal key: its single-partition charges, spread perfectly.
+    pub ideal_need_ru: f64,
+    /// The ideal RU of the busiest window (by ideal RU, the same for every key): the
+    /// workload's peak, for RU/s.
+    pub peak_ideal_ru: f64,
+    /// The RU counted in `need_ru`, all partitions together.
+    pub counted_ru: f64,
+    /// Seconds per replay window, when every logged operation has a timestamp (rates are
+    /// known).
+    pub window_seconds: Option<f64>,
+    /// Per logged operation (in log order): the RU its reads were charged (times `count`)
+    /// and whether any of them visited every partition. Writes: zero.
+    pub per_op: Vec<OpCharge>,
+    /// The worst window's usable fraction relative to what the same operations placed at
+    /// random would allow (1.0: no hotter than chance).
+    pub usable_relative: f64,
+}
+
+impl WorkloadStats {
+    /// Fraction of reads in a class.
+    pub fn fraction(&self, n: u64) -> f64 {
+        if self.reads == 0 {
+            0.0
+        } else {
+            n as f64 / self.reads as f64
+        }
+    }
+
+    /// Physical partitions reached per read.
+    pub fn avg_partitions(&self) -> f64 {
+        if self.reads == 0 {
+            0.0
+        } else {
+            self.partitions_reached as f64 / self.reads as f64
+        }
+    }
+}
+
+/// What one logged operation's reads cost under a key.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct OpCharge {
+    /// RU charged to its reads, times its `count` (single precision: eight bytes an
+    /// operation and candidate).
+    pub ru: f32,
+    /// Its reads, times its `count` (a weight: single precision is plenty for shares).
+    pub reads: f32,
+    /// Whether a read of it visited every physical partition (of more than one).
+    pub everywhere: bool,
+}

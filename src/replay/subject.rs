@@ -1,0 +1,38 @@
+//! What a replay is given besides the log: the candidate, and the sample documents.
+
+use crate::engine::PartitionKeyDefinition;
+use crate::key::KeySpec;
+use crate::stats::Blocks;
+use crate::stats::arrival::Arrival;
+
+/// A candidate, as the replay needs it.
+pub struct Subject<'a> {
+    /// The key.
+    pub spec: &'a KeySpec,
+    /// Its definition.
+    pub definition: &'a PartitionKeyDefinition,
+    /// For each of the spec's inputs, its index among the log's extracted paths.
+    pub inputs: &'a [usize],
+    /// Seed for random suffixes.
+    pub seed: u64,
+    /// The client-side layout the candidate is, when it is one: operations are routed by its
+    /// resolver.
+    pub layout: Option<&'a crate::key::Layout>,
+}
+
+/// The sample documents, as the replay needs them.
+pub struct Sample<'a> {
+    /// Their arrival windows.
+    pub arrival: &'a Arrival,
+    /// Their blocks of consecutive documents.
+    pub blocks: &'a Blocks,
+    /// Their mean size in bytes.
+    pub avg_doc: f64,
+    /// How many key values receive writes at one moment, when known: at production rates
+    /// the writes of a moment reach those values' partitions.
+    pub concurrency: Option<f64>,
+    /// Whether arrivals are `--time-path` timestamps: blocks of consecutive input then say
+    /// nothing of what arrives together (an export may be grouped by key), so only the
+    /// values open at one moment judge the spread.
+    pub timed: bool,
+}
