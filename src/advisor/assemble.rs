@@ -5,17 +5,15 @@
 use std::collections::BTreeMap;
 
 use super::evaluate::Evaluation;
+use super::key_block::key_of;
 use super::rank::{rank, recommend};
-use super::redact::{hider, redact};
+use super::redact::redact;
 use super::round::{cents, round4};
 use super::target::Target;
 use super::{findings, gsi, need, score};
-use crate::engine::PartitionKeyDefinition;
-use crate::key::KeySpec;
 use crate::report::model::{
-    CandidateReport, CostReport, InputSummary, KeyInfo, LargestValue, Monthly, PricesReport,
-    QueryReport, Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool,
-    ValueCounts,
+    CandidateReport, CostReport, InputSummary, LargestValue, Monthly, PricesReport, QueryReport,
+    Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
 };
 
 /// How many of the largest values a candidate's report lists by default.
@@ -210,27 +208,4 @@ fn largest_values(e: &Evaluation, opts: &ReportOptions) -> Vec<LargestValue> {
 
 fn round_all(m: BTreeMap<String, f64>) -> BTreeMap<String, f64> {
     m.into_iter().map(|(k, v)| (k, round4(v))).collect()
-}
-/// The key block of an evaluated candidate: a key's, or a layout's (`kind` `layout`, its
-/// canonical spec, and its collections in place of a definition); `redact` hides the
-/// values a layout's spec and collection names hold.
-pub fn key_of(e: &Evaluation, redact: bool) -> KeyInfo {
-    let hide = hider(redact);
-    match &e.layout {
-        Some(l) => KeyInfo {
-            spec: l.spec_with(&hide),
-            kind: "layout".to_owned(),
-            definition: l.to_json(e.projection.container.partitions().len(), &hide),
-        },
-        None => key_info(&e.spec, &e.definition),
-    }
-}
-
-/// The key block of a report: canonical spec, kind and Cosmos DB definition.
-pub fn key_info(spec: &KeySpec, definition: &PartitionKeyDefinition) -> KeyInfo {
-    KeyInfo {
-        spec: spec.to_string(),
-        kind: spec.kind().as_str().to_owned(),
-        definition: definition.to_json(),
-    }
 }

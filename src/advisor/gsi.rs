@@ -204,7 +204,7 @@ fn price(
         alternative,
     );
     SecondaryIndex {
-        key: super::assemble::key_info(&g.spec, &g.definition),
+        key: super::key_block::key_info(&g.spec, &g.definition),
         proposed,
         queries_moved: round4(m.reads / w.reads.max(1) as f64),
         ru_saved: ru_saved.round(),

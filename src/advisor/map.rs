@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-use super::assemble::key_of;
 use super::evaluate::Evaluation;
+use super::key_block::key_of;
 use super::redact::{hider, redact};
 use crate::report::model::{
     ExplainReport, LogicalView, PartitionMap, PhysicalView, SCHEMA_VERSION,

@@ -7,7 +7,7 @@
 //! replays the workload, [`findings`], [`score`] and [`need`] judge the figures,
 //! [`assemble`] builds the report model, [`rank`] orders it and writes the
 //! recommendation, [`gsi`] weighs a secondary index, [`map`] shows one partition map, and
-//! [`redact`] hides values.
+//! [`redact`] hides values; [`key_block`] writes a key's spec and definition.
 
 pub mod assemble;
 pub mod auto;
@@ -17,6 +17,7 @@ pub mod discover;
 pub mod evaluate;
 pub mod findings;
 pub mod gsi;
+pub mod key_block;
 pub mod layout;
 pub mod map;
 pub mod measure;
