@@ -146,7 +146,8 @@ Examples:
   pkadvisor check --layout hash:/customerId=8 fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --target-storage 60GB
 
 The design fails on any violation, a score below --min-score, a finding named with --deny, or
-needing --max-cost-ratio times the RU/s of the cheapest alternative. --layout gates a
+needing --max-cost-ratio times the RU/s of the cheapest alternative: the keys generated
+(--auto) and, with --container, every --key given. --layout gates a
 DocumentDB-era client-side layout instead of a key, to plan a migration away from it.
 --container reads ARM templates (and Bicep compiled to ARM), a container resource, a bare
 partitionKey object, or a Terraform JSON plan or state (terraform show -json).";
@@ -315,6 +316,10 @@ pub struct CommonArgs {
     /// [default: 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]
     pub regions: Option<u32>,
+    /// Ranking: the headroom, in times the target, past which a key that breaks later earns
+    /// nothing more (more than 1) [default: 2]
+    #[arg(long, value_name = "M")]
+    pub margin: Option<f64>,
     /// Price of 100 RU/s for an hour in USD [default: 0.008 manual, 0.012 autoscale: list
     /// prices, one write region].
     #[arg(long, value_name = "USD")]

@@ -5,7 +5,9 @@
 //! * a violation among its findings ([`ReasonKind::Violation`]);
 //! * a finding named with `--deny`, warnings included, unless a declared global secondary
 //!   index serves the fanned-out reads it names ([`ReasonKind::Denied`]);
-//! * a score below `--min-score` ([`ReasonKind::Score`]);
+//! * a score below `--min-score` ([`ReasonKind::Score`]), unless a declared global
+//!   secondary index serves the reads the key fans out (the key's score prices those reads
+//!   on the container; the cost rule then judges the pair's bill);
 //! * needing `--max-cost-ratio` times what the cheapest alternative without violations
 //!   needs: RU/s, or the monthly bill with its declared indexes ([`ReasonKind::Cost`]);
 //! * an Azure Monitor log that already shows one of its logical partitions at 90% of the
@@ -92,7 +94,7 @@ fn deny_codes(names: &[String]) -> Result<Vec<FindingCode>, GateError> {
 pub fn gate(report: &Report, container: Option<String>, opts: &GateOptions) -> CheckResult {
     let c = report.declared();
     let mut reasons = finding_reasons(report, c, &opts.deny);
-    if c.score < opts.min_score {
+    if c.score < opts.min_score && !index_serves(report) {
         reasons.push(Reason::new(
             ReasonKind::Score,
             None,
@@ -125,14 +127,14 @@ pub fn gate(report: &Report, container: Option<String>, opts: &GateOptions) -> C
     }
 }
 
+/// Whether a declared index leaves fan-out below the threshold: it serves those reads.
+fn index_serves(report: &Report) -> bool {
+    (report.declared_indexes.iter()).any(|i| i.fan_out_share.is_some_and(|f| f < FAN_OUT_RU_SHARE))
+}
+
 /// Violations, and the findings named with `--deny` that no declared index serves.
 fn finding_reasons(report: &Report, c: &CandidateReport, deny: &[FindingCode]) -> Vec<Reason> {
-    // A declared index that leaves fan-out below the threshold serves those reads.
-    let served = |code: &FindingCode| {
-        *code == FindingCode::FanOutQueries
-            && (report.declared_indexes.iter())
-                .any(|i| i.fan_out_share.is_some_and(|f| f < FAN_OUT_RU_SHARE))
-    };
+    let served = |code: &FindingCode| *code == FindingCode::FanOutQueries && index_serves(report);
     let mut reasons = Vec::new();
     for f in &c.findings {
         let (kind, how) = if f.severity == Severity::Violation {

@@ -15,6 +15,9 @@ mod epk;
 // Ranking by cost: efficiency, RU/s, the monthly bill, and the gate on cost.
 mod cost;
 
+// Advice an expert would sign: hard limits, priced hazards, sampled logs, every alternative.
+mod advice;
+
 // Global secondary indexes: proposed when they pay, declined with a reason.
 mod gsi;
 

@@ -32,6 +32,8 @@ pub struct ReportOptions {
     pub redact: bool,
     /// Prices and the log's share of the traffic, for the cost.
     pub prices: crate::pricing::Prices,
+    /// The headroom (times the target) past which a larger break size earns nothing.
+    pub margin: f64,
     /// Weigh a global secondary index for the recommended key's fanned-out reads.
     pub gsi: bool,
     /// `check`: the declared key's spec and the specs of the global secondary indexes
@@ -108,14 +110,16 @@ pub fn build_report(
 /// A candidate's report, and what its busiest window needs (to compare candidates).
 fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64) {
     let cost = need::cost(e, &opts.target, &opts.prices);
-    let components = score::components(e, &cost, opts.target.storage_bytes);
-    let score = score::score(&components, &score::weights());
+    let components = score::components(e, &cost, opts.target.storage_bytes, opts.margin);
+    let exact_score = score::exact_score(&components, &score::weights());
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
     let findings = findings::findings(e, &opts.target, &cost, throughput_given, opts.redact);
     let w = &e.workload;
     let report = CandidateReport {
         rank: 0,
-        score,
+        score: (exact_score * 10.0).round() / 10.0,
+        exact_score,
+        hazard: score::has_hazard(e),
         components: round_all(components),
         key: key_of(e, opts.redact),
         cardinality: e.distinct.clone(),

@@ -3,7 +3,9 @@
 //! hierarchical chains in the order queries nest their filters, `/id` as a last level under
 //! a chain or a filtered property whose values could pass 20 GB, `concat` of the most
 //! co-filtered pair, `hash_suffix` of a clock-like low-cardinality key by a co-filtered
-//! high-cardinality one); from the documents, `/id` and high-cardinality evenly spread
+//! high-cardinality one, and for a value that is hot in the log's writes or could pass
+//! 20 GB a `hash_suffix` of it and a hierarchical key that spreads it); from the documents,
+//! `/id` and high-cardinality evenly spread
 //! properties — but only those some logged read filters by when the log has reads, and
 //! never free text (values over 101 bytes). Each candidate says why it is here.
 
@@ -32,6 +34,47 @@ pub struct Inputs<'a> {
     pub target_bytes: u64,
     /// Physical partitions at the target.
     pub partitions: usize,
+    /// For each read-filtered path, its most written value's share of the log's writes
+    /// (see [`write_tops`]).
+    pub write_tops: BTreeMap<KeyPath, f64>,
+}
+
+/// The most paths whose written values are counted for hot values.
+const MAX_HOT_PATHS: usize = 8;
+
+/// The paths the log's reads filter by equality, most filtered first (at most eight).
+pub fn filtered_paths(log: &Log) -> Vec<KeyPath> {
+    let f = filters(log);
+    let mut paths: Vec<(&KeyPath, f64)> = f.path.iter().map(|(p, w)| (p, *w)).collect();
+    paths.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(b.0)));
+    (paths.into_iter().take(MAX_HOT_PATHS))
+        .map(|(p, _)| p.clone())
+        .collect()
+}
+
+/// For each of `paths` (the fields `log` extracted, in order), the share of the log's
+/// writes (weighted by `count`) that its most written value takes.
+pub fn write_tops(log: &Log, paths: &[KeyPath]) -> BTreeMap<KeyPath, f64> {
+    let mut counts: Vec<BTreeMap<String, u64>> = vec![BTreeMap::new(); paths.len()];
+    let mut total = 0u64;
+    for op in &log.ops {
+        let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w)) = &op.kind else {
+            continue;
+        };
+        total = total.saturating_add(op.count);
+        for (i, field) in w.fields.iter().enumerate().take(paths.len()) {
+            if let crate::log::op::OwnedField::Scalar(v) = field {
+                let e = counts[i].entry(format!("{v:?}")).or_default();
+                *e = e.saturating_add(op.count);
+            }
+        }
+    }
+    (paths.iter().zip(counts))
+        .map(|(p, c)| {
+            let top = c.values().copied().max().unwrap_or(0);
+            (p.clone(), top as f64 / total.max(1) as f64)
+        })
+        .collect()
 }
 
 /// Read filters of the log: weight per path and per set of co-filtered paths.
@@ -204,6 +247,59 @@ fn from_log(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
         out.push(vec![KeyLevel::Concat(chain.clone())], why);
     }
     hash_suffix(inp, f, out);
+    hot_values(inp, f, out);
+}
+
+/// A value is hot when its share of the writes is at least this many times a physical
+/// partition's even share.
+const HOT_VALUE_SHARES: f64 = 2.0;
+
+/// For each filtered property with a hot written value (see [`HOT_VALUE_SHARES`]) or a
+/// value that could pass 20 GB, what an expert would propose: a `hash_suffix` of it by its
+/// most co-filtered high-cardinality property (else `/id`), with enough buckets that the
+/// hot value's share of each is below a partition's, and the hierarchical key that spreads
+/// it the same way. Ranking keeps them where they are cheaper.
+fn hot_values(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
+    let parts = inp.partitions.max(1) as f64;
+    for (p, share) in &inp.write_tops {
+        let hot = share * parts >= HOT_VALUE_SHARES && *share > 0.0;
+        if is_id(p) || !(hot || could_pass_limit(inp, std::slice::from_ref(p))) {
+            continue;
+        }
+        let by = spreader(inp, f, p);
+        let n = ((share * parts * 4.0).ceil() as u32)
+            .next_power_of_two()
+            .clamp(8, 1024);
+        let why = match hot {
+            true => format!(
+                "{p}'s busiest value takes {:.1}% of the logged writes, {:.1}× a partition's even share: spread it by {by}",
+                share * 100.0,
+                share * parts
+            ),
+            false => format!("a value of {p} could pass 20 GB at the target: spread it by {by}"),
+        };
+        out.push(
+            vec![KeyLevel::HashSuffix {
+                path: p.clone(),
+                by: by.clone(),
+                n,
+            }],
+            why.clone(),
+        );
+        out.push(vec![path_level(p), path_level(&by)], why);
+    }
+}
+
+/// The property that spreads `p`'s values: the most co-filtered one with many values, else
+/// `/id`.
+fn spreader(inp: &Inputs<'_>, f: &Filters, p: &KeyPath) -> KeyPath {
+    let many = |q: &KeyPath| {
+        (inp.discovery.paths.get(q))
+            .is_some_and(|s| s.distinct >= 100.max(inp.discovery.len() / 10))
+    };
+    (f.next(&[p]).into_iter())
+        .find(|q| !is_id(q) && many(q))
+        .unwrap_or_else(id_path)
 }
 
 /// Every path filtered by equality in at least 5% of reads, most filtered first.

@@ -151,3 +151,64 @@ mod tests {
         assert_eq!(skew(&c, |p| p.ru()), 1.0);
     }
 }
+
+/// Evaluations built by hand, for the tests of what is made of them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+    use crate::advisor::project::{Largest, Projection};
+    use crate::engine::{Container, GB, Throughput};
+    use crate::key::KeySpec;
+    use crate::replay::WorkloadStats;
+    use crate::report::model::Cardinality;
+    use crate::stats::CandidateStats;
+
+    /// An evaluation of `spec` over 32 partitions with no problem at all: tests change
+    /// one figure at a time.
+    pub fn evaluation(spec: &str) -> Evaluation {
+        let spec = KeySpec::parse(spec).unwrap();
+        let definition = spec.definition();
+        let container = Container::new(definition.clone(), Throughput::Manual(192_000.0));
+        let mut stats = CandidateStats::new(1 << 20, false);
+        stats.documents = 1_000;
+        stats.bytes = 1_000_000;
+        Evaluation {
+            spec,
+            definition,
+            origin: String::new(),
+            role: Default::default(),
+            layout: None,
+            stats,
+            distinct: Cardinality {
+                estimate: 10_000,
+                exact: true,
+            },
+            projection: Projection {
+                container,
+                scale: 1.0,
+                unseen_share: 0.0,
+                growth: 1.0,
+                closed_share: 0.0,
+                largest: Some(Largest {
+                    label: "\"a\"".into(),
+                    bytes: GB,
+                }),
+                largest_closed: None,
+                max_container_bytes: None,
+            },
+            workload: WorkloadStats {
+                reads: 1_000,
+                single: 1_000,
+                writes: 1_000,
+                write_spread: 1.0,
+                usable_relative: 1.0,
+                ..Default::default()
+            },
+            storage_skew: 1.0,
+            ru_skew: 1.0,
+            usable: 1.0,
+            arrival_order: None,
+            clock_reading: false,
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use super::clock::MONOTONIC_MIN;
 use super::evaluate::Evaluation;
 use super::need::Cost;
+use super::score::HAZARD_SHARE;
 use super::target::Target;
 use crate::engine::Limits;
 use crate::key::Layout;
@@ -65,7 +66,8 @@ pub fn findings(
         }
         None => {
             logical_limit(e, target, &mut out);
-            values(e, &mut out);
+            value_throughput(e, cost, &hide, &mut out);
+            values(e, target, &mut out);
             if throughput_given {
                 let given = target.throughput.max_ru();
                 let source = format!("the {given:.0} RU/s given");
@@ -73,7 +75,7 @@ pub fn findings(
             }
         }
     }
-    distribution(e, &mut out);
+    distribution(e, cost, &mut out);
     workload(e, &mut out);
     out.sort_by_key(|f| f.severity);
     out
@@ -261,6 +263,29 @@ fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
     ));
 }
 
+/// `LOGICAL_PARTITION_THROUGHPUT`: one key value needs more than a physical partition
+/// serves. A logical partition lives on one physical partition, so no provisioning, split
+/// or autoscale maximum serves it; only a key that spreads the value does.
+fn value_throughput(
+    e: &Evaluation,
+    cost: &Cost,
+    hide: &dyn Fn(&str) -> String,
+    out: &mut Vec<Finding>,
+) {
+    let limit = Limits::default().physical_ru;
+    let (Some(ru), Some(hot)) = (cost.value_ru, e.workload.hot_value.as_ref()) else {
+        return;
+    };
+    if ru <= limit {
+        return;
+    }
+    let label = (e.stats.values.heavy_entries())
+        .find(|v| *v.epk == hot.epk)
+        .map_or_else(|| format!("of EPK {}", hot.epk.to_hex()), |v| hide(v.label));
+    out.push(finding(FindingCode::LogicalPartitionThroughput, Severity::Violation, format!(
+        "value {label} needs {ru:.0} RU/s in the busiest window at the target's rates (net of chance), over the {limit:.0} RU/s one physical partition serves: a logical partition cannot span partitions, so no throughput serves it; spread the value (a suffix, or a level below it)")));
+}
+
 /// A span of seconds in words.
 fn period(seconds: i64) -> String {
     let s = seconds.max(0) as f64;
@@ -272,7 +297,7 @@ fn period(seconds: i64) -> String {
     }
 }
 
-fn values(e: &Evaluation, out: &mut Vec<Finding>) {
+fn values(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
     let s = &e.stats;
     if s.invalid > 0 {
         out.push(finding(FindingCode::InvalidKeyValue, Severity::Violation, format!(
@@ -296,11 +321,7 @@ fn values(e: &Evaluation, out: &mut Vec<Finding>) {
             "{} documents have a key value over {V1_VALUE_LIMIT} bytes (longest {} bytes); the container needs large partition keys (version 2)",
             s.over_v1_limit, s.max_value_bytes)));
     }
-    if s.missing > 0 {
-        out.push(finding(FindingCode::MissingKey, Severity::Warning, format!(
-            "{} documents ({:.1}%) lack a path of the key; they all share one logical partition (undefined)",
-            s.missing, pct(s.missing, s.documents))));
-    }
+    missing_key(e, target, out);
     if s.unsafe_numbers > 0 {
         out.push(finding(FindingCode::UnsafeNumber, Severity::Warning, format!(
             "{} documents have a numeric key value beyond ±2^53, which doubles cannot tell apart; store such keys as strings",
@@ -308,11 +329,53 @@ fn values(e: &Evaluation, out: &mut Vec<Finding>) {
     }
 }
 
+/// `MISSING_KEY`: documents without a path of the key share the undefined value (one
+/// logical partition, or one per value of the levels above under a hierarchical key).
+/// Every document without it is a violation: the path is misspelt or a placeholder.
+fn missing_key(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
+    let s = &e.stats;
+    if s.missing == 0 {
+        return;
+    }
+    if s.missing >= s.documents {
+        out.push(finding(FindingCode::MissingKey, Severity::Violation, format!(
+            "none of the {} documents holds the key: every item would share one logical partition (undefined); check the path",
+            s.documents)));
+        return;
+    }
+    let share = s.missing as f64 / s.documents.max(1) as f64;
+    let levels = e.spec.levels().len();
+    let land = match levels {
+        1 => format!(
+            "they all share one logical partition (undefined), about {} at {} of data",
+            human_bytes((share * target.storage_bytes as f64) as u64),
+            human_bytes(target.storage_bytes)
+        ),
+        _ => "they share one logical partition (undefined) per value of the levels above the missing one".to_owned(),
+    };
+    let weight = match share >= HAZARD_SHARE {
+        true => format!(
+            "; at {:.1}% of the documents this weighs on the ranking like key changes",
+            share * 100.0
+        ),
+        false => String::new(),
+    };
+    out.push(finding(
+        FindingCode::MissingKey,
+        Severity::Warning,
+        format!(
+            "{} documents ({:.1}%) lack a path of the key; {land}{weight}",
+            s.missing,
+            pct(s.missing, s.documents)
+        ),
+    ));
+}
+
 fn is_id(e: &Evaluation) -> bool {
     e.spec.to_string() == "/id"
 }
 
-fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
+fn distribution(e: &Evaluation, cost: &Cost, out: &mut Vec<Finding>) {
     let parts = e.projection.container.partitions().len();
     let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
@@ -323,7 +386,8 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     }
     let w = &e.workload;
     // Over the whole log: independent of how the log groups requests into lines.
-    let skew = w.need_ru / w.counted_ru.max(f64::MIN_POSITIVE);
+    // Net of chance when the log is a sample (see `need::key_need`).
+    let skew = cost.need / w.counted_ru.max(f64::MIN_POSITIVE);
     // Enough separate requests (log lines, or documents) that chance alone cannot make one
     // partition twice as busy as the mean.
     let lumps = if w.per_op.is_empty() {
@@ -373,6 +437,47 @@ fn distribution(e: &Evaluation, out: &mut Vec<Finding>) {
     }
 }
 
+/// `KEY_UPDATED` when the workflow itself moves items between key values, as a share of
+/// the items the log writes: from this share the key is unusable as the application is
+/// written (a violation).
+pub const MOVED_ITEMS_VIOLATION: f64 = 0.05;
+
+/// `KEY_UPDATED`: logged writes that change an item's key value. Each is a move (read,
+/// delete, create: two logical partitions, so not atomic); a material share of the items
+/// is a violation, and from [`HAZARD_SHARE`] of the writes it weighs on the ranking.
+fn key_updated(w: &crate::replay::WorkloadStats, out: &mut Vec<Finding>) {
+    if w.key_updated == 0 {
+        return;
+    }
+    let items = w.moved_items as f64 / w.written_items.max(1) as f64;
+    let writes = w.key_updated as f64 / w.writes.max(1) as f64;
+    let moves = format!(
+        "{} logged writes ({:.2}% of writes) change an item's key value, {} of the {} items written ({:.1}%); a key value cannot change in place: each is a read, a delete and a create in two logical partitions (charged so, and not atomic)",
+        w.key_updated,
+        writes * 100.0,
+        w.moved_items,
+        w.written_items,
+        items * 100.0
+    );
+    let (severity, tail) = if items >= MOVED_ITEMS_VIOLATION {
+        let t = format!(
+            "; the workflow moves items (threshold {:.0}% of items, e.g. a key set after creation): the key is unusable as the application is written",
+            MOVED_ITEMS_VIOLATION * 100.0
+        );
+        (Severity::Violation, t)
+    } else if writes >= HAZARD_SHARE {
+        let t = "; this weighs on the ranking like a step of cost".to_owned();
+        (Severity::Warning, t)
+    } else {
+        (Severity::Warning, String::new())
+    };
+    out.push(finding(
+        FindingCode::KeyUpdated,
+        severity,
+        format!("{moves}{tail}"),
+    ));
+}
+
 fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
     let w = &e.workload;
     let unit = unit(e);
@@ -390,11 +495,7 @@ fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
             ),
         ));
     }
-    if w.key_updated > 0 {
-        out.push(finding(FindingCode::KeyUpdated, Severity::Warning, format!(
-            "{} logged writes replace an item under a different key value; keys are immutable, so the application would create a second item",
-            w.key_updated)));
-    }
+    key_updated(w, out);
     if w.cross_partition_batches > 0 {
         out.push(finding(FindingCode::CrossPartitionTransaction, Severity::Violation, format!(
             "{} of {} logged batches touch more than one logical partition; transactions are scoped to one",
@@ -405,12 +506,7 @@ fn workload(e: &Evaluation, out: &mut Vec<Finding>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::advisor::project::{Largest, Projection};
-    use crate::engine::{Container, GB, Throughput};
-    use crate::key::KeySpec;
-    use crate::replay::WorkloadStats;
-    use crate::report::model::Cardinality;
-    use crate::stats::CandidateStats;
+    use crate::engine::{GB, Throughput};
 
     const TARGET: Target = Target {
         storage_bytes: 1_000 * GB,
@@ -420,50 +516,7 @@ mod tests {
     /// An evaluation of `/k` over 32 partitions with no problem at all: each case changes
     /// one figure.
     fn clean() -> Evaluation {
-        let spec = KeySpec::parse("/k").unwrap();
-        let definition = spec.definition();
-        let container = Container::new(definition.clone(), Throughput::Manual(192_000.0));
-        let mut stats = CandidateStats::new(1 << 20, false);
-        stats.documents = 1_000;
-        stats.bytes = 1_000_000;
-        Evaluation {
-            spec,
-            definition,
-            origin: String::new(),
-            role: Default::default(),
-            layout: None,
-            stats,
-            distinct: Cardinality {
-                estimate: 10_000,
-                exact: true,
-            },
-            projection: Projection {
-                container,
-                scale: 1.0,
-                unseen_share: 0.0,
-                growth: 1.0,
-                closed_share: 0.0,
-                largest: Some(Largest {
-                    label: "\"a\"".into(),
-                    bytes: GB,
-                }),
-                largest_closed: None,
-                max_container_bytes: None,
-            },
-            workload: WorkloadStats {
-                reads: 1_000,
-                single: 1_000,
-                writes: 1_000,
-                write_spread: 1.0,
-                usable_relative: 1.0,
-                ..Default::default()
-            },
-            storage_skew: 1.0,
-            ru_skew: 1.0,
-            usable: 1.0,
-            arrival_order: None,
-            clock_reading: false,
-        }
+        crate::advisor::evaluate::testing::evaluation("/k")
     }
 
     fn cost() -> Cost {
@@ -475,11 +528,17 @@ mod tests {
             monthly_throughput: None,
             monthly_storage: 0.0,
             need: 0.0,
+            value_ru: None,
         }
     }
 
     fn codes(e: &Evaluation, throughput_given: bool) -> Vec<FindingCode> {
-        findings(e, &TARGET, &cost(), throughput_given, false)
+        // The need the cost takes from the replay (a full log: as counted).
+        let cost = Cost {
+            need: e.workload.need_ru,
+            ..cost()
+        };
+        findings(e, &TARGET, &cost, throughput_given, false)
             .into_iter()
             .map(|f| f.code)
             .collect()

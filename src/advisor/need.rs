@@ -39,6 +39,9 @@ pub struct Cost {
     /// What the key needs provisioned for the whole log (partitions × its hottest
     /// partition's RU): comparable between the candidates of one run.
     pub need: f64,
+    /// RU/s the busiest single key value needs in the busiest window at the target's rates
+    /// (net of chance), when the log's operations have times.
+    pub value_ru: Option<f64>,
 }
 
 impl Cost {
@@ -52,8 +55,9 @@ impl Cost {
 pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
     let w = &e.workload;
     let ops = w.reads.saturating_add(w.writes).max(1) as f64;
-    let efficiency = if w.need_ru > 0.0 {
-        (w.ideal_need_ru / w.need_ru).clamp(f64::MIN_POSITIVE, 1.0)
+    let need = key_need(e, prices);
+    let efficiency = if need > 0.0 {
+        (w.ideal_need_ru / need).clamp(f64::MIN_POSITIVE, 1.0)
     } else {
         1.0
     };
@@ -69,8 +73,42 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
         unknown_because,
         monthly_throughput,
         monthly_storage: monthly_storage(target.storage_bytes, prices),
-        need: w.need_ru,
+        need,
+        value_ru: value_rate(e, prices),
     }
+}
+
+/// Logged lines per window below which the busiest window and partition are partly chance,
+/// whatever `--log-share` says.
+pub const FEW_LINES_PER_WINDOW: f64 = 200.0;
+
+/// Whether the log is a sample of the traffic: a `--log-share` below 1, a log the tool
+/// thinned to stay within `--memory`, or few lines per window. Its maxima are then billed
+/// net of chance.
+pub fn is_sample(e: &Evaluation, prices: &Prices) -> bool {
+    let w = &e.workload;
+    prices.log_share < 1.0
+        || w.log_thinned
+        || (w.lines_per_window > 0.0 && w.lines_per_window < FEW_LINES_PER_WINDOW)
+}
+
+/// What the key needs over the whole log (partitions × its hottest partition's RU): as
+/// counted, or net of chance when the log is a sample.
+pub fn key_need(e: &Evaluation, prices: &Prices) -> f64 {
+    let w = &e.workload;
+    match is_sample(e, prices) {
+        true => w.need_ru_net,
+        false => w.need_ru,
+    }
+}
+
+/// The busiest single value's RU/s at the target's rates: its window's RU net of chance,
+/// over the window's seconds and the log's share of the traffic.
+fn value_rate(e: &Evaluation, prices: &Prices) -> Option<f64> {
+    let w = &e.workload;
+    let (hot, seconds) = (w.hot_value.as_ref()?, w.window_seconds?);
+    let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
+    Some(hot.ru.max(0.0) / seconds.max(1.0) / share)
 }
 
 /// How many times what `alt` needs `c` needs: by efficiency (the same operations over the
@@ -91,7 +129,7 @@ pub fn ratio(
 /// The RU/s to provision, or why it is unknown.
 fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'static str> {
     let per_need = rate(e, prices)?;
-    let per_second = e.workload.need_ru * per_need;
+    let per_second = key_need(e, prices) * per_need;
     // A layout's collections are containers of their own: 400 RU/s each at least.
     let collections = match e.layout {
         Some(_) => e.projection.container.partitions().len() as f64 * MIN_COLLECTION_RU,
@@ -124,6 +162,10 @@ pub fn rate(e: &Evaluation, prices: &Prices) -> Result<f64, &'static str> {
     let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
     // The key's need over the whole log, at the workload's peak: the busiest window's share
     // of the ideal RU (the same for every key, so RU/s follow efficiency).
-    let peak = w.peak_ideal_ru / w.ideal_need_ru.max(f64::MIN_POSITIVE);
+    let peak = match is_sample(e, prices) {
+        true => w.peak_ideal_ru_net,
+        false => w.peak_ideal_ru,
+    };
+    let peak = peak / w.ideal_need_ru.max(f64::MIN_POSITIVE);
     Ok(peak / seconds.max(1.0) / share)
 }

@@ -233,6 +233,20 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
         None => None,
     };
     let t = &req.target;
+    let write_tops = match (&req.log, &log) {
+        (Some(l), Some(read)) if read.writes => {
+            let paths = super::auto::filtered_paths(read);
+            let again = read_any(
+                &l.source(),
+                &paths,
+                true,
+                operations_within(req.memory),
+                &req.log_options,
+            )?;
+            super::auto::write_tops(&again, &paths)
+        }
+        _ => Default::default(),
+    };
     let inputs = Inputs {
         discovery: &discovery,
         log: log.as_ref(),
@@ -240,6 +254,7 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
         partitions: t
             .throughput
             .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
+        write_tops,
     };
     Ok(super::auto::generate(&inputs, limit))
 }

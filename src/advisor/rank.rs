@@ -1,5 +1,6 @@
-//! Ranking and the recommendation: candidates without violations first, then by score,
-//! then by spec; the recommendation says why the best one leads the runner-up.
+//! Ranking and the recommendation: candidates without violations first, then by score
+//! (unrounded: cost first, see [`super::score`]), then by spec; the recommendation says in
+//! one sentence what decided it over the runner-up, and says so when the two are tied.
 
 use super::need;
 use super::target::Target;
@@ -15,7 +16,7 @@ pub fn rank(candidates: &mut [CandidateReport]) {
     candidates.sort_by(|a, b| {
         has_violation(a)
             .cmp(&has_violation(b))
-            .then(b.score.total_cmp(&a.score))
+            .then(b.exact_score.total_cmp(&a.exact_score))
             .then_with(|| a.key.spec.cmp(&b.key.spec))
     });
     for (i, c) in candidates.iter_mut().enumerate() {
@@ -42,6 +43,8 @@ pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Opti
             cost_against(next, best),
             weakness(next)
         ));
+        reason.push(' ');
+        reason.push_str(&decided(best, next));
     }
     Some(Recommendation {
         spec: best.key.spec.clone(),
@@ -49,6 +52,47 @@ pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Opti
         secondary_index: None,
     })
 }
+
+/// Cost ratios within this of 1 are the same cost: the replay's own noise (a sampled log,
+/// few operations per partition) moves needs by a few percent.
+pub const SAME_COST: f64 = 0.05;
+
+/// What decided the best over the runner-up, in one sentence; or that they are tied.
+pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
+    let (b, n) = (&best.key.spec, &next.key.spec);
+    if has_violation(next) && !has_violation(best) {
+        return format!("Decided: {n} has a violation, {b} none.");
+    }
+    let ratio = need::ratio(next, best);
+    if ratio >= 1.0 + SAME_COST {
+        return format!("Decided: {b} is cheaper by {ratio:.2}× in RU/s.");
+    }
+    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
+    let same = format!(
+        "{b} and {n} need the same RU/s (within {:.0}%)",
+        SAME_COST * 100.0
+    );
+    if next.hazard && !best.hazard {
+        return format!(
+            "Decided: {same}, and {b} needs no key changes and holds every document's key."
+        );
+    }
+    if part(best, "storage_headroom") > part(next, "storage_headroom") + 1e-9 {
+        return format!("Decided: {same}, and {b} leaves more headroom below the 20 GB limit.");
+    }
+    if part(best, "simplicity") > part(next, "simplicity") + 1e-9 {
+        return format!("Decided: {same}, and {b} is simpler (fewer levels, no computed value).");
+    }
+    if (best.exact_score - next.exact_score).abs() < TIE_POINTS {
+        return format!(
+            "Tied: {same}, the same hazards, headroom and simplicity; either serves, and {b} is listed first only by its finer figures (routing, spread, balance)."
+        );
+    }
+    format!("Decided: {same}; {b} routes, spreads or balances slightly better.")
+}
+
+/// Scores closer than this are a tie when cost, hazards, headroom and simplicity agree.
+pub const TIE_POINTS: f64 = 0.5;
 
 /// The runner-up's cost against the best's.
 fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
@@ -114,7 +158,7 @@ mod tests {
 
     fn with(spec: &str, score: f64, violation: bool) -> CandidateReport {
         let mut c = candidate(spec, &[]);
-        c.score = score;
+        (c.score, c.exact_score) = (score, score);
         if violation {
             c.findings.push(Finding {
                 code: FindingCode::LogicalPartitionLimit,
@@ -203,6 +247,139 @@ mod tests {
                 (need::ratio(&a, &b) - ratio).abs() < 1e-12,
                 "{ea} {ra:?} {eb} {rb:?}"
             );
+        }
+    }
+
+    /// The rules of the ranking, through the whole assembly (components, findings, rank).
+    mod rules {
+        use crate::advisor::evaluate::Evaluation;
+        use crate::advisor::evaluate::testing::evaluation;
+        use crate::advisor::{ReportOptions, Target, build_report, score};
+        use crate::engine::{GB, Throughput};
+        use crate::report::model::InputSummary;
+
+        const TARGET: Target = Target {
+            storage_bytes: 1_000 * GB,
+            throughput: Throughput::Manual(20_000.0),
+        };
+
+        /// `spec` needing `need` where an ideal key needs 100 (whole-log RU, even spread).
+        fn key(spec: &str, need: f64) -> Evaluation {
+            let mut e = evaluation(spec);
+            let w = &mut e.workload;
+            (w.need_ru, w.counted_ru, w.ideal_need_ru) = (need, need, 100.0);
+            (w.ru, w.read_ru) = (need, need / 2.0);
+            e
+        }
+
+        /// The specs in rank order, and their scores.
+        fn ranked(evals: Vec<Evaluation>) -> Vec<(String, f64)> {
+            let opts = ReportOptions {
+                target: TARGET,
+                defaults: vec![],
+                top_values: 3,
+                redact: false,
+                prices: crate::pricing::Prices::list(TARGET.throughput),
+                margin: score::DEFAULT_MARGIN,
+                gsi: false,
+                declared_indexes: None,
+            };
+            let r = build_report(evals, InputSummary::default(), &opts);
+            (r.candidates.iter())
+                .map(|c| (c.key.spec.clone(), c.score))
+                .collect()
+        }
+
+        fn specs(r: &[(String, f64)]) -> Vec<&str> {
+            r.iter().map(|(s, _)| s.as_str()).collect()
+        }
+
+        /// Every tie-breaker at its worst: breaks just past the target, two computed levels,
+        /// writes in one place, few values, one full partition.
+        fn worst_breakers(mut e: Evaluation) -> Evaluation {
+            e.projection.max_container_bytes = Some(TARGET.storage_bytes + GB);
+            e.workload.write_spread = 0.0;
+            e.workload.single = 0;
+            e.distinct.estimate = 2_000;
+            e.storage_skew = 4.0;
+            e
+        }
+
+        #[test]
+        fn scaling_every_charge_changes_no_rank_and_no_score() {
+            let make = |k: f64| {
+                let mut v = vec![
+                    key("/a", 130.0 * k),
+                    key("/b", 100.0 * k),
+                    key("/c", 260.0 * k),
+                ];
+                v.iter_mut().for_each(|e| e.workload.ideal_need_ru *= k);
+                v[2].workload.key_updated = 3;
+                ranked(v)
+            };
+            let base = make(1.0);
+            for k in [0.01, 3.7, 1e4] {
+                assert_eq!(make(k), base, "charges × {k}");
+            }
+        }
+
+        #[test]
+        fn a_key_costing_a_step_more_never_outranks_the_cheaper() {
+            // (cheap need, dear need): the dear key has every tie-breaker at its best.
+            for (cheap, dear) in [
+                (100.0, 125.0),
+                (100.0, 200.0),
+                (400.0, 500.0),
+                (150.0, 1_500.0),
+            ] {
+                let cheap_key = worst_breakers(key("hash_suffix(/a,/b,8)", cheap));
+                let r = ranked(vec![key("/z", dear), cheap_key]);
+                assert_eq!(
+                    specs(&r)[0],
+                    "hash_suffix(/a,/b,8)",
+                    "{cheap} against {dear}: {r:?}"
+                );
+            }
+        }
+
+        #[test]
+        fn a_level_that_only_adds_headroom_past_the_margin_never_outranks_the_simpler() {
+            // Breaking at 2× (the margin), 3.3× or never: no more credit past the margin.
+            for breaks in [Some(2_000 * GB), Some(3_300 * GB), None] {
+                let mut simple = key("/customerId", 100.0);
+                simple.projection.max_container_bytes = Some(2_000 * GB);
+                let mut deeper = key("/customerId,/id", 100.0);
+                deeper.projection.max_container_bytes = breaks;
+                let r = ranked(vec![deeper, simple]);
+                assert_eq!(specs(&r)[0], "/customerId", "{breaks:?}: {r:?}");
+            }
+            // Below the margin, headroom counts: breaking at 1.2× loses to breaking at 2×.
+            let mut near = key("/customerId", 100.0);
+            near.projection.max_container_bytes = Some(1_200 * GB);
+            let mut deeper = key("/customerId,/id", 100.0);
+            deeper.projection.max_container_bytes = None;
+            assert_eq!(specs(&ranked(vec![near, deeper]))[0], "/customerId,/id");
+        }
+
+        #[test]
+        fn key_changes_on_half_a_percent_of_writes_rank_a_key_below_its_equal() {
+            let mut moved = key("/a", 100.0);
+            moved.workload.key_updated = 5; // of 1,000 writes
+            let r = ranked(vec![moved, key("/b", 100.0)]);
+            assert_eq!(specs(&r), ["/b", "/a"], "{r:?}");
+            // ... and below a clean key up to a cost step dearer.
+            let mut moved = key("/a", 100.0);
+            moved.workload.key_updated = 5;
+            let r = ranked(vec![moved, key("/b", 124.0)]);
+            assert_eq!(specs(&r), ["/b", "/a"], "{r:?}");
+        }
+
+        #[test]
+        fn documents_without_the_key_weigh_like_key_changes() {
+            let mut missing = key("/a", 100.0);
+            missing.stats.missing = 20; // of 1,000 documents
+            let r = ranked(vec![missing, key("/b", 110.0)]);
+            assert_eq!(specs(&r), ["/b", "/a"], "{r:?}");
         }
     }
 }

@@ -39,6 +39,17 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let declared_key = declared.layout.is_none().then(|| declared.spec.clone());
     let mut candidates = vec![declared];
     candidates.extend(indexes);
+    if args.container.is_some() {
+        let given = request::parse_specs(&c.read.keys)?;
+        let fresh: Vec<_> = (given.into_iter())
+            .filter(|k| {
+                !candidates
+                    .iter()
+                    .any(|d| d.spec == *k && d.layout.is_none())
+            })
+            .collect();
+        candidates.extend(request::given(fresh));
+    }
     let plan = Plan {
         candidates,
         auto: args.auto as usize,
@@ -83,7 +94,6 @@ fn declared_design(args: &CheckArgs, target: &Target) -> Result<(Candidate, Opti
 /// The key to check, from `--container` or `--key`, and the container's name.
 fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
     match (&args.container, args.common.read.keys.as_slice()) {
-        (Some(_), [_, ..]) => bail!("give either --container FILE or --key SPEC, not both"),
         (None, []) => bail!(
             "check needs the design to gate: --container FILE (ARM, Bicep JSON, Terraform JSON), --key SPEC or --layout SPEC"
         ),
@@ -93,7 +103,8 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
             let c = Candidate::new(spec, format!("{DECLARED} with --key"));
             Ok((c.with_role(Role::Declared), None))
         }
-        (Some(file), []) => from_file(file, args.container_name.as_deref()),
+        // With a file, each --key is an alternative to compare the declared key with.
+        (Some(file), _) => from_file(file, args.container_name.as_deref()),
     }
 }
 

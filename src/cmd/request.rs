@@ -7,6 +7,7 @@ use pkadvisor::advisor::ReportOptions;
 use pkadvisor::advisor::Target;
 use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
 use pkadvisor::advisor::profile::Profile;
+use pkadvisor::advisor::score::DEFAULT_MARGIN;
 use pkadvisor::engine::Tier;
 use pkadvisor::engine::{KeyPath, Throughput};
 use pkadvisor::input::ProgressBar;
@@ -84,6 +85,8 @@ pub struct Settings {
     pub prices: Prices,
     /// The output format.
     pub format: Format,
+    /// The headroom past which a larger break size earns nothing (`--margin`).
+    pub margin: f64,
 }
 
 impl Settings {
@@ -91,11 +94,16 @@ impl Settings {
     pub fn new(args: &CommonArgs) -> Result<Settings> {
         let (target, defaults) = target(args)?;
         let prices = prices(args, &target)?;
+        let margin = args.margin.unwrap_or(DEFAULT_MARGIN);
+        if !margin.is_finite() || margin <= 1.0 || margin > 1e6 {
+            bail!("--margin must be more than 1 (times the target), not {margin}");
+        }
         Ok(Settings {
             target,
             defaults,
             prices,
             format: format(args.format, args.wide),
+            margin,
         })
     }
 
@@ -112,6 +120,7 @@ impl Settings {
             top_values: args.top,
             redact: args.redact,
             prices: self.prices.clone(),
+            margin: self.margin,
             gsi: args.gsi == GsiArg::Auto,
             declared_indexes,
         }

@@ -4,9 +4,11 @@
 //! reaches, and counted as single-partition, targeted or fan-out (`replayer`). The replay
 //! runs in time windows (`window`): the logged operations, and the sample documents as
 //! creates when the log holds no writes. Write spread is judged apart, over short runs of
-//! consecutive writes ([`spread`]). What a replay is given is in [`subject`], what it found
+//! consecutive writes ([`spread`]) and by load in each window, where the busiest single
+//! value's load is also kept ([`load`]). What a replay is given is in [`subject`], what it found
 //! in [`outcome`]. The log itself is read by [`crate::log`].
 
+pub mod load;
 pub mod outcome;
 mod replayer;
 pub mod route;
@@ -51,7 +53,7 @@ pub fn replay(
     for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
         r.window(log, ops, creates);
     }
-    r.close_need();
+    r.close_need(log);
     r.stats.write_spread = if sample_writes {
         sample_spread(r.container, subject, sample, &r.slices)
     } else {

@@ -21,6 +21,13 @@ pub struct WorkloadStats {
     pub writes_from_sample: bool,
     /// Writes that change an item's key value under the same id.
     pub key_updated: u64,
+    /// Items (ids) whose key value a logged write changed.
+    pub moved_items: u64,
+    /// Items (ids) the log writes.
+    pub written_items: u64,
+    /// The busiest single key value of the busiest window, net of chance (logged
+    /// operations only).
+    pub hot_value: Option<super::load::HotValue>,
     /// Batches whose operations span several logical partitions.
     pub cross_partition_batches: u64,
     /// Batches seen.
@@ -45,6 +52,17 @@ pub struct WorkloadStats {
     /// The ideal RU of the busiest window (by ideal RU, the same for every key): the
     /// workload's peak, for RU/s.
     pub peak_ideal_ru: f64,
+    /// `need_ru` net of chance: the hottest partition's excess over the mean shrunk by the
+    /// variance its own lines give it (see [`super::load::net_of_chance`]).
+    pub need_ru_net: f64,
+    /// `peak_ideal_ru` net of chance, likewise.
+    pub peak_ideal_ru_net: f64,
+    /// Logged lines per replay window: few, and the busiest window and partition are
+    /// partly chance.
+    pub lines_per_window: f64,
+    /// Whether the log was thinned to stay within `--memory` (its kept lines stand for
+    /// several).
+    pub log_thinned: bool,
     /// The RU counted in `need_ru`, all partitions together.
     pub counted_ru: f64,
     /// Seconds per replay window, when every logged operation has a timestamp (rates are

@@ -2,8 +2,9 @@
 //! model to the partitions it reaches, and counted as single-partition, targeted or
 //! fan-out; what the key needs provisioned is summed as it goes.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::load::{WindowLoad, net_of_chance, random_spread};
 use super::outcome::{OpCharge, WorkloadStats};
 use super::route::{self, Reach, RouteClass};
 use super::spread::Runs;
@@ -19,21 +20,6 @@ use crate::pricing::charge as cost;
 use crate::stats::arrival::SLICES;
 use crate::stats::value_hash;
 
-/// The mean / max write load a key placing writes at random would show, for writes in
-/// lumps of `(Σc, Σc²)` over `parts` partitions: with `n = (Σc)² / Σc²` independent
-/// placements and `λ = n / P` per partition, the busiest partition expects about
-/// `λ + sqrt(2 λ ln P)` (the maximum of `P` Poisson counts), so `λ / (λ + sqrt(2 λ ln P))`.
-/// Write spread is reported relative to it, so that a small sample or a log with a few
-/// heavy lines does not pass for a hotspot.
-fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
-    if parts <= 1 || sum <= 0.0 || sum_sq <= 0.0 {
-        return 1.0;
-    }
-    let p = parts as f64;
-    let lambda = sum * sum / sum_sq / p;
-    lambda / (lambda + (2.0 * lambda * p.ln()).sqrt())
-}
-
 /// What the key needs provisioned (its RU per partition over the whole replay) and what an
 /// ideal key would (its single-partition charges, in all and in the busiest window).
 #[derive(Debug, Default)]
@@ -44,12 +30,14 @@ struct Need {
     logged: bool,
     /// RU per partition over the whole replay.
     totals: Vec<f64>,
+    /// Σ lump² per partition: the variance chance gives its total.
+    squares: Vec<f64>,
     /// Ideal RU over the whole replay.
     ideal_total: f64,
-    /// Ideal RU in the open window.
-    window_ideal: f64,
-    /// The most ideal RU of one window.
-    peak: f64,
+    /// Ideal RU in the open window, and its Σ lump².
+    window_ideal: (f64, f64),
+    /// Each closed window's ideal RU and Σ lump².
+    windows: Vec<(f64, f64)>,
 }
 
 impl Need {
@@ -61,22 +49,41 @@ impl Need {
         if self.counts() {
             if self.totals.len() < parts {
                 self.totals.resize(parts, 0.0);
+                self.squares.resize(parts, 0.0);
             }
             self.totals[idx] += ru;
+            self.squares[idx] += ru * ru;
         }
     }
 
     fn ideal(&mut self, ru: f64) {
         if self.counts() {
             self.ideal_total += ru;
-            self.window_ideal += ru;
+            self.window_ideal.0 += ru;
+            self.window_ideal.1 += ru * ru;
         }
     }
 
     fn close_window(&mut self) {
-        self.peak = self.peak.max(self.window_ideal);
-        self.window_ideal = 0.0;
+        self.windows.push(std::mem::take(&mut self.window_ideal));
     }
+
+    /// The busiest window's ideal RU: as counted, and net of chance (see
+    /// [`net_of_chance`]).
+    fn peak(&self) -> (f64, f64) {
+        let (ru, sq): (Vec<f64>, Vec<f64>) = self.windows.iter().copied().unzip();
+        (max(ru.iter().copied()), max(net_of_chance(&ru, &sq)))
+    }
+
+    /// The hottest partition's RU over the whole replay: as counted, and net of chance.
+    fn hottest(&self) -> (f64, f64) {
+        let net = net_of_chance(&self.totals, &self.squares);
+        (max(self.totals.iter().copied()), max(net))
+    }
+}
+
+fn max(values: impl IntoIterator<Item = f64>) -> f64 {
+    values.into_iter().fold(0.0, f64::max)
 }
 
 /// For each slice of the hash space, the partitions holding its projected data and their
@@ -109,6 +116,10 @@ pub(super) struct Replayer<'a, 'c> {
     pub(super) stats: WorkloadStats,
     /// Item id → the key value (hash) it was last written under.
     owners: FxHashMap<String, u64>,
+    /// Items whose key value a logged write changed.
+    moved: FxHashSet<String>,
+    /// The open window's loads on single values and on each partition's writes.
+    load: WindowLoad,
     /// The logged writes in runs, for their spread.
     runs: Runs,
     /// What the key and an ideal key need provisioned.
@@ -156,6 +167,8 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 .iter()
                 .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
             owners: FxHashMap::default(),
+            moved: FxHashSet::default(),
+            load: WindowLoad::default(),
             runs: Runs::new(parts),
             need: Need {
                 counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
@@ -187,6 +200,7 @@ impl Replayer<'_, '_> {
             }
         }
         self.need.close_window();
+        self.load.close(self.container.partitions().len());
         if let Some(w) = self
             .container
             .load()
@@ -206,17 +220,29 @@ impl Replayer<'_, '_> {
     }
 
     /// Puts what the key and an ideal key need, over the whole replay, into the stats.
-    pub(super) fn close_need(&mut self) {
-        self.stats.peak_ideal_ru = self.need.peak;
+    /// Both are also taken net of chance (see [`net_of_chance`]): the busiest window and
+    /// the hottest partition of a sampled log are partly luck, and only their excess beyond
+    /// it is billed when the log is a sample.
+    pub(super) fn close_need(&mut self, log: Option<&Log>) {
+        (self.stats.peak_ideal_ru, self.stats.peak_ideal_ru_net) = self.need.peak();
         self.stats.counted_ru = self.need.totals.iter().sum();
         let partitions = self.container.partitions().len() as f64;
-        self.stats.need_ru = self.need.totals.iter().copied().fold(0.0, f64::max) * partitions;
+        let (hottest, net) = self.need.hottest();
+        (self.stats.need_ru, self.stats.need_ru_net) = (hottest * partitions, net * partitions);
+        let lines = log.map_or(0, |l| l.ops.len()) as f64;
+        self.stats.lines_per_window = lines / self.need.windows.len().max(1) as f64;
+        self.stats.log_thinned = log.is_some_and(|l| l.level > 0);
         self.stats.ideal_need_ru = self.need.ideal_total;
+        self.stats.hot_value = self.load.hottest.take();
+        self.stats.moved_items = self.moved.len() as u64;
+        self.stats.written_items = self.owners.len() as u64;
     }
 
-    /// The spread of the logged writes, over their runs (see [`super::spread`]).
+    /// The spread of the logged writes: over their runs (see [`super::spread`]) and by
+    /// load in each window (see [`super::load`]), the lower of the two.
     pub(super) fn logged_spread(&mut self) -> f64 {
-        std::mem::replace(&mut self.runs, Runs::new(0)).spread()
+        let runs = std::mem::replace(&mut self.runs, Runs::new(0)).spread();
+        runs.min(self.load.write_spread())
     }
 
     fn charge(&mut self, idx: usize, ru: f64) {
@@ -311,18 +337,7 @@ impl Replayer<'_, '_> {
             (OpKind::Read(_), _) => cost::query(n_visits, 1.0, result_bytes),
             _ => cost::query(n_visits, results, result_bytes),
         };
-        // An observed charge was paid on the partitions the log saw (one when it does not
-        // say): what it paid beyond their index checks is the payload, and this key pays
-        // its own checks on top, so that fan-out costs under a key that fans out.
-        let (overhead, payload) = match observed {
-            Some((ru, visits)) => {
-                let checked = cost::QUERY_RU_PER_PARTITION * visits.unwrap_or(1).max(1) as f64;
-                let is_query = matches!(kind, OpKind::Query(_));
-                let paid = if is_query { checked.min(ru) } else { 0.0 };
-                (overhead, ru - paid)
-            }
-            None => (overhead, payload),
-        };
+        let (overhead, payload) = observed_charge(kind, observed, (overhead, payload));
         let each = (overhead + payload) / n_visits.max(1) as f64 * n as f64;
         let visits = n_visits.max(1) as f64;
         let single = match kind {
@@ -346,6 +361,10 @@ impl Replayer<'_, '_> {
         if n_visits == 1 {
             self.all_lumps.0 += n as f64;
             self.all_lumps.1 += (n as f64) * (n as f64);
+        }
+        if let ([Reach::Point(e)], true) = (reaches.as_slice(), self.need.counts()) {
+            let key = self.value_key(e);
+            self.load.value(key, e, each * visits);
         }
         for idx in parts {
             self.charge(idx, each);
@@ -423,16 +442,26 @@ impl Replayer<'_, '_> {
             self.charge_spread(ru);
             return None;
         }
+        let parts = self.container.partitions().len();
+        let mut at = None;
         match &epk {
             Some(e) => {
                 let idx = self.container.route(e);
                 self.charge(idx, ru);
                 self.runs.add([idx], n as f64);
+                if self.need.counts() {
+                    self.load.write(idx, parts, ru, n as f64);
+                    self.load.value(self.value_key(e), e, ru);
+                }
+                at = Some(idx);
             }
             None => {
-                let p = self.container.partitions().len();
+                let p = parts;
                 for idx in 0..p {
                     self.charge(idx, ru / p as f64);
+                    if self.need.counts() {
+                        self.load.write(idx, p, ru / p as f64, n as f64 / p as f64);
+                    }
                 }
                 // A layout's resolver that cannot place a new item's value fails the
                 // write: it reaches no collection, which is no spread.
@@ -446,8 +475,15 @@ impl Replayer<'_, '_> {
             }
         }
         let key = epk.as_ref().map(|e| self.value_key(e));
-        if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key) {
-            self.track_owner(w, k, n, matches!(kind, OpKind::Create(_)));
+        if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key)
+            && self.track_owner(w, k, n, matches!(kind, OpKind::Create(_)))
+            && let Some(idx) = at
+        {
+            // A key value cannot change in place: the item is read, deleted and created
+            // again under the new value, where the log shows one write.
+            let bytes = w.bytes as f64;
+            let moved = cost::read(bytes) + 2.0 * cost::create(bytes) - cost::replace(bytes);
+            self.charge(idx, moved.max(0.0) * n as f64);
         }
         key
     }
@@ -457,17 +493,20 @@ impl Replayer<'_, '_> {
         value_hash(epk, self.subject.definition.is_v1())
     }
 
-    fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool) {
+    /// Records who owns the written item; whether the write moved it to another value.
+    fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool) -> bool {
         // A random suffix is drawn again at every write: a changed value says nothing.
         if self.random_suffix {
-            return;
+            return false;
         }
-        let Some(id) = &w.id else { return };
+        let Some(id) = &w.id else { return false };
         match self.owners.insert(id.clone(), key) {
             Some(previous) if previous != key && !create => {
-                self.stats.key_updated = self.stats.key_updated.saturating_add(n)
+                self.stats.key_updated = self.stats.key_updated.saturating_add(n);
+                self.moved.insert(id.clone());
+                true
             }
-            _ => {}
+            _ => false,
         }
     }
 
@@ -552,6 +591,26 @@ impl Replayer<'_, '_> {
             self.stats.cross_partition_batches =
                 self.stats.cross_partition_batches.saturating_add(op.count);
         }
+    }
+}
+
+/// A read's `(overhead, payload)` under the key: the model's, or from its observed charge.
+/// An observed charge was paid on the partitions the log saw (one when it does not say):
+/// what it paid beyond their index checks is the payload, and this key pays its own checks
+/// on top, so that fan-out costs under a key that fans out.
+fn observed_charge(
+    kind: &OpKind,
+    observed: Option<(f64, Option<u32>)>,
+    (overhead, payload): (f64, f64),
+) -> (f64, f64) {
+    match observed {
+        Some((ru, visits)) => {
+            let checked = cost::QUERY_RU_PER_PARTITION * visits.unwrap_or(1).max(1) as f64;
+            let is_query = matches!(kind, OpKind::Query(_));
+            let paid = if is_query { checked.min(ru) } else { 0.0 };
+            (overhead, ru - paid)
+        }
+        None => (overhead, payload),
     }
 }
 

@@ -279,6 +279,12 @@ pub struct CandidateReport {
     pub rank: usize,
     /// 0–100, higher is better.
     pub score: f64,
+    /// The score before rounding, which ranks candidates (not written).
+    #[serde(skip)]
+    pub exact_score: f64,
+    /// Whether a priced hazard (key changes, a missing key) weighs on it (not written).
+    #[serde(skip)]
+    pub hazard: bool,
     /// The named parts of the score, each 0–1.
     pub components: BTreeMap<String, f64>,
     /// The key.
@@ -447,6 +453,8 @@ pub struct Finding {
 pub enum FindingCode {
     /// `LOGICAL_PARTITION_LIMIT`.
     LogicalPartitionLimit,
+    /// `LOGICAL_PARTITION_THROUGHPUT`.
+    LogicalPartitionThroughput,
     /// `INVALID_KEY_VALUE`.
     InvalidKeyValue,
     /// `KEY_TOO_LONG`.
@@ -481,8 +489,9 @@ pub enum FindingCode {
 
 impl FindingCode {
     /// Every code, in the order the design lists them.
-    pub const ALL: [FindingCode; 16] = [
+    pub const ALL: [FindingCode; 17] = [
         FindingCode::LogicalPartitionLimit,
+        FindingCode::LogicalPartitionThroughput,
         FindingCode::InvalidKeyValue,
         FindingCode::KeyTooLong,
         FindingCode::MissingKey,
@@ -504,6 +513,7 @@ impl FindingCode {
     pub fn as_str(self) -> &'static str {
         match self {
             FindingCode::LogicalPartitionLimit => "LOGICAL_PARTITION_LIMIT",
+            FindingCode::LogicalPartitionThroughput => "LOGICAL_PARTITION_THROUGHPUT",
             FindingCode::InvalidKeyValue => "INVALID_KEY_VALUE",
             FindingCode::KeyTooLong => "KEY_TOO_LONG",
             FindingCode::MissingKey => "MISSING_KEY",
@@ -529,18 +539,19 @@ impl FindingCode {
         use Severity::{Info, Violation, Warning};
         match self {
             FindingCode::LogicalPartitionLimit
+            | FindingCode::LogicalPartitionThroughput
             | FindingCode::InvalidKeyValue
             | FindingCode::CrossPartitionTransaction
             | FindingCode::CollectionLimit
             | FindingCode::UnmappedValue => &[Violation],
-            FindingCode::KeyTooLong => &[Violation, Warning],
-            FindingCode::MissingKey
-            | FindingCode::LowCardinality
+            FindingCode::KeyTooLong | FindingCode::MissingKey | FindingCode::KeyUpdated => {
+                &[Violation, Warning]
+            }
+            FindingCode::LowCardinality
             | FindingCode::HotPartition
             | FindingCode::WriteHotspot
             | FindingCode::FanOutQueries
             | FindingCode::UnsafeNumber
-            | FindingCode::KeyUpdated
             | FindingCode::ExcessRu
             | FindingCode::ThroughputShortfall => &[Warning],
             FindingCode::MonotonicKey => &[Info],
@@ -646,6 +657,8 @@ pub(crate) mod testing {
         CandidateReport {
             rank: 1,
             score: 87.25,
+            exact_score: 87.25,
+            hazard: false,
             components: BTreeMap::new(),
             key: KeyInfo {
                 spec: spec.to_owned(),

@@ -1,0 +1,390 @@
+//! Advice an expert would sign: a value past one partition's throughput is a violation,
+//! hazards are priced and the workflow's own moves are refused, a key no document holds
+//! fails, time-ranged writes are a hotspot by load, a sampled log is billed net of chance,
+//! and `check` compares the declared key with every key given.
+
+use std::fmt::Write as _;
+
+use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
+
+/// RFC 3339 time `s` seconds into the log.
+fn at(s: u64) -> String {
+    format!(
+        "2026-06-01T{:02}:{:02}:{:02}Z",
+        s / 3600,
+        s / 60 % 60,
+        s % 60
+    )
+}
+
+/// Bets on 50 markets; over 600 seconds market `m0` receives creates worth `hot_ru` RU/s
+/// (5.5 RU each: documents under 1 KB), lines of 200 operations; the other markets a
+/// trickle; users read their bets.
+fn betting(dir: &std::path::Path, hot_ru: f64) -> (String, String) {
+    let mut docs = String::new();
+    for i in 0..2_000 {
+        writeln!(
+            docs,
+            r#"{{"id":"b{i}","marketId":"m{}","userId":"u{}","stake":{}}}"#,
+            i % 50,
+            i % 300,
+            i % 97
+        )
+        .unwrap();
+    }
+    let mut log = String::new();
+    let lines_per_second = hot_ru / 5.5 / 200.0;
+    let mut due = 0.0;
+    let mut n = 0;
+    for s in 0..600u64 {
+        due += lines_per_second;
+        while due >= 1.0 {
+            due -= 1.0;
+            n += 1;
+            writeln!(
+                log,
+                r#"{{"op":"create","doc":{{"id":"h{n}","marketId":"m0","userId":"u{}","stake":5}},"ts":"{}","count":200}}"#,
+                n % 300,
+                at(s)
+            )
+            .unwrap();
+        }
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"c{s}","marketId":"m{}","userId":"u{}","stake":5}},"ts":"{}","count":5}}"#,
+            1 + s % 49,
+            s % 300,
+            at(s)
+        )
+        .unwrap();
+        writeln!(
+            log,
+            r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.userId = 'u{}'","ts":"{}","count":20}}"#,
+            s % 300,
+            at(s)
+        )
+        .unwrap();
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+fn analyze(docs: &str, log: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["analyze", docs, "--queries", log, "--format", "json", "-q"];
+    args.extend(extra);
+    json(&args)
+}
+
+#[test]
+fn a_value_past_a_partitions_throughput_is_a_violation_at_any_throughput() {
+    let dir = scratch("advice_hot_value");
+    let (docs, log) = betting(&dir, 15_000.0);
+    for throughput in ["400", "20000", "1000000"] {
+        let keys = [
+            "--key",
+            "/marketId",
+            "--key",
+            "hash_suffix(/marketId,/id,16)",
+        ];
+        let mut extra = vec!["--target-storage", "100GB", "--throughput", throughput];
+        extra.extend(keys);
+        let r = analyze(&docs, &log, &extra);
+        let market = candidate(&r, "/marketId");
+        let f = (market["findings"].as_array().unwrap().iter())
+            .find(|f| f["code"] == "LOGICAL_PARTITION_THROUGHPUT")
+            .unwrap_or_else(|| panic!("{throughput}: {:?}", codes(market)));
+        assert_eq!(f["severity"], "violation");
+        let message = f["message"].as_str().unwrap();
+        assert!(message.contains("\"m0\""), "{message}");
+        // The figure: 15,000 RU/s, less at most two standard deviations of its lines.
+        let ru: f64 = message
+            .split(" needs ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!((11_000.0..=15_500.0).contains(&ru), "{ru}");
+        // Spread by a suffix, no value passes the limit: it ranks first.
+        let spread = candidate(&r, "hash_suffix(/marketId,/id,16)");
+        assert!(!codes(spread).contains(&"LOGICAL_PARTITION_THROUGHPUT".to_owned()));
+        assert_eq!(spread["rank"], 1);
+    }
+    // The gate refuses it whatever it is given.
+    let out = (pkadvisor().args(["check", "--key", "/marketId", &docs, "--queries", &log]))
+        .args(["--throughput", "1000000", "-q"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("LOGICAL_PARTITION_THROUGHPUT"));
+}
+
+#[test]
+fn a_value_within_a_partitions_throughput_is_no_violation() {
+    let dir = scratch("advice_warm_value");
+    let (docs, log) = betting(&dir, 5_000.0);
+    let r = analyze(
+        &docs,
+        &log,
+        &["--key", "/marketId", "--throughput", "100000"],
+    );
+    assert!(
+        !codes(candidate(&r, "/marketId")).contains(&"LOGICAL_PARTITION_THROUGHPUT".to_owned())
+    );
+}
+
+/// Trips created without a driver, most given one when a driver accepts.
+fn rides(dir: &std::path::Path, accepted_per_mille: u64) -> (String, String) {
+    let mut docs = String::new();
+    let mut log = String::new();
+    for i in 0..3_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"t{i}","riderId":"r{}","driverId":"d{}","city":"c{}"}}"#,
+            i % 700,
+            i % 400,
+            i % 20
+        )
+        .unwrap();
+        let s = i / 5;
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"n{i}","riderId":"r{}","city":"c{}"}},"ts":"{}"}}"#,
+            i % 700,
+            i % 20,
+            at(s)
+        )
+        .unwrap();
+        if i % 1_000 < accepted_per_mille {
+            writeln!(
+                log,
+                r#"{{"op":"replace","doc":{{"id":"n{i}","riderId":"r{}","driverId":"d{}","city":"c{}"}},"ts":"{}"}}"#,
+                i % 700,
+                i % 400,
+                i % 20,
+                at(s + 30)
+            )
+            .unwrap();
+        }
+        writeln!(
+            log,
+            r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.riderId = 'r{}'","ts":"{}"}}"#,
+            i % 700,
+            at(s)
+        )
+        .unwrap();
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+#[test]
+fn a_key_the_workflow_sets_after_creation_is_refused() {
+    let dir = scratch("advice_moved");
+    let (docs, log) = rides(&dir, 900);
+    let r = analyze(&docs, &log, &["--key", "/driverId", "--key", "/riderId"]);
+    let driver = candidate(&r, "/driverId");
+    let f = (driver["findings"].as_array().unwrap().iter())
+        .find(|f| f["code"] == "KEY_UPDATED")
+        .expect("KEY_UPDATED");
+    assert_eq!(f["severity"], "violation", "{f}");
+    assert!(f["message"].as_str().unwrap().contains("not atomic"));
+    assert_eq!(r["recommendation"]["spec"], "/riderId");
+    let out = (pkadvisor().args([
+        "check",
+        "--key",
+        "/driverId",
+        &docs,
+        "--queries",
+        &log,
+        "-q",
+    ]))
+    .output()
+    .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn a_key_no_document_holds_fails_at_any_target() {
+    let docs = "fixtures/multitenant/docs.ndjson";
+    for target in ["1GB", "1TB"] {
+        let out = (pkadvisor().args(["check", "--key", "/myPartitionKey", docs]))
+            .args(["--target-storage", target, "--format", "json", "-q"])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "{target}");
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let c = candidate(&r, "/myPartitionKey");
+        let f = (c["findings"].as_array().unwrap().iter())
+            .find(|f| f["code"] == "MISSING_KEY")
+            .expect("MISSING_KEY");
+        assert_eq!(f["severity"], "violation");
+    }
+}
+
+/// Ledger entries: the current quarter takes 78% of the writes, late corrections spread
+/// over nine earlier quarters; accounts are many.
+fn ledger(dir: &std::path::Path) -> (String, String) {
+    let mut docs = String::new();
+    let mut log = String::new();
+    for i in 0..20_000u64 {
+        let quarter = if i % 100 < 78 { 9 } else { i % 9 };
+        let line = format!(
+            r#"{{"id":"e{i}","accountId":"a{}","quarter":"q{quarter}","amount":{}}}"#,
+            (i * 7_919) % 2_000,
+            i % 1_000
+        );
+        writeln!(docs, "{line}").unwrap();
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{line},"ts":"{}"}}"#,
+            at(i / 20)
+        )
+        .unwrap();
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+#[test]
+fn writes_that_load_one_time_range_are_a_hotspot_by_load() {
+    let dir = scratch("advice_quarter");
+    let (docs, log) = ledger(&dir);
+    let r = analyze(
+        &docs,
+        &log,
+        &[
+            "--key",
+            "/quarter",
+            "--key",
+            "/accountId",
+            "--target-storage",
+            "200GB",
+        ],
+    );
+    let quarter = candidate(&r, "/quarter");
+    assert!(
+        codes(quarter).contains(&"WRITE_HOTSPOT".to_owned()),
+        "{:?}",
+        codes(quarter)
+    );
+    assert!(quarter["throughput"]["write_spread"].as_f64().unwrap() < 0.3);
+    // Spread by its many values: only the partitions' unequal ranges (after splits) keep
+    // it from chance.
+    let account = candidate(&r, "/accountId");
+    assert!(!codes(account).contains(&"WRITE_HOTSPOT".to_owned()));
+    assert!(account["throughput"]["write_spread"].as_f64().unwrap() > 0.6);
+}
+
+/// A session store: reads and writes by session at a steady rate over 600 seconds; the
+/// line `i` is kept in the 1% sample when its hash says so.
+fn sessions(dir: &std::path::Path) -> (String, String, String) {
+    let mut docs = String::new();
+    for i in 0..3_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"s{i}","sessionId":"s{i}","userId":"u{}","data":"{}"}}"#,
+            i % 500,
+            "x".repeat(400)
+        )
+        .unwrap();
+    }
+    let (mut full, mut thin) = (String::new(), String::new());
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    for i in 0..100_000u64 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let s = x % 3_000;
+        let line = if i % 4 == 0 {
+            format!(
+                r#"{{"op":"upsert","doc":{{"id":"s{s}","sessionId":"s{s}","userId":"u{}","data":"{}"}},"ts":"{}"}}"#,
+                s % 500,
+                "y".repeat(400),
+                at(i * 600 / 100_000)
+            )
+        } else {
+            format!(
+                r#"{{"op":"read","id":"s{s}","known":{{"/sessionId":"s{s}"}},"ts":"{}"}}"#,
+                at(i * 600 / 100_000)
+            )
+        };
+        writeln!(full, "{line}").unwrap();
+        if (x >> 32).is_multiple_of(100) {
+            writeln!(thin, "{line}").unwrap();
+        }
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "full.ndjson", &full),
+        write(dir, "thin.ndjson", &thin),
+    )
+}
+
+#[test]
+fn a_log_thinned_to_one_percent_bills_what_the_full_log_bills() {
+    let dir = scratch("advice_thinned");
+    let (docs, full, thin) = sessions(&dir);
+    let keys = [
+        "--key",
+        "/sessionId",
+        "--key",
+        "/userId",
+        "--target-storage",
+        "50GB",
+    ];
+    let ru = |r: &serde_json::Value, spec: &str| {
+        candidate(r, spec)["cost"]["required_ru"].as_f64().unwrap()
+    };
+    let whole = analyze(&docs, &full, &keys);
+    let mut sampled_args = keys.to_vec();
+    sampled_args.extend(["--log-share", "0.01"]);
+    let sampled = analyze(&docs, &thin, &sampled_args);
+    let (a, b) = (ru(&whole, "/sessionId"), ru(&sampled, "/sessionId"));
+    assert!((b / a - 1.0).abs() < 0.10, "full {a}, 1% {b}");
+    // Provisioned just above what the full log needs: neither raises a shortfall.
+    let given = format!("{}", (a * 1.05).ceil());
+    let mut w = keys.to_vec();
+    w.extend(["--throughput", &given]);
+    let whole = analyze(&docs, &full, &w);
+    w.extend(["--log-share", "0.01"]);
+    let sampled = analyze(&docs, &thin, &w);
+    for r in [&whole, &sampled] {
+        let c = candidate(r, "/sessionId");
+        assert!(
+            !codes(c).contains(&"THROUGHPUT_SHORTFALL".to_owned()),
+            "{:?}",
+            codes(c)
+        );
+        assert!(
+            !codes(c).contains(&"HOT_PARTITION".to_owned()),
+            "{:?}",
+            codes(c)
+        );
+    }
+}
+
+#[test]
+fn check_compares_the_declared_key_with_every_key_given() {
+    let out = (pkadvisor().args(["check", "--container", "tests/data/infra/arm-nested.json"]))
+        .args([
+            "fixtures/multitenant/docs.ndjson",
+            "--queries",
+            "fixtures/multitenant/queries.ndjson",
+        ])
+        .args(["--key", "/userId", "--auto", "1", "--format", "json", "-q"])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let given = candidate(&r, "/userId");
+    assert_eq!(given["role"], "given");
+    assert!(r["check"]["cheapest_alternative"].is_string());
+}
