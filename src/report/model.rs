@@ -653,6 +653,24 @@ pub(crate) mod testing {
 
     use super::*;
 
+    /// A target of 1 TB at 20,000 RU/s manual, list prices, the storage a default.
+    pub fn target() -> TargetReport {
+        TargetReport {
+            storage_bytes: 1_000_000_000_000,
+            throughput_ru: 20_000.0,
+            throughput_mode: "manual".to_owned(),
+            physical_partitions: 32,
+            defaults: vec!["storage".to_owned()],
+            prices: PricesReport {
+                ru_hour_per_100: 0.008,
+                gb_month: 0.25,
+                regions: 1,
+                source: "list".to_owned(),
+            },
+            log_share: 1.0,
+        }
+    }
+
     pub fn candidate(spec: &str, findings: &[&str]) -> CandidateReport {
         CandidateReport {
             rank: 1,
