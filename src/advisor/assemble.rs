@@ -112,13 +112,14 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
     let cost = need::cost(e, &opts.target, &opts.prices);
     let components = score::components(e, &cost, opts.target.storage_bytes, opts.margin);
     let exact_score = score::exact_score(&components, &score::weights());
+    let rank_score = score::rank_score(&components, cost.efficiency);
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
     let findings = findings::findings(e, &opts.target, &cost, throughput_given, opts.redact);
     let w = &e.workload;
     let report = CandidateReport {
         rank: 0,
         score: (exact_score * 10.0).round() / 10.0,
-        exact_score,
+        exact_score: rank_score,
         hazard: score::has_hazard(e),
         components: round_all(components),
         key: key_of(e, opts.redact),

@@ -54,6 +54,8 @@ pub struct Context<'a> {
     pub seed: u64,
     /// Whether documents arrived by `--time-path` timestamps (not file order).
     pub timed: bool,
+    /// The share of the real traffic the log holds (`--log-share`).
+    pub log_share: f64,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -77,6 +79,7 @@ pub fn evaluate(
         inputs,
         seed: ctx.seed,
         layout: candidate.layout.as_deref(),
+        log_share: ctx.log_share,
     };
     let sample = Sample {
         arrival: &stats.arrival,

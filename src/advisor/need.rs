@@ -102,13 +102,15 @@ pub fn key_need(e: &Evaluation, prices: &Prices) -> f64 {
     }
 }
 
-/// The busiest single value's RU/s at the target's rates: its window's RU net of chance,
-/// over the window's seconds and the log's share of the traffic.
+/// The busiest single value's RU/s at the target's rates: its busiest stretch's RU (net of
+/// chance when the log is a sample), over the stretch's seconds and the log's share of
+/// the traffic.
 fn value_rate(e: &Evaluation, prices: &Prices) -> Option<f64> {
     let w = &e.workload;
-    let (hot, seconds) = (w.hot_value.as_ref()?, w.window_seconds?);
+    let hot = w.hot_value.as_ref()?;
+    w.window_seconds?;
     let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
-    Some(hot.ru.max(0.0) / seconds.max(1.0) / share)
+    Some(hot.ru.max(0.0) / hot.seconds.max(1.0) / share)
 }
 
 /// How many times what `alt` needs `c` needs: by efficiency (the same operations over the

@@ -135,6 +135,8 @@ pub struct Request {
     pub profile: Option<Profile>,
     /// How the log is written, and the current key of an Azure Monitor log.
     pub log_options: crate::log::LogOptions,
+    /// The share of the real traffic the log holds (`--log-share`, 1 for all of it).
+    pub log_share: f64,
 }
 
 /// Evaluated candidates and what was read.
@@ -373,6 +375,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         log: log.as_ref(),
         seed: req.seed,
         timed: req.time_path.is_some(),
+        log_share: req.log_share,
     };
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {

@@ -246,6 +246,7 @@ pub fn request(args: &CommonArgs, plan: Plan, target: Target) -> Result<Request>
         auto_extend: plan.auto_extend,
         profile: plan.profiles.map(|(_, p)| p),
         log_options: log_options(args, plan.declared.as_ref())?,
+        log_share: args.log_share.unwrap_or(1.0),
     })
 }
 
@@ -272,6 +273,7 @@ pub fn profile_request(
         auto_extend: false,
         profile: None,
         log_options: LogOptions::default(),
+        log_share: 1.0,
     })
 }
 

@@ -279,7 +279,8 @@ pub struct CandidateReport {
     pub rank: usize,
     /// 0–100, higher is better.
     pub score: f64,
-    /// The score before rounding, which ranks candidates (not written).
+    /// What ranks candidates (not written): the score before rounding, less what cost
+    /// loses past the score's range (see `advisor::score::rank_score`).
     #[serde(skip)]
     pub exact_score: f64,
     /// Whether a priced hazard (key changes, a missing key) weighs on it (not written).
