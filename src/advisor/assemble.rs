@@ -44,7 +44,7 @@ pub struct ReportOptions {
 /// Builds the ranked report from evaluated candidates.
 pub fn build_report(
     mut evals: Vec<Evaluation>,
-    input: InputSummary,
+    mut input: InputSummary,
     opts: &ReportOptions,
 ) -> Report {
     if opts.redact {
@@ -52,6 +52,13 @@ pub fn build_report(
             if let Some(l) = &mut e.projection.largest {
                 l.label = redact(&l.label);
             }
+        }
+        for p in input
+            .monitor
+            .iter_mut()
+            .flat_map(|m| &mut m.largest_partitions)
+        {
+            p.value = redact(&p.value);
         }
     }
     let (mut candidates, needs): (Vec<CandidateReport>, Vec<f64>) =
