@@ -205,6 +205,8 @@ pub enum FormatArg {
     Json,
     /// A Markdown table and the recommendation (CI summaries, pull requests).
     Markdown,
+    /// One self-contained HTML page with charts per candidate (design reviews; give -o).
+    Html,
 }
 
 /// When to colour the table.
@@ -330,6 +332,9 @@ pub struct CommonArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
+    /// Write the report to FILE instead of standard output (`-`: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
     /// Weigh a global secondary index for the reads the recommended key fans out: `auto`
     /// (whenever the log has reads) or `off`.
     #[arg(long, value_enum, default_value_t = GsiArg::Auto)]

@@ -39,6 +39,9 @@ pub struct ReportOptions {
     /// `check`: the declared key's spec and the specs of the global secondary indexes
     /// declared beside it, to price as pairs.
     pub declared_indexes: Option<(String, Vec<String>)>,
+    /// Fill each candidate's [`partitions`](CandidateReport::partitions), for the charts of
+    /// formats that draw them.
+    pub partitions: bool,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -165,6 +168,9 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
         findings,
         origin: e.origin.clone(),
         role: e.role,
+        partitions: opts
+            .partitions
+            .then(|| super::map::partition_load(e, &opts.prices, cost.required_ru)),
     };
     (report, cost.need)
 }

@@ -303,6 +303,7 @@ mod tests {
                 margin: score::DEFAULT_MARGIN,
                 gsi: false,
                 declared_indexes: None,
+                partitions: false,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

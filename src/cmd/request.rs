@@ -48,7 +48,8 @@ pub fn parse_spec(text: &str, flag: &str) -> Result<KeySpec> {
 /// width of the terminal (`COLUMNS` first) or 100 columns when not writing to one.
 pub fn style(args: &CommonArgs) -> Style {
     use std::io::IsTerminal;
-    let terminal = std::io::stdout().is_terminal();
+    let to_stdout = args.output.as_deref().is_none_or(|o| o == "-");
+    let terminal = to_stdout && std::io::stdout().is_terminal();
     let colour = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
@@ -72,6 +73,7 @@ pub fn format(f: FormatArg, wide: bool) -> Format {
         FormatArg::Table => Format::Table,
         FormatArg::Json => Format::Json,
         FormatArg::Markdown => Format::Markdown,
+        FormatArg::Html => Format::Html,
     }
 }
 
@@ -123,6 +125,7 @@ impl Settings {
             margin: self.margin,
             gsi: args.gsi == GsiArg::Auto,
             declared_indexes,
+            partitions: self.format.charts(),
         }
     }
 }
