@@ -578,7 +578,7 @@ fn ru_chart(report: &Report, c: &CandidateReport, p: &PartitionLoad) -> String {
     let (values, unit, lines, caption) = match (&p.ru_per_second, c.cost.required_ru) {
         (Some(rates), Some(need)) => {
             let lines = vec![
-                line(
+                optional(
                     need / parts,
                     format!("its {} RU/s ÷ {parts}", thousands(need)),
                     "lim2",
@@ -641,10 +641,11 @@ fn heat_chart(p: &PartitionLoad) -> String {
     let height = rows[0].len();
     let cell_h = (180.0 / height as f64).clamp(3.0, 12.0);
     let (plot_w, plot_h) = (W - LEFT - RIGHT, cell_h * height as f64);
+    // Cells are unit squares, scaled to the plot.
     let mut s = format!(
-        "<svg x=\"{LEFT}\" y=\"{TOP}\" width=\"{}\" height=\"{}\" viewBox=\"0 0 {windows} {height}\" preserveAspectRatio=\"none\" shape-rendering=\"crispEdges\">\n",
-        n(plot_w),
-        n(plot_h)
+        "<g transform=\"translate({LEFT} {TOP}) scale({:.3} {:.3})\" shape-rendering=\"crispEdges\">\n",
+        plot_w / windows as f64,
+        cell_h
     );
     // One path per colour step, a unit square per cell: a quarter of the bytes of a rect
     // per cell.
@@ -658,7 +659,7 @@ fn heat_chart(p: &PartitionLoad) -> String {
     for (i, d) in steps.iter().enumerate().filter(|(_, d)| !d.is_empty()) {
         s += &format!("<path class=\"h{i}\" d=\"{d}\"/>\n");
     }
-    s += "</svg>\n";
+    s += "</g>\n";
     let first = p.ids.first().copied().unwrap_or(0);
     let last = p.ids.last().copied().unwrap_or(0);
     s += &format!(
