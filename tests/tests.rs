@@ -36,6 +36,9 @@ mod projection;
 // Help examples run as written; completions and manual pages are generated.
 mod help;
 
+// `--format html`: valid, self-contained pages, checked in a headless browser.
+mod html;
+
 // Reports validate against schema/report.schema.json.
 mod schema;
 
