@@ -185,6 +185,7 @@ Examples:
   pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson
   pkadvisor analyze fixtures/iot/docs.ndjson --key /vin --key 'hash_suffix(/date,/vin,400)' --time-path /ts --format json
   pkadvisor analyze fixtures/multitenant/docs.ndjson --explain /tenantId,/userId,/sessionId --target-storage 500GB
+  pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson --format html -o /tmp/report.html
   pkadvisor analyze fixtures/bad/syntax-error.ndjson fixtures/iot/docs.ndjson --key /id --skip-invalid
   pkadvisor analyze fixtures/nutrition/docs.ndjson --queries fixtures/nutrition/queries.ndjson --regions 2 --wide
   pkadvisor analyze fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --layout spillover --layout hash:/customerId=8 --target-storage 60GB

@@ -182,10 +182,10 @@ fn ranking(report: &Report) -> String {
 /// The recommendation and its secondary-index proposal.
 fn recommendation(report: &Report) -> String {
     let Some(r) = &report.recommendation else {
-        return "<h2>Recommendation</h2>\n<p>No candidate to recommend.</p>\n".to_owned();
+        return "<h2 id=\"recommendation\">Recommendation</h2>\n<p>No candidate to recommend.</p>\n".to_owned();
     };
     let mut s = format!(
-        "<h2>Recommendation: <code>{}</code></h2>\n<p>{}</p>\n",
+        "<h2 id=\"recommendation\">Recommendation: <code>{}</code></h2>\n<p>{}</p>\n",
         esc(&r.spec),
         esc(&r.reason)
     );
@@ -225,7 +225,7 @@ fn secondary_index(g: &SecondaryIndex) -> String {
 /// The candidates' table, each key linked to its section.
 fn table(report: &Report) -> String {
     let mut s = String::from(
-        "<h2>Ranking</h2>\n<div class=\"wide\">\n<table class=\"ranking\">\n<thead><tr>",
+        "<h2 id=\"ranking\">Ranking</h2>\n<div class=\"wide\">\n<table class=\"ranking\">\n<thead><tr>",
     );
     for col in &COLUMNS {
         let class = if col.numeric { " class=\"n\"" } else { "" };
