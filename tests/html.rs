@@ -15,7 +15,7 @@ use assert_cmd::Command;
 use scraper::{Html, Selector};
 use serde_json::Value;
 
-use crate::util::{json, pkadvisor, scratch};
+use crate::util::{json, pkadvisor, scratch, skip_unless_ci};
 
 /// Each fixture set: its name, and the flags of its run besides DOCS and its log.
 const SETS: [(&str, &[&str]); 5] = [
@@ -55,19 +55,17 @@ fn analyze_args(set: &str, flags: &[&str], format: &str) -> Vec<String> {
     args
 }
 
+/// Runs `cmd` (`what` in messages) and asserts it succeeds.
+fn succeed(cmd: &mut Command, what: &str) -> std::process::Output {
+    let out = cmd.output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{what}: {stderr}");
+    out
+}
+
 /// Runs `args` with `-o FILE` and returns the page written.
 fn page(args: &[String], file: &Path) -> String {
-    let out = pkadvisor()
-        .args(args)
-        .arg("-o")
-        .arg(file)
-        .output()
-        .expect("runs");
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeed(pkadvisor().args(args).arg("-o").arg(file), &args.join(" "));
     assert!(out.stdout.is_empty(), "-o leaves standard output empty");
     std::fs::read_to_string(file).expect("the page")
 }
@@ -262,13 +260,7 @@ fn chromium() -> Option<PathBuf> {
         return Some(b);
     }
     let reason = "no Chromium (set PKADVISOR_CHROMIUM, or install Debian's chromium)";
-    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
-    assert!(
-        !ci,
-        "html browser test: {reason}; CI must run it (.ci/run installs it)"
-    );
-    use std::io::Write as _;
-    let _ = writeln!(std::io::stderr(), "SKIPPED: html browser test: {reason}");
+    skip_unless_ci("html browser test", reason, ".ci/run installs it");
     None
 }
 
@@ -301,14 +293,9 @@ fn in_browser(browser: &Path, file: &Path, dir: &Path, pictures: bool) -> String
         .expect("name")
         .to_string_lossy()
         .into_owned();
-    let out = headless(browser, dir, &name)
-        .args(["--dump-dom", &url])
-        .output()
-        .expect("the browser runs");
-    assert!(
-        out.status.success(),
-        "{name}: {}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = succeed(
+        headless(browser, dir, &name).args(["--dump-dom", &url]),
+        &name,
     );
     let dom = String::from_utf8(out.stdout).expect("UTF-8 DOM");
     // The whole page was read: its last paragraph is there.
@@ -325,16 +312,12 @@ fn in_browser(browser: &Path, file: &Path, dir: &Path, pictures: bool) -> String
 
 fn screenshot(browser: &Path, dir: &Path, name: &str, url: &str) {
     let png = dir.join(format!("{name}.png"));
-    let out = headless(browser, dir, name)
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
-        .arg(url)
-        .output()
-        .expect("the browser runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        headless(browser, dir, name)
+            .arg(format!("--screenshot={}", png.display()))
+            .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
+            .arg(url),
+        "the screenshot",
     );
     let bytes = std::fs::read(&png).expect("a screenshot");
     // PNG: the signature, then IHDR's width and height (big-endian).
@@ -352,16 +335,12 @@ fn screenshot(browser: &Path, dir: &Path, name: &str, url: &str) {
 
 fn prints_on_a4(browser: &Path, dir: &Path, name: &str, url: &str) {
     let pdf = dir.join(format!("{name}.pdf"));
-    let out = headless(browser, dir, name)
-        .arg("--no-pdf-header-footer")
-        .arg(format!("--print-to-pdf={}", pdf.display()))
-        .arg(url)
-        .output()
-        .expect("the browser runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    succeed(
+        headless(browser, dir, name)
+            .arg("--no-pdf-header-footer")
+            .arg(format!("--print-to-pdf={}", pdf.display()))
+            .arg(url),
+        "the print",
     );
     let text = String::from_utf8_lossy(&std::fs::read(&pdf).expect("a PDF")).into_owned();
     let boxes: Vec<&str> = text
@@ -387,95 +366,41 @@ fn prints_on_a4(browser: &Path, dir: &Path, name: &str, url: &str) {
 #[test]
 fn verdict_map_and_redacted_pages() {
     let dir = scratch("html_pages");
-    let docs = "fixtures/multitenant/docs.ndjson";
-    let log = "fixtures/multitenant/queries.ndjson";
-    let verdict = pkadvisor()
-        .args([
-            "check",
-            "--key",
-            "/tenantId",
-            docs,
-            "--queries",
-            log,
-            "-q",
-            "--format",
-            "html",
-        ])
-        .output()
-        .expect("runs");
+    let tenant = ["--key", "/tenantId"];
+    let mut check = analyze_args("multitenant", &tenant, "html");
+    check[0] = "check".to_owned();
+    let verdict = pkadvisor().args(&check).output().expect("runs");
     assert_eq!(verdict.status.code(), Some(1), "/tenantId fails its gate");
     let html = String::from_utf8(verdict.stdout).expect("UTF-8");
     assert_eq!(parse_errors(&html), Vec::<String>::new());
     assert!(html.contains("<title>pkadvisor check: FAIL</title>"));
     assert!(html.contains("LOGICAL_PARTITION_LIMIT"));
-    let explain: Vec<String> = [
-        "analyze",
-        docs,
-        "--explain",
-        "/tenantId,/userId",
-        "-q",
-        "--format",
-        "html",
-    ]
-    .map(str::to_owned)
-    .to_vec();
+    let explain = analyze_args("multitenant", &["--explain", "/tenantId,/userId"], "html");
     let map = page(&explain, &dir.join("map.html"));
     assert_eq!(parse_errors(&map), Vec::<String>::new());
     let doc = Html::parse_document(&map);
-    let rows = doc
-        .select(&Selector::parse("table tbody tr").expect("selector"))
-        .count();
-    let bars = doc
-        .select(&Selector::parse("svg.bytes rect").expect("selector"))
-        .count();
+    let count = |css: &str| doc.select(&Selector::parse(css).expect("selector")).count();
+    let (rows, bars) = (count("table tbody tr"), count("svg.bytes rect"));
     assert!(rows > 1 && rows == bars, "{rows} partitions, {bars} bars");
     // The values the plain report shows, gone from the redacted page.
-    let plain = json(&[
-        "analyze",
-        docs,
-        "--queries",
-        log,
-        "-q",
-        "--format",
-        "json",
-        "--key",
-        "/tenantId",
-    ]);
-    let values: Vec<String> = (plain["candidates"][0]["largest_values"]
-        .as_array()
-        .expect("values"))
-    .iter()
-    .map(|v| {
-        v["value"]
-            .as_str()
-            .expect("value")
-            .trim_matches('"')
-            .to_owned()
-    })
-    .collect();
+    let plain = analyze_args("multitenant", &tenant, "json");
+    let plain = json(&plain.iter().map(String::as_str).collect::<Vec<_>>());
+    let values: Vec<String> = (plain["candidates"][0]["largest_values"].as_array())
+        .expect("values")
+        .iter()
+        .map(|v| {
+            v["value"]
+                .as_str()
+                .expect("value")
+                .trim_matches('"')
+                .to_owned()
+        })
+        .collect();
     assert_eq!(values.len(), 3);
-    let args = [
-        "analyze",
-        docs,
-        "--queries",
-        log,
-        "-q",
-        "--format",
-        "html",
-        "--key",
-        "/tenantId",
-    ];
-    let shown =
-        String::from_utf8(pkadvisor().args(args).output().expect("runs").stdout).expect("UTF-8");
-    let hidden = String::from_utf8(
-        pkadvisor()
-            .args(args)
-            .arg("--redact")
-            .output()
-            .expect("runs")
-            .stdout,
-    )
-    .expect("UTF-8");
+    let args = analyze_args("multitenant", &tenant, "html");
+    let text = |out: std::process::Output| String::from_utf8(out.stdout).expect("UTF-8");
+    let shown = text(succeed(pkadvisor().args(&args), "plain"));
+    let hidden = text(succeed(pkadvisor().args(&args).arg("--redact"), "redacted"));
     for v in &values {
         assert!(shown.contains(v.as_str()), "{v} shown without --redact");
         assert!(

@@ -22,11 +22,12 @@ use std::io::{self, Write};
 use super::View;
 use super::columns::COLUMNS;
 use super::model::{
-    CandidateReport, CheckResult, ExplainReport, PartitionLoad, Report, SecondaryIndex, Severity,
+    CandidateReport, CheckResult, ExplainReport, Finding, PartitionLoad, Report, SecondaryIndex,
+    Severity,
 };
 use super::text::{
     MAP_LEGEND, best_alternative, cost_line, cost_summary, largest_values, map_header,
-    observed_line, partition_name, secondary_index_line, target_line, thousands,
+    observed_line, partition_name, round_up, secondary_index_line, target_line, thousands,
 };
 use crate::units::human_bytes;
 
@@ -259,6 +260,16 @@ fn table(report: &Report) -> String {
     s + "</tbody>\n</table>\n</div>\n"
 }
 
+/// A finding as a list item: its code in its severity's colour, the severity, the message.
+fn finding(f: &Finding) -> String {
+    format!(
+        "<li><strong class=\"{0}\">{1}</strong> ({0}): {2}</li>\n",
+        severity(f.severity),
+        f.code,
+        esc(&f.message)
+    )
+}
+
 /// A severity's class and word.
 fn severity(s: Severity) -> &'static str {
     match s {
@@ -300,14 +311,7 @@ fn candidate(report: &Report, c: &CandidateReport) -> String {
     s += &values_table(c);
     if !c.findings.is_empty() {
         s += "<h3>Findings</h3>\n<ul>\n";
-        for f in &c.findings {
-            s += &format!(
-                "<li><strong class=\"{0}\">{1}</strong> ({0}): {2}</li>\n",
-                severity(f.severity),
-                f.code,
-                esc(&f.message)
-            );
-        }
+        s.extend(c.findings.iter().map(finding));
         s += "</ul>\n";
     }
     s + "</section>\n"
@@ -423,13 +427,7 @@ fn group_max(values: &[f64], k: usize) -> Vec<f64> {
 
 /// A step of 1, 2, 2.5 or 5 × 10ⁿ giving about four gridlines up to `max`.
 fn tick_step(max: f64) -> f64 {
-    let raw = (max / 4.0).max(f64::MIN_POSITIVE);
-    let mag = 10f64.powf(raw.log10().floor());
-    let f = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .into_iter()
-        .find(|f| f * mag >= raw)
-        .unwrap_or(10.0);
-    f * mag
+    round_up(max / 4.0)
 }
 
 /// Draws `b`: the bars, gridlines, the lines within scale (the others are named in the
@@ -916,14 +914,11 @@ fn verdict(report: &Report, v: &CheckResult) -> String {
             esc(&i.reason)
         );
     }
-    for f in (c.findings.iter()).filter(|f| f.severity != Severity::Violation) {
-        s += &format!(
-            "<li class=\"{}\">{}: {}</li>\n",
-            severity(f.severity),
-            f.code,
-            esc(&f.message)
-        );
-    }
+    s.extend(
+        (c.findings.iter())
+            .filter(|f| f.severity != Severity::Violation)
+            .map(finding),
+    );
     s += "</ul>\n";
     if let Some((spec, tail)) = best_alternative(report, v) {
         s += &format!(

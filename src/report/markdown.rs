@@ -11,7 +11,7 @@ use super::columns::COLUMNS;
 use super::model::{CandidateReport, ExplainReport, Report, Severity};
 use super::text::{
     MAP_LEGEND, best_alternative, cell, cost_line, largest_values, map_header, observed_line,
-    partition_name, secondary_index_line, target_line,
+    partition_name, round_up, secondary_index_line, target_line,
 };
 use crate::units::human_bytes;
 
@@ -139,22 +139,9 @@ fn xychart(title: &str, axis: &str, labels: &[String], values: &[f64], decimals:
     format!(
         "```mermaid\nxychart-beta horizontal\n    title \"{title}\"\n    x-axis [{}]\n    y-axis \"{axis}\" 0 --> {}\n    bar [{}]\n```\n\n",
         labels.join(", "),
-        nice_ceiling(top),
+        round_up(top),
         texts.join(", ")
     )
-}
-
-/// The smallest of 1, 2, 2.5 or 5 × 10ⁿ at or above `x` (1 for nothing).
-fn nice_ceiling(x: f64) -> String {
-    if x <= 0.0 || !x.is_finite() {
-        return "1".to_owned();
-    }
-    let mag = 10f64.powf(x.log10().floor());
-    let f = [1.0, 2.0, 2.5, 5.0, 10.0]
-        .into_iter()
-        .find(|f| f * mag >= x)
-        .unwrap_or(10.0);
-    format!("{}", f * mag)
 }
 
 fn row(c: &CandidateReport) -> String {
@@ -248,11 +235,6 @@ mod tests {
 
     #[test]
     fn chart_axes_start_at_zero_and_end_at_a_round_figure() {
-        assert_eq!(nice_ceiling(1_783.0), "2000");
-        assert_eq!(nice_ceiling(354.0), "500");
-        assert_eq!(nice_ceiling(4.25), "5");
-        assert_eq!(nice_ceiling(2.0), "2");
-        assert_eq!(nice_ceiling(0.0), "1");
         let chart = xychart("t", "RU/s", &["\"a\"".into()], &[1_783.4], 0);
         assert!(
             chart.contains("y-axis \"RU/s\" 0 --> 2000\n    bar [1783]\n"),
