@@ -330,7 +330,8 @@ pub struct PartitionLoad {
     pub ru: Vec<f64>,
     /// RU/s each needs at the workload's peak: its RU times the rate that turns the key's
     /// need into its RU/s (so the busiest times the partitions is the RU/s the report
-    /// states, before the service's minimums); `None` when the log gives no rates.
+    /// states, before the service's minimums, unless a sampled log's need is taken net of
+    /// chance); `None` when the log gives no rates.
     pub ru_per_second: Option<Vec<f64>>,
     /// Per replay window with load (in time order), per partition: the Azure portal's
     /// normalised RU consumption (0–1, capped), the partition's RU/s in the window over the
