@@ -207,12 +207,28 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
             }
         }
         if req.candidates.is_empty() {
+            // A document that does not parse is why none was found: its error comes first.
+            input::read(
+                &req.sources,
+                &[],
+                &req.read,
+                &|| Discard,
+                &input::NoProgress,
+            )?;
             anyhow::bail!(
                 "no candidate keys found: the first documents have no scalar properties and the log filters none; give --key SPEC"
             );
         }
     }
     Ok(())
+}
+
+/// A sink that keeps nothing: reading only for its errors.
+struct Discard;
+
+impl input::Sink for Discard {
+    fn document(&mut self, _: &input::Document<'_>) {}
+    fn merge(&mut self, _: Self) {}
 }
 
 /// Reads ahead into the first source (standard input keeps what was read, chained before
@@ -408,6 +424,8 @@ fn monitor_report(o: &Observed) -> MonitorReport {
         unjoined: o.unjoined,
         hidden: o.hidden,
         keyed: o.keyed,
+        duplicates: o.duplicates,
+        uncorrelated: o.uncorrelated,
         current_key: o.current_key.clone(),
         largest_partitions: (o.largest_partitions.iter())
             .map(|p| ObservedPartitionReport {
