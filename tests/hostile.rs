@@ -113,6 +113,31 @@ fn r28_a_log_cut_inside_a_character_at_the_sniffing_boundary_reads() {
 }
 
 #[test]
+fn r28_a_write_that_fails_on_standard_output_is_an_error() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return;
+    };
+    for args in [
+        &["completions", "bash"][..],
+        &["--help"],
+        &["analyze", "--help"],
+        &["--version"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pkadvisor"))
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("No space left on device"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
 fn r28_a_select_log_naming_export_columns_is_the_ndjson_log() {
     let dir = scratch("r28_select_columns");
     let text = "SELECT c.activityId, c.requestCharge FROM c WHERE c.tenantId = 'a'\n".repeat(7);
@@ -473,5 +498,19 @@ fn r28_a_file_of_one_bad_line_says_its_syntax_error() {
     ] {
         let out = analyze(&log, &[]);
         assert!(stderr(&out).contains(want), "{want}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn r28_the_epk_hint_quotes_once() {
+    for (value, want) in [
+        ("hello", "strings need quotes: '\"hello\"'"),
+        ("it's", "strings need quotes: '\"it'\\''s\"'"),
+        ("\"open", "a string is one JSON string"),
+    ] {
+        let out = pkadvisor().args(["epk", value]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains(want), "{want}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("'\"\""), "{}", stderr(&out));
     }
 }
