@@ -514,3 +514,80 @@ fn r28_the_epk_hint_quotes_once() {
         assert!(!stderr(&out).contains("'\"\""), "{}", stderr(&out));
     }
 }
+
+/// `profile` of a fixture's documents into `out` (`--redact` with a key when `redact`).
+fn profile_of(docs: &str, out: &str, extra: &[&str], redact: bool) {
+    let mut cmd = pkadvisor();
+    cmd.args(["profile", docs, "-o", out, "-q"]).args(extra);
+    if redact {
+        cmd.arg("--redact").env("PKADVISOR_REDACT_KEY", "r28");
+    }
+    cmd.assert().success();
+}
+
+/// A report with what redaction changes taken out: value labels, finding messages (which
+/// quote values), the redacted flag.
+fn without_labels(mut r: Value) -> Value {
+    for c in r["candidates"].as_array_mut().unwrap() {
+        for v in c["largest_values"].as_array_mut().unwrap() {
+            v["value"] = Value::Null;
+        }
+        for f in c["findings"].as_array_mut().unwrap() {
+            f["message"] = Value::Null;
+        }
+    }
+    if let Some(g) = r["recommendation"].get_mut("secondary_index") {
+        *g = Value::Null;
+    }
+    r["input"]["redacted"] = Value::Null;
+    r
+}
+
+#[test]
+fn r28_a_redacted_profile_gives_the_figures_and_findings_of_a_plain_one_on_every_fixture() {
+    let dir = scratch("r28_redacted_fixtures");
+    let sets: [(&str, &[&str]); 4] = [
+        (
+            "iot",
+            &[
+                "--time-path",
+                "/ts",
+                "--key",
+                "/ts",
+                "--key",
+                "/vin",
+                "--key",
+                "/date",
+            ],
+        ),
+        ("multitenant", &[]),
+        ("nutrition", &[]),
+        ("profiles", &[]),
+    ];
+    for (set, extra) in sets {
+        let docs = format!("fixtures/{set}/docs.ndjson");
+        let queries = format!("fixtures/{set}/queries.ndjson");
+        let (plain, hidden) = (
+            dir.join(format!("{set}.profile")),
+            dir.join(format!("{set}.r.profile")),
+        );
+        let (plain, hidden) = (plain.to_string_lossy(), hidden.to_string_lossy());
+        profile_of(&docs, &plain, extra, false);
+        profile_of(&docs, &hidden, extra, true);
+        let run = |p: &str| {
+            crate::util::json(&[
+                "analyze",
+                "--profile",
+                p,
+                "--queries",
+                &queries,
+                "-q",
+                "--format",
+                "json",
+            ])
+        };
+        let (a, b) = (run(&plain), run(&hidden));
+        assert_eq!(b["input"]["redacted"], true);
+        assert_eq!(without_labels(a), without_labels(b), "{set}");
+    }
+}

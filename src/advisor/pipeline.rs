@@ -178,7 +178,10 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
 pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
     choose_candidates(&mut req)?;
     let plan = plan(&req);
-    let (stats, untimed, read) = read_documents(&req, &plan, progress)?;
+    let (mut stats, untimed, read) = read_documents(&req, &plan, progress)?;
+    for (s, c) in stats.iter_mut().zip(&req.candidates) {
+        s.measured = Some(c.spec.to_string());
+    }
     Ok(Profile {
         candidates: req.candidates,
         time_path: req.time_path,
@@ -190,6 +193,8 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         untimed,
         stats,
         redacted: false,
+        redact_key: None,
+        checksum: None,
     })
 }
 
