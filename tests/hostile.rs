@@ -164,9 +164,9 @@ fn r28_an_array_of_ndjson_operations_is_refused_by_element() {
     );
 }
 
-/// Query statistics rows: query `i` of `texts` distinct texts, one page each, with its
-/// request row (charged `i + 1`), under `correlated(i)`.
-fn pages(n: usize, texts: usize, correlated: impl Fn(usize) -> String) -> String {
+/// Query statistics rows: page `i` of text `text(i)` under `correlated(i)`, with its
+/// request row (charged `i + 1`).
+fn pages(n: usize, text: impl Fn(usize) -> usize, correlated: impl Fn(usize) -> String) -> String {
     let mut rows = Vec::new();
     for i in 0..n {
         let activity = format!("act-{i}");
@@ -175,7 +175,7 @@ fn pages(n: usize, texts: usize, correlated: impl Fn(usize) -> String) -> String
             "TimeGenerated": "2026-11-15T09:00:00Z",
             "ActivityId": activity,
             "CorrelatedActivityId": correlated(i),
-            "QueryText": format!("SELECT * FROM c WHERE c.tenantId = 't{}'", i % texts),
+            "QueryText": format!("SELECT * FROM c WHERE c.tenantId = 't{}'", text(i)),
         }));
         rows.push(json!({
             "Type": "CDBDataPlaneRequests",
@@ -206,7 +206,7 @@ fn r28_a_correlated_id_that_tells_no_query_apart_groups_nothing() {
         let log = write(
             &dir,
             &format!("{name}.json"),
-            &pages(151, 34, |_| id.clone()),
+            &pages(151, |i| i % 34, |_| id.clone()),
         );
         let r = report(&analyze(&log, &["--format", "json"]));
         assert_eq!(r["input"]["operations"], 151, "{name}");
@@ -216,7 +216,7 @@ fn r28_a_correlated_id_that_tells_no_query_apart_groups_nothing() {
     let log = write(
         &dir,
         "real.json",
-        &pages(150, 34, |i| format!("q-{}", i / 2)),
+        &pages(150, |i| (i / 2) % 34, |i| format!("q-{}", i / 2)),
     );
     let r = report(&analyze(&log, &["--format", "json"]));
     assert_eq!(r["input"]["operations"], 75);
@@ -460,7 +460,7 @@ fn r28_long_in_lists_and_known_maps_count_against_the_memory_given() {
 fn r28_azure_monitor_key_rows_count_their_partition_key() {
     let dir = scratch("r28_key_rows");
     let pad = "k".repeat(100_000);
-    let rows: Vec<Value> = (0..1_000)
+    let rows: Vec<Value> = (0..300)
         .map(|i| json!({"Type": "CDBPartitionKeyRUConsumption", "ActivityId": format!("a{i}"), "PartitionKey": format!("[\"{pad}{i}\"]"), "RequestCharge": 1, "OperationName": "Read"}))
         .collect();
     let log = write(&dir, "keys.json", &serde_json::to_string(&rows).unwrap());
@@ -589,5 +589,94 @@ fn r28_a_redacted_profile_gives_the_figures_and_findings_of_a_plain_one_on_every
         let (a, b) = (run(&plain), run(&hidden));
         assert_eq!(b["input"]["redacted"], true);
         assert_eq!(without_labels(a), without_labels(b), "{set}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn r28_profile_output_follows_links_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("r28_profile_files");
+    let real = dir.join("real.profile");
+    let link = dir.join("link.profile");
+    std::fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink("real.profile", &link).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    profile_of(
+        DOCS,
+        &link.to_string_lossy(),
+        &["--key", "/tenantId"],
+        false,
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        text.starts_with("{\"format\":\"pkadvisor-profile\""),
+        "{}",
+        &text[..text.len().min(40)]
+    );
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn r28_an_interrupted_profile_leaves_no_partial_file() {
+    let dir = scratch("r28_profile_signal");
+    // Enough distinct values that writing the profile takes a while.
+    let mut docs = String::new();
+    for i in 0..200_000 {
+        docs.push_str(&format!(
+            "{{\"id\":\"doc-{i}\",\"a\":\"a-{i}\",\"b\":{i}}}\n"
+        ));
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let out = dir.join("out.profile");
+    for signal in ["-TERM", "-INT"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pkadvisor"))
+            .args([
+                "profile", &docs, "-q", "--key", "/id", "--key", "/a", "--key", "/b", "-o",
+            ])
+            .arg(&out)
+            .spawn()
+            .unwrap();
+        let partial = || {
+            std::fs::read_dir(&dir).unwrap().any(|e| {
+                e.unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".partial")
+            })
+        };
+        let mut seen = false;
+        while child.try_wait().unwrap().is_none() {
+            if partial() {
+                seen = true;
+                let pid = child.id().to_string();
+                std::process::Command::new("kill")
+                    .args([signal, &pid])
+                    .status()
+                    .unwrap();
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let status = child.wait().unwrap();
+        assert!(
+            seen,
+            "{signal}: the profile was written before its partial file was seen"
+        );
+        assert!(!partial(), "{signal}: a partial file is left");
+        assert!(!out.exists(), "{signal}: {status:?}");
     }
 }
