@@ -680,3 +680,160 @@ fn r28_an_interrupted_profile_leaves_no_partial_file() {
         assert!(!out.exists(), "{signal}: {status:?}");
     }
 }
+
+/// The output formats `analyze --help` lists (a format added later is covered too).
+fn formats() -> Vec<String> {
+    let out = pkadvisor().args(["analyze", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let section = help
+        .split("--format <FORMAT>")
+        .nth(1)
+        .expect("--format in the help");
+    let list = section.split("[default").next().unwrap();
+    let formats: Vec<String> = list
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("- ")?
+                .split(':')
+                .next()
+                .map(str::to_owned)
+        })
+        .collect();
+    assert!(formats.len() >= 3, "{formats:?}");
+    formats
+}
+
+#[test]
+fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command() {
+    let dir = scratch("r28_redact_everywhere");
+    let tenant = |i: usize| format!("SECRETTENANT{i:03}");
+    let mut docs = String::new();
+    for i in 0..400 {
+        docs.push_str(&format!(
+            "{{\"id\":\"SECRETID{i}\",\"tenantId\":\"{}\",\"userId\":\"SECRETUSER{}\",\"ts\":\"2026-11-15T09:{:02}:00Z\"}}\n",
+            tenant(i % 40),
+            i % 7,
+            i % 60
+        ));
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    // An Azure Monitor log whose partitions are a 1 MB value and known tenants.
+    let huge = format!("SECRETHUGE{}", "x".repeat(1 << 20));
+    let mut rows = vec![
+        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{huge}\"]"), "SizeKb": 900_000}),
+        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{}\"]", tenant(1)), "SizeKb": 19_500_000}),
+    ];
+    for i in 0..30 {
+        let a = format!("a{i}");
+        rows.push(json!({"Type": "CDBDataPlaneRequests", "ActivityId": a, "OperationName": "Read", "RequestCharge": 1, "TimeGenerated": "2026-11-15T09:00:00Z"}));
+        rows.push(json!({"Type": "CDBPartitionKeyRUConsumption", "ActivityId": a, "PartitionKey": format!("[\"{}\"]", tenant(i)), "RequestCharge": 1}));
+        rows.push(json!({"Type": "CDBQueryRuntimeStatistics", "ActivityId": format!("q{i}"), "QueryText": format!("SELECT * FROM c WHERE c.tenantId = '{}'", tenant(i))}));
+    }
+    let log = write(&dir, "monitor.json", &serde_json::to_string(&rows).unwrap());
+    // A lookup layout whose collection names are long and secret.
+    let collection = format!("SECRETCOLLECTION{}", "c".repeat(200_000));
+    let map = write(
+        &dir,
+        "map.json",
+        &json!({ tenant(1): collection, "*": "SECRETOTHER" }).to_string(),
+    );
+    let lookup = format!("lookup:/tenantId={map}");
+    let range = "range:/tenantId=SECRETTENANT000..SECRETTENANT019,SECRETTENANT020..SECRETTENANT039";
+    let profile = dir.join("hidden.profile").to_string_lossy().into_owned();
+    profile_of(
+        &docs,
+        &profile,
+        &["--key", "/tenantId", "--key", "/userId"],
+        true,
+    );
+    let common = [
+        "--queries",
+        log.as_str(),
+        "--current-key",
+        "/tenantId",
+        "-q",
+        "--wide",
+        "--top",
+        "50",
+    ];
+    let layouts = ["--layout", lookup.as_str(), "--layout", range];
+    let runs: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "analyze",
+            [
+                &[
+                    "analyze",
+                    &docs,
+                    "--key",
+                    "/tenantId",
+                    "--key",
+                    "/userId",
+                    "--redact",
+                ][..],
+                &layouts,
+            ]
+            .concat(),
+        ),
+        (
+            "explain",
+            vec!["analyze", &docs, "--explain", "/tenantId", "--redact"],
+        ),
+        (
+            "explain layout",
+            vec!["analyze", &docs, "--explain", &lookup, "--redact"],
+        ),
+        (
+            "check",
+            vec![
+                "check",
+                &docs,
+                "--key",
+                "/tenantId",
+                "--redact",
+                "--min-score",
+                "0",
+            ],
+        ),
+        (
+            "check layout",
+            vec![
+                "check",
+                &docs,
+                "--layout",
+                &lookup,
+                "--redact",
+                "--min-score",
+                "0",
+            ],
+        ),
+        ("analyze --profile", vec!["analyze", "--profile", &profile]),
+        (
+            "explain --profile",
+            vec!["analyze", "--explain", "/tenantId", "--profile", &profile],
+        ),
+    ];
+    for format in formats() {
+        for (name, args) in &runs {
+            // --profile takes every file after it: the common flags go first.
+            let out = pkadvisor()
+                .args(&args[..1])
+                .args(common)
+                .args(["--format", &format])
+                .args(&args[1..])
+                .output()
+                .unwrap();
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{name} {format}: {}",
+                stderr(&out)
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.len() > 200, "{name} {format}: {text}");
+            if let Some(at) = text.find("SECRET") {
+                let around = &text[at.saturating_sub(80)..(at + 80).min(text.len())];
+                panic!("{name} --format {format} shows a raw value: …{around}…");
+            }
+        }
+    }
+}
