@@ -22,7 +22,7 @@ pub fn parse() -> Cli {
             }
         }
     }
-    let mut cli = Cli::parse_from(args);
+    let mut cli = Cli::try_parse_from(args).unwrap_or_else(|e| exit_on(&e));
     if let Command::Epk(e) = &mut cli.command {
         for v in &mut e.values {
             if let Some(text) = v.strip_prefix(NEGATIVE) {
@@ -31,6 +31,31 @@ pub fn parse() -> Cli {
         }
     }
     cli
+}
+
+/// Ends the process on what clap did not parse: help and version go to standard output,
+/// and a write that fails there (`--help > /dev/full`) is an error (exit 2) as any
+/// output's is; usage errors are clap's (standard error, exit 2).
+fn exit_on(e: &clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    use std::io::{IsTerminal, Write};
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let mut out = std::io::stdout().lock();
+    let text = match out.is_terminal() {
+        true => e.render().ansi().to_string(),
+        false => e.render().to_string(),
+    };
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => std::process::exit(0),
+        // A closed pipe (`--help | head`) is not an error.
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(err) => {
+            eprintln!("pkadvisor: error: writing the help: {err}");
+            std::process::exit(2)
+        }
+    }
 }
 
 /// A JSON number with a minus sign: `-1`, `-0.5`, `-1e+308`.

@@ -56,3 +56,6 @@ mod profile;
 
 // The Spark driver in contrib/spark: profiles of partitions merge into the whole's report.
 mod spark;
+
+// Hostile input, round two: non-ASCII at the sniffing boundary, misreads, memory, positions.
+mod hostile;

@@ -50,17 +50,20 @@ pub fn build_report(
     mut input: InputSummary,
     opts: &ReportOptions,
 ) -> Report {
+    // Values that came hashed (redacted profiles) are not shown beside raw ones.
+    let redacting = ReportOptions {
+        redact: opts.redact || input.redacted,
+        ..opts.clone()
+    };
+    let opts = &redacting;
     if opts.redact {
         for e in &mut evals {
             if let Some(l) = &mut e.projection.largest {
                 l.label = redact(&l.label);
             }
         }
-        for p in input
-            .monitor
-            .iter_mut()
-            .flat_map(|m| &mut m.largest_partitions)
-        {
+        // The log's values too: every label of every source takes this one path.
+        for p in input.monitor.iter_mut().flat_map(|m| &mut m.largest_partitions) {
             p.value = redact(&p.value);
         }
     }

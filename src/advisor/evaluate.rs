@@ -89,9 +89,12 @@ pub fn evaluate(
         timed: ctx.timed,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
-    let arrival_order = super::clock::arrival_correlation(&spec, &stats.values);
+    // Redacted values order nothing: what they said before is recorded.
+    let order = stats
+        .order
+        .unwrap_or_else(|| super::clock::order(&spec, &stats.values));
+    let (arrival_order, clock_reading) = (order.arrival_correlation, order.clock_reading);
     let parts = projection.container.partitions().len();
-    let clock_reading = super::clock::is_clock_reading(&stats.values);
     // A clock reading that increases with arrival: at production rates the writes of one
     // moment share its value, one partition, however unique the sample's values are.
     if arrival_order.is_some_and(|r| r >= super::clock::MONOTONIC_MIN) && clock_reading && parts > 1

@@ -180,7 +180,10 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
 pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
     choose_candidates(&mut req)?;
     let plan = plan(&req);
-    let (stats, untimed, read) = read_documents(&req, &plan, progress)?;
+    let (mut stats, untimed, read) = read_documents(&req, &plan, progress)?;
+    for (s, c) in stats.iter_mut().zip(&req.candidates) {
+        s.measured = Some(c.spec.to_string());
+    }
     Ok(Profile {
         candidates: req.candidates,
         time_path: req.time_path,
@@ -192,6 +195,8 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         untimed,
         stats,
         redacted: false,
+        redact_key: None,
+        checksum: None,
     })
 }
 
@@ -209,12 +214,28 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
             }
         }
         if req.candidates.is_empty() {
+            // A document that does not parse is why none was found: its error comes first.
+            input::read(
+                &req.sources,
+                &[],
+                &req.read,
+                &|| Discard,
+                &input::NoProgress,
+            )?;
             anyhow::bail!(
                 "no candidate keys found: the first documents have no scalar properties and the log filters none; give --key SPEC"
             );
         }
     }
     Ok(())
+}
+
+/// A sink that keeps nothing: reading only for its errors.
+struct Discard;
+
+impl input::Sink for Discard {
+    fn document(&mut self, _: &input::Document<'_>) {}
+    fn merge(&mut self, _: Self) {}
 }
 
 /// Reads ahead into the first source (standard input keeps what was read, chained before
@@ -411,6 +432,8 @@ fn monitor_report(o: &Observed) -> MonitorReport {
         unjoined: o.unjoined,
         hidden: o.hidden,
         keyed: o.keyed,
+        duplicates: o.duplicates,
+        uncorrelated: o.uncorrelated,
         current_key: o.current_key.clone(),
         largest_partitions: (o.largest_partitions.iter())
             .map(|p| ObservedPartitionReport {

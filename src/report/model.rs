@@ -193,6 +193,11 @@ pub struct MonitorReport {
     pub hidden: u64,
     /// Point operations with the current key's value.
     pub keyed: u64,
+    /// Rows that repeat an earlier row exactly (an export given twice), read once.
+    pub duplicates: u64,
+    /// Query pages whose `CorrelatedActivityId` cannot tell queries apart (empty, all
+    /// zeros, or shared by different texts): each page counted a query of its own.
+    pub uncorrelated: u64,
     /// The current key the `PartitionKey` values belong to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_key: Option<String>,

@@ -164,6 +164,8 @@ fn ranking() -> Report {
                 unjoined: 1,
                 hidden: 4,
                 keyed: 900,
+                duplicates: 0,
+                uncorrelated: 0,
                 current_key: Some("/vin".to_owned()),
                 largest_partitions: vec![ObservedPartitionReport {
                     value: "[\"V123\"]".to_owned(),

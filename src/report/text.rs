@@ -121,6 +121,18 @@ fn monitor_note(m: &super::model::MonitorReport) -> String {
     if m.unroutable > 0 {
         parts.push(format!("{} unroutable (no text, no key)", m.unroutable));
     }
+    if m.duplicates > 0 {
+        parts.push(format!(
+            "{} duplicate rows read once (an export given twice?)",
+            m.duplicates
+        ));
+    }
+    if m.uncorrelated > 0 {
+        parts.push(format!(
+            "{} query pages without a usable CorrelatedActivityId (each counted a query)",
+            m.uncorrelated
+        ));
+    }
     if m.unjoined > 0 {
         parts.push(format!(
             "{} query {} without a request row (charged by the model)",
