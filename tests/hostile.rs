@@ -721,7 +721,7 @@ fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command
     // An Azure Monitor log whose partitions are a 1 MB value and known tenants.
     let huge = format!("SECRETHUGE{}", "x".repeat(1 << 20));
     let mut rows = vec![
-        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{huge}\"]"), "SizeKb": 900_000}),
+        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{huge}\"]"), "SizeKb": 19_900_000}),
         json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{}\"]", tenant(1)), "SizeKb": 19_500_000}),
     ];
     for i in 0..30 {
@@ -834,6 +834,28 @@ fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command
                 let around = &text[at.saturating_sub(80)..(at + 80).min(text.len())];
                 panic!("{name} --format {format} shows a raw value: …{around}…");
             }
+        }
+        // Without --redact, a 1 MB value and a 200 KB name are shown cut, as values are.
+        for plain in [&["--key", "/tenantId"][..], &["--explain", &lookup]] {
+            let out = pkadvisor()
+                .args(["analyze", &docs])
+                .args(common)
+                .args(["--format", &format])
+                .args(plain)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            let shown = if plain[0] == "--key" {
+                "SECRETHUGE"
+            } else {
+                "SECRETCOLLECTION"
+            };
+            assert!(text.contains(shown), "{format} {plain:?}: {text}");
+            assert!(
+                text.len() < 100_000,
+                "{format} {plain:?}: {} bytes",
+                text.len()
+            );
         }
     }
 }

@@ -60,7 +60,11 @@ pub fn build_report(
             }
         }
         // The log's values too: every label of every source takes this one path.
-        for p in input.monitor.iter_mut().flat_map(|m| &mut m.largest_partitions) {
+        for p in input
+            .monitor
+            .iter_mut()
+            .flat_map(|m| &mut m.largest_partitions)
+        {
             p.value = redact(&p.value);
         }
     }
