@@ -136,7 +136,11 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                     Some(db) => format!("{db}/{name}"),
                     None => name.to_owned(),
                 };
-                if !out.iter().any(|d| d.qualified == qualified) {
+                // A listing without its database (a change's `after`) is the same-named one.
+                let unqualified = |d: &Declared| d.qualified == d.name || qualified == name;
+                if !(out.iter())
+                    .any(|d| d.name == name && (d.qualified == qualified || unqualified(d)))
+                {
                     out.push(Declared {
                         name: name.to_owned(),
                         at,
