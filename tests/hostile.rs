@@ -863,16 +863,17 @@ fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command
 #[test]
 fn r28_a_log_share_past_counting_is_refused() {
     let queries = "fixtures/multitenant/queries.ndjson";
+    let args = [
+        "analyze",
+        DOCS,
+        "--queries",
+        queries,
+        "--key",
+        "/tenantId",
+        "-q",
+    ];
     let out = pkadvisor()
-        .args([
-            "analyze",
-            DOCS,
-            "--queries",
-            queries,
-            "--key",
-            "/tenantId",
-            "-q",
-        ])
+        .args(args)
         .args(["--log-share", "5e-324"])
         .output()
         .unwrap();
@@ -884,19 +885,13 @@ fn r28_a_log_share_past_counting_is_refused() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("18,446,744,073,709,551,615"));
     // One request in a million: rates a million times the log's, and finite.
-    let r = crate::util::json(&[
-        "analyze",
-        DOCS,
-        "--queries",
-        queries,
-        "--key",
-        "/tenantId",
-        "-q",
-        "--format",
-        "json",
-        "--log-share",
-        "0.000001",
-    ]);
+    let r = report(
+        &pkadvisor()
+            .args(args)
+            .args(["--format", "json", "--log-share", "0.000001"])
+            .output()
+            .unwrap(),
+    );
     let ru = r["candidates"][0]["cost"]["required_ru"].as_f64();
     assert!(ru.is_none_or(|ru| ru.is_finite() && ru < 1e15), "{ru:?}");
 }

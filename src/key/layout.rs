@@ -53,6 +53,15 @@ impl Bound {
     }
 }
 
+/// Whether every value up to `hi` sorts before `lo` (numerically when both are numbers; a
+/// string starting with `hi` is up to it).
+fn sorts_before(hi: &Bound, lo: &Bound) -> bool {
+    match (hi.number, lo.number) {
+        (Some(a), Some(b)) => a < b,
+        _ => hi.text < lo.text && !lo.text.starts_with(&hi.text),
+    }
+}
+
 /// One range of a `range` layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueRange {
@@ -97,10 +106,7 @@ impl ValueRange {
         let (Some(lo), Some(hi)) = (&self.lo, &self.hi) else {
             return false;
         };
-        match (lo.number, hi.number) {
-            (Some(a), Some(b)) => b < a,
-            _ => hi.text < lo.text && !lo.text.starts_with(&hi.text),
-        }
+        sorts_before(hi, lo)
     }
 
     /// Whether every value `self` holds sorts before every value `other` holds (a string
@@ -109,10 +115,7 @@ impl ValueRange {
         let (Some(hi), Some(lo)) = (&self.hi, &other.lo) else {
             return false;
         };
-        match (hi.number, lo.number) {
-            (Some(a), Some(b)) => a < b,
-            _ => hi.text < lo.text && !lo.text.starts_with(&hi.text),
-        }
+        sorts_before(hi, lo)
     }
 
     /// Whether a value could be in both: then the first would take it, and the second
