@@ -336,8 +336,8 @@ pub struct CommonArgs {
     /// Autoscale maximum RU/s to project onto, instead of --throughput.
     #[arg(long, value_name = "RU")]
     pub autoscale_max: Option<f64>,
-    /// The share of the real traffic the query log holds (0–1), so its rates scale up:
-    /// 0.1 for a log of one request in ten [default: 1].
+    /// The share of the real traffic the query log holds (0.000001–1), so its rates scale
+    /// up: 0.1 for a log of one request in ten [default: 1].
     #[arg(long, value_name = "F")]
     pub log_share: Option<f64>,
     /// Regions the container is replicated to: throughput and storage are paid in each

@@ -130,13 +130,23 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                     .and_then(Value::as_str)
                     .unwrap_or("(unnamed)");
                 let at = format!("{at}/values");
-                if !out.iter().any(|d| d.name == name) {
+                // A plan lists a container twice (planned values, resource changes): one
+                // container per database and name; same-named ones of other databases stay.
+                let qualified = match values.get("database_name").and_then(Value::as_str) {
+                    Some(db) => format!("{db}/{name}"),
+                    None => name.to_owned(),
+                };
+                // A listing without its database (a change's `after`) is the same-named one.
+                let unqualified = |d: &Declared| d.qualified == d.name || qualified == name;
+                if !(out.iter())
+                    .any(|d| d.name == name && (d.qualified == qualified || unqualified(d)))
+                {
                     out.push(Declared {
                         name: name.to_owned(),
                         at,
                         definition: terraform_definition(values),
                         source: None,
-                        qualified: name.to_owned(),
+                        qualified,
                     });
                 }
                 return;
@@ -603,5 +613,27 @@ mod tests {
         assert!(matches!(none, IacError::NoContainer { .. }));
         let bad = read("f.json", "{").unwrap_err().to_string();
         assert!(bad.starts_with("f.json:1:1: not JSON"), "{bad}");
+    }
+
+    #[test]
+    fn terraform_containers_of_one_name_in_two_databases_are_both_declared() {
+        let container = |db: &str, path: &str| {
+            serde_json::json!({"type": "azurerm_cosmosdb_sql_container", "address": format!("azurerm_cosmosdb_sql_container.{db}"),
+                "values": {"name": "orders", "database_name": db, "partition_key_paths": [path], "partition_key_version": 2}})
+        };
+        let plan = serde_json::json!({"planned_values": {"root_module": {"resources": [container("shop", "/customerId"), container("archive", "/year")]}},
+            "resource_changes": [{"type": "azurerm_cosmosdb_sql_container", "change": {"after": {"name": "orders", "database_name": "shop", "partition_key_paths": ["/customerId"], "partition_key_version": 2}}}]});
+        let found = read("plan.json", &plan.to_string()).unwrap();
+        let names: Vec<&str> = found.iter().map(|d| d.qualified.as_str()).collect();
+        assert_eq!(names, ["shop/orders", "archive/orders"]);
+        let e = pick("plan.json", found.clone(), Some("orders"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("several containers are named \"orders\""), "{e}");
+        let archive = pick("plan.json", found, Some("archive/orders")).unwrap();
+        assert_eq!(
+            archive.key("plan.json", "container").unwrap().0.to_string(),
+            "/year"
+        );
     }
 }

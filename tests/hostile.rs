@@ -721,7 +721,7 @@ fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command
     // An Azure Monitor log whose partitions are a 1 MB value and known tenants.
     let huge = format!("SECRETHUGE{}", "x".repeat(1 << 20));
     let mut rows = vec![
-        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{huge}\"]"), "SizeKb": 900_000}),
+        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{huge}\"]"), "SizeKb": 19_900_000}),
         json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{}\"]", tenant(1)), "SizeKb": 19_500_000}),
     ];
     for i in 0..30 {
@@ -835,5 +835,63 @@ fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command
                 panic!("{name} --format {format} shows a raw value: …{around}…");
             }
         }
+        // Without --redact, a 1 MB value and a 200 KB name are shown cut, as values are.
+        for plain in [&["--key", "/tenantId"][..], &["--explain", &lookup]] {
+            let out = pkadvisor()
+                .args(["analyze", &docs])
+                .args(common)
+                .args(["--format", &format])
+                .args(plain)
+                .output()
+                .unwrap();
+            let text = String::from_utf8_lossy(&out.stdout);
+            let shown = if plain[0] == "--key" {
+                "SECRETHUGE"
+            } else {
+                "SECRETCOLLECTION"
+            };
+            assert!(text.contains(shown), "{format} {plain:?}: {text}");
+            assert!(
+                text.len() < 100_000,
+                "{format} {plain:?}: {} bytes",
+                text.len()
+            );
+        }
     }
+}
+
+#[test]
+fn r28_a_log_share_past_counting_is_refused() {
+    let queries = "fixtures/multitenant/queries.ndjson";
+    let args = [
+        "analyze",
+        DOCS,
+        "--queries",
+        queries,
+        "--key",
+        "/tenantId",
+        "-q",
+    ];
+    let out = pkadvisor()
+        .args(args)
+        .args(["--log-share", "5e-324"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("--log-share must be between 0.000001"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("18,446,744,073,709,551,615"));
+    // One request in a million: rates a million times the log's, and finite.
+    let r = report(
+        &pkadvisor()
+            .args(args)
+            .args(["--format", "json", "--log-share", "0.000001"])
+            .output()
+            .unwrap(),
+    );
+    let ru = r["candidates"][0]["cost"]["required_ru"].as_f64();
+    assert!(ru.is_none_or(|ru| ru.is_finite() && ru < 1e15), "{ru:?}");
 }

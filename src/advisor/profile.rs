@@ -1084,4 +1084,23 @@ mod tests {
             assert!(err.to_string().contains(want), "{want}: {err}");
         }
     }
+
+    #[test]
+    fn the_highest_sampling_level_the_documents_allow_projects_promptly() {
+        // 500 documents: level 9 (256 values at level 8) is reachable, level 10 is not.
+        let text = forged(&sample(), |s| s[0]["values"]["level"] = 9.into());
+        let p = Profile::read("forged.profile", &text[..]).unwrap();
+        let target = super::super::Target {
+            storage_bytes: 1_000_000_000_000_000,
+            throughput: crate::engine::Throughput::Manual(1e9),
+        };
+        let started = std::time::Instant::now();
+        let definition = p.candidates[0].definition();
+        let _ = super::super::project::project(&definition, &p.stats[0], &target, false);
+        assert!(
+            started.elapsed().as_secs_f64() < 30.0,
+            "{:?}",
+            started.elapsed()
+        );
+    }
 }

@@ -1,5 +1,7 @@
 //! Redaction: stable stand-ins for key values that must not leave the machine
-//! (`--redact`), plain or keyed.
+//! (`--redact`), plain or keyed. Every label a report shows, of every source (documents'
+//! values, an Azure Monitor log's partitions, layout bounds and collection names), takes
+//! [`redact`] or [`hider`] on its way into the report.
 
 use crate::engine::murmur::murmur3_x64_128;
 
@@ -24,10 +26,11 @@ pub fn redact_keyed(label: &str, key: &[u8]) -> String {
     format!("\"#{:012x}\"", h1 >> 16)
 }
 
-/// What shows a value in a name: itself, or with `redact` its stable hash.
+/// What shows a value in a name (a collection's, a range's bounds): with `redact` its
+/// stable hash, else itself, cut past [`crate::stats::MAX_LABEL_BYTES`] as values are.
 pub fn hider(redact: bool) -> impl Fn(&str) -> String {
     move |v: &str| match redact {
         true => self::redact(v).trim_matches('"').to_owned(),
-        false => v.to_owned(),
+        false => crate::stats::cut_label(v),
     }
 }

@@ -24,6 +24,9 @@ use pkadvisor::log::{LogFormat, LogOptions};
 /// The largest `--target-storage`: 1 PB.
 const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;
 
+/// The smallest `--log-share`: one request in a million.
+const MIN_LOG_SHARE: f64 = 1e-6;
+
 /// Reading threads unless `--threads` says otherwise.
 pub const DEFAULT_THREADS: usize = 2;
 
@@ -187,8 +190,12 @@ fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
         };
     }
     if let Some(share) = args.log_share {
-        if !share.is_finite() || share <= 0.0 || share > 1.0 {
-            bail!("--log-share must be more than 0 and at most 1, not {share}");
+        // Rates are divided by the share: below one request in a million they pass every
+        // count (5e-324 gave 18,446,744,073,709,551,615 RU/s).
+        if !share.is_finite() || !(MIN_LOG_SHARE..=1.0).contains(&share) {
+            bail!(
+                "--log-share must be between 0.000001 (one request in a million) and 1, not {share}"
+            );
         }
         p.log_share = share;
     }

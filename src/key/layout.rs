@@ -53,6 +53,15 @@ impl Bound {
     }
 }
 
+/// Whether every value up to `hi` sorts before `lo` (numerically when both are numbers; a
+/// string starting with `hi` is up to it).
+fn sorts_before(hi: &Bound, lo: &Bound) -> bool {
+    match (hi.number, lo.number) {
+        (Some(a), Some(b)) => a < b,
+        _ => hi.text < lo.text && !lo.text.starts_with(&hi.text),
+    }
+}
+
 /// One range of a `range` layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueRange {
@@ -64,7 +73,8 @@ pub struct ValueRange {
 
 impl ValueRange {
     fn parse(text: &str) -> Result<ValueRange, String> {
-        let bound = |t: &str| (!t.is_empty()).then(|| Bound::new(t));
+        // Spaces around `..` are the writer's, not the bound's.
+        let bound = |t: &str| (!t.trim().is_empty()).then(|| Bound::new(t.trim()));
         match text.split_once("..") {
             Some((_, hi)) if hi.contains("..") => Err(format!(
                 "range {text:?} has more than one '..' (write lo..hi)"
@@ -96,10 +106,24 @@ impl ValueRange {
         let (Some(lo), Some(hi)) = (&self.lo, &self.hi) else {
             return false;
         };
-        match (lo.number, hi.number) {
-            (Some(a), Some(b)) => b < a,
-            _ => hi.text < lo.text && !lo.text.starts_with(&hi.text),
-        }
+        sorts_before(hi, lo)
+    }
+
+    /// Whether every value `self` holds sorts before every value `other` holds (a string
+    /// starting with the upper bound is within it: `A..M` holds `Mz`).
+    fn ends_before(&self, other: &ValueRange) -> bool {
+        let (Some(hi), Some(lo)) = (&self.hi, &other.lo) else {
+            return false;
+        };
+        sorts_before(hi, lo)
+    }
+
+    /// Whether a value could be in both: then the first would take it, and the second
+    /// would be shadowed (in part or whole).
+    fn overlaps(&self, other: &ValueRange) -> bool {
+        self.is_numeric() == other.is_numeric()
+            && !self.ends_before(other)
+            && !other.ends_before(self)
     }
 
     /// Whether every bound given is a number (then only numbers are in the range).
@@ -222,11 +246,21 @@ impl Layout {
         let arg = arg.trim();
         let resolver = match kind {
             "range" => {
-                let ranges = arg
-                    .split(',')
-                    .map(|r| ValueRange::parse(r.trim()))
+                let texts: Vec<&str> = arg.split(',').map(str::trim).collect();
+                let ranges = (texts.iter())
+                    .map(|r| ValueRange::parse(r))
                     .collect::<Result<Vec<_>, _>>()
                     .map_err(|e| LayoutError(format!("{text:?}: {e}")))?;
+                for (i, j) in
+                    (0..ranges.len()).flat_map(|i| (i + 1..ranges.len()).map(move |j| (i, j)))
+                {
+                    if ranges[i].overlaps(&ranges[j]) {
+                        return fail(format!(
+                            "{text:?}: ranges {:?} and {:?} overlap: a value goes to the first that holds it, so the second is shadowed; make them disjoint",
+                            texts[i], texts[j]
+                        ));
+                    }
+                }
                 Resolver::Range { path, ranges }
             }
             "lookup" => {
@@ -402,21 +436,21 @@ pub fn newest(n: usize) -> Epk {
 
 /// A lookup map from its JSON text: an object of value → collection name.
 fn lookup(path: KeyPath, file: &str, json: &str) -> Result<Resolver, LayoutError> {
-    let doc: serde_json::Value = serde_json::from_str(json.trim_start_matches('\u{feff}'))
-        .map_err(|e| {
-            LayoutError(format!(
-                "{file}:{}:{}: not JSON ({e}); a lookup map is an object of value → collection name",
-                e.line(),
-                e.column()
-            ))
-        })?;
-    let Some(entries) = doc.as_object() else {
-        return fail(format!(
-            "{file}: expected an object of value → collection name, e.g. {{\"us\": \"orders-us\", \"*\": \"orders-other\"}}"
-        ));
-    };
+    let doc: Entries = serde_json::from_str(json.trim_start_matches('\u{feff}')).map_err(|e| {
+        let expected = "a lookup map is an object of value → collection name, e.g. {\"us\": \"orders-us\", \"*\": \"orders-other\"}";
+        LayoutError(format!(
+            "{file}:{}:{}: {e}; {expected}",
+            e.line(),
+            e.column().max(1)
+        ))
+    })?;
     let mut by_value: BTreeMap<String, String> = BTreeMap::new();
-    for (value, name) in entries {
+    for (value, name) in &doc.0 {
+        if by_value.contains_key(value) {
+            return fail(format!(
+                "{file}: value {value:?} is mapped twice (JSON keeps only one of them)"
+            ));
+        }
         let Some(name) = name.as_str().filter(|n| !n.is_empty()) else {
             return fail(format!(
                 "{file}: the collection of {value:?} must be a non-empty string, not {name}"
@@ -443,6 +477,32 @@ fn lookup(path: KeyPath, file: &str, json: &str) -> Result<Resolver, LayoutError
         map,
         default,
     })
+}
+
+/// A JSON object's entries in the order written, a key given twice included.
+struct Entries(Vec<(String, serde_json::Value)>);
+
+impl<'de> serde::Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Entries, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Entries;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of value → collection name")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Entries, A::Error> {
+                let mut out = Vec::new();
+                while let Some(entry) = m.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(Entries(out))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 /// A size as a spec writes it: whole GB, MB or kB when it is one, else bytes.
@@ -537,6 +597,45 @@ mod tests {
         let map = |_: &str| Ok("{\"us\": \n".to_owned());
         let e = Layout::parse("lookup:/r=m.json", Tier::default(), &map).unwrap_err();
         assert!(e.to_string().starts_with("m.json:2:"), "{e}");
+        let map = |_: &str| Ok(r#"{"us": "c1", "eu": "c2", "us": "c3"}"#.to_owned());
+        let e = Layout::parse("lookup:/r=m.json", Tier::default(), &map).unwrap_err();
+        assert!(
+            e.to_string().contains("value \"us\" is mapped twice"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn overlapping_duplicate_or_shadowed_ranges_are_refused() {
+        for (text, first, second) in [
+            ("range:/a=A..M,K..Z", "A..M", "K..Z"),
+            ("range:/a=A..M,N..Z,A..M", "A..M", "A..M"),
+            ("range:/a=..M,B..C", "..M", "B..C"),
+            ("range:/a=A..M,Mz..Z", "A..M", "Mz..Z"),
+            ("range:/n=1..10,5", "1..10", "5"),
+            (
+                "range:/m=2026-01..2026-06,2026-03",
+                "2026-01..2026-06",
+                "2026-03",
+            ),
+        ] {
+            let e = parse(text).unwrap_err().to_string();
+            let want = format!("ranges {first:?} and {second:?} overlap");
+            assert!(e.contains(&want), "{text}: {e}");
+        }
+        for fine in [
+            "range:/a=A..M,N..Z",
+            "range:/n=1..10,11..20",
+            "range:/m=2026-01,2026-02..",
+            "range:/x=1..5,A..Z",
+        ] {
+            assert!(parse(fine).is_ok(), "{fine}");
+        }
+        // Spaces around `..` are not part of a bound.
+        assert_eq!(
+            parse("range:/a=A .. M, N ..").unwrap().to_string(),
+            "range:/a=A..M,N.."
+        );
     }
 
     #[test]

@@ -580,9 +580,9 @@ impl<'a> State<'a> {
         let (Some(pk), Some(kb)) = (row.partition_key()?, kb) else {
             return Ok(());
         };
-        let value =
-            serde_json::to_string(&pk.iter().filter_map(PkValue::to_json).collect::<Vec<_>>())
-                .unwrap_or_default();
+        // Shown as values are: cut past 256 bytes (a 1 MB value was printed whole).
+        let array: Vec<Value> = pk.iter().filter_map(PkValue::to_json).collect();
+        let value = crate::stats::cut_label(&Value::Array(array).to_string());
         let bytes = (kb * 1000.0) as u64;
         let e = self.largest.entry(value).or_default();
         *e = (*e).max(bytes);

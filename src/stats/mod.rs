@@ -480,6 +480,20 @@ pub const MAX_LABEL_BYTES: usize = 256;
 pub fn label_into(components: &[PkValueRef<'_>], out: &mut String) {
     let start = out.len();
     write_label(components, out);
+    cut_from(out, start);
+}
+
+/// A label or name from any source (an Azure Monitor log's value, a collection name) as a
+/// report shows it: cut past [`MAX_LABEL_BYTES`] as [`label_into`] cuts values.
+pub fn cut_label(text: &str) -> String {
+    let mut out = text.to_owned();
+    cut_from(&mut out, 0);
+    out
+}
+
+/// Cuts the text of `out` from `start` past [`MAX_LABEL_BYTES`], adding its whole length
+/// and a hash of it (two long values stay apart).
+fn cut_from(out: &mut String, start: usize) {
     let len = out.len() - start;
     if len > MAX_LABEL_BYTES {
         let (h1, _) = crate::engine::murmur::murmur3_x64_128(&out.as_bytes()[start..]);
