@@ -9,6 +9,10 @@ use super::definition::{PartitionKeyDefinition, PartitionKind};
 use super::epk::{self, Epk, EpkRange};
 use super::load::WindowedLoad;
 
+/// How near the storage limit a partition must be to split with one of its generation that
+/// passed it (a share of the limit): 2%, one GB of 50, the grain of a projection's data.
+pub const TOGETHER: f64 = 0.02;
+
 /// 1 GB as Cosmos DB's storage limits count it (decimal; the smaller reading, so limits
 /// are met no later than the service would meet them).
 pub const GB: u64 = 1_000_000_000;
@@ -361,11 +365,41 @@ impl Container {
         });
     }
 
-    /// Splits every partition over the storage limit, recursively, at byte medians.
+    /// Splits every partition over the storage limit, at byte medians, generation by
+    /// generation as data that grew evenly splits: when a partition passes the limit, every
+    /// partition of its generation (as many splits from the initial layout) within
+    /// [`TOGETHER`] of the limit reached it at the same time and splits with it. A uniform
+    /// key at 100 GB is then laid out 25/25/25/25, not 50/25/25 because one half of the
+    /// first split held a few bytes more than the other.
     pub fn settle(&mut self) {
-        for idx in (0..self.partitions.len()).rev() {
-            if self.partitions[idx].bytes > self.limits.physical_bytes {
-                self.split_for_storage(idx);
+        if self.fixed {
+            for idx in 0..self.partitions.len() {
+                if self.partitions[idx].bytes > self.limits.physical_bytes {
+                    self.split_for_storage(idx);
+                }
+            }
+            return;
+        }
+        let limit = self.limits.physical_bytes;
+        let together = limit - (limit as f64 * TOGETHER) as u64;
+        loop {
+            let stuck = &self.unsplittable;
+            let over = (self.partitions.iter())
+                .filter(|p| p.bytes > limit && !stuck.contains(&p.id))
+                .map(|p| p.depth)
+                .min();
+            let Some(depth) = over else { return };
+            // From the last: splitting one shifts no index below it.
+            for idx in (0..self.partitions.len()).rev() {
+                let p = &self.partitions[idx];
+                if p.depth != depth || p.bytes < together || self.unsplittable.contains(&p.id) {
+                    continue;
+                }
+                if let Err(SplitError::SingleLogical(id)) = self.split_at_median(idx)
+                    && self.partitions[idx].bytes > limit
+                {
+                    self.unsplittable.push(id);
+                }
             }
         }
     }
@@ -698,6 +732,42 @@ mod tests {
             assert!((540..=660).contains(&p.bytes()), "{}", p.bytes());
         }
         assert_eq!(c.bytes(), 1_200);
+    }
+
+    /// Data of `n` keys of `each` bytes, loaded unsplit and settled.
+    fn settled(n: usize, each: impl Fn(usize) -> u64) -> Container {
+        let mut c = Container::with_limits(hash_def(), Throughput::Manual(400.0), small_limits());
+        for i in 0..n {
+            let v = format!("k{i}");
+            c.insert_unsplit(hash_def().epk(&[PkValueRef::Str(&v)]).unwrap(), each(i), 1);
+        }
+        c.settle();
+        c
+    }
+
+    #[test]
+    fn a_generation_that_reaches_the_limit_together_splits_together() {
+        // 2,003 bytes over a 1,000-byte limit: the halves hold about 1,000 each, one a few
+        // bytes over; both split, as data growing evenly splits them. 1,960 bytes: neither.
+        let sizes =
+            |c: &Container| -> Vec<u64> { c.partitions().iter().map(|p| p.bytes()).collect() };
+        let even = settled(400, |i| if i == 0 { 8 } else { 5 });
+        assert_eq!(even.partitions().len(), 4, "{:?}", sizes(&even));
+        assert!(
+            even.partitions()
+                .iter()
+                .all(|p| (400..=600).contains(&p.bytes()))
+        );
+        let under = settled(392, |_| 5);
+        assert_eq!(under.partitions().len(), 2, "{:?}", sizes(&under));
+        // A skewed key: one half well under the limit stays whole.
+        let skewed = settled(400, |i| if i % 4 == 0 { 11 } else { 3 });
+        let small = skewed
+            .partitions()
+            .iter()
+            .filter(|p| p.bytes() < 900)
+            .count();
+        assert!(small >= 1 && skewed.partitions().iter().all(|p| p.bytes() <= 1_000));
     }
 
     #[test]
