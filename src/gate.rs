@@ -259,6 +259,7 @@ mod tests {
                     gb_month: 0.25,
                     regions: 1,
                     source: String::new(),
+                    ..PricesReport::default()
                 },
                 log_share: 1.0,
             },

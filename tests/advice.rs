@@ -350,8 +350,9 @@ fn a_log_thinned_to_one_percent_bills_what_the_full_log_bills() {
     let sampled = analyze(&docs, &thin, &sampled_args);
     let (a, b) = (ru(&whole, "/sessionId"), ru(&sampled, "/sessionId"));
     assert!((b / a - 1.0).abs() < 0.10, "full {a}, 1% {b}");
-    // Provisioned just above what the full log needs: neither raises a shortfall.
-    let given = format!("{}", (a * 1.05).ceil());
+    // Provisioned just above what the full log needs (in steps of 100, as manual
+    // throughput is set): neither raises a shortfall.
+    let given = format!("{}", (a * 1.05 / 100.0).ceil() * 100.0);
     let mut w = keys.to_vec();
     w.extend(["--throughput", &given]);
     let whole = analyze(&docs, &full, &w);

@@ -42,6 +42,8 @@ pub struct Evaluation {
     pub arrival_order: Option<f64>,
     /// Whether the values are clock readings (dates, times).
     pub clock_reading: bool,
+    /// What its requests were charged under.
+    pub charges: crate::pricing::charge::Charges,
 }
 
 /// What the evaluation needs besides the candidate.
@@ -54,6 +56,8 @@ pub struct Context<'a> {
     pub seed: u64,
     /// Whether documents arrived by `--time-path` timestamps (not file order).
     pub timed: bool,
+    /// What requests are charged under (indexed terms, consistency).
+    pub charges: crate::pricing::charge::Charges,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -84,6 +88,7 @@ pub fn evaluate(
         avg_doc,
         concurrency: super::clock::concurrency(&stats.values, stats.documents),
         timed: ctx.timed,
+        charges: ctx.charges,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     let arrival_order = super::clock::arrival_correlation(&spec, &stats.values);
@@ -120,6 +125,7 @@ pub fn evaluate(
         usable,
         arrival_order,
         clock_reading,
+        charges: ctx.charges,
     }
 }
 
@@ -207,6 +213,7 @@ pub(crate) mod testing {
             storage_skew: 1.0,
             ru_skew: 1.0,
             usable: 1.0,
+            charges: Default::default(),
             arrival_order: None,
             clock_reading: false,
         }

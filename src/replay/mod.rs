@@ -26,7 +26,7 @@ use window::{sample_by_window, window_count, window_ops};
 
 pub use outcome::{OpCharge, WorkloadStats};
 pub use subject::{Sample, Subject};
-pub use window::{MAX_WINDOWS, OPS_PER_PARTITION};
+pub use window::{Clock, MAX_WINDOWS, OPS_PER_PARTITION};
 
 /// Replays `log` (if any) and, when it has no writes, the sample documents as creates.
 pub fn replay(
@@ -35,14 +35,15 @@ pub fn replay(
     log: Option<&Log>,
     sample: &Sample<'_>,
 ) -> WorkloadStats {
-    let mut r = Replayer::new(container, subject, log, sample.avg_doc);
+    let mut r = Replayer::new(container, subject, log, sample.avg_doc, sample.charges);
     let sample_writes = !log.is_some_and(Log::has_writes);
     let windows = window_count(r.container, log, sample.arrival, sample_writes);
-    let (ops_by_window, window_seconds) = match log {
+    let (ops_by_window, clock) = match log {
         Some(l) => window_ops(l, windows),
         None => (vec![Vec::new(); windows], None),
     };
-    r.stats.window_seconds = window_seconds;
+    r.stats.window_seconds = clock.map(|c| c.seconds);
+    r.stats.log_start = clock.map(|c| c.start);
     let sample_windows = if sample_writes {
         r.stats.writes_from_sample = true;
         sample_by_window(sample.arrival, windows)

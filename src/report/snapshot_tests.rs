@@ -182,6 +182,11 @@ fn ranking() -> Report {
                 gb_month: 0.25,
                 regions: 1,
                 source: "list".to_owned(),
+                terms_per_document: 12.5,
+                month: "730 hours: the log's 2 clock hour(s), each at its busiest window, repeated"
+                    .to_owned(),
+                log_hours: Some(2.0),
+                ..PricesReport::default()
             },
             log_share: 1.0,
         },

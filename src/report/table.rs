@@ -310,6 +310,7 @@ mod tests {
                     gb_month: 0.25,
                     regions: 1,
                     source: "list".to_owned(),
+                    ..PricesReport::default()
                 },
                 log_share: 1.0,
             },
