@@ -517,6 +517,41 @@ mod tests {
     }
 
     #[test]
+    fn indexing_policies_are_read_from_arm_and_terraform() {
+        let arm = serde_json::json!({"type": ARM_TYPE, "name": "a/db/c", "properties": {"resource": {
+            "id": "c", "partitionKey": {"paths": ["/k"]},
+            "indexingPolicy": {"includedPaths": [{"path": "/k/?"}], "excludedPaths": [{"path": "/*"}]}}}});
+        let tf = serde_json::json!({"type": TERRAFORM_TYPE, "values": {"name": "t",
+            "partition_key_paths": ["/k"], "partition_key_version": 2,
+            "indexing_policy": [{"indexing_mode": "consistent",
+                "included_path": [{"path": "/k/?"}], "excluded_path": [{"path": "/*"}],
+                "composite_index": [{"index": [{"path": "/k", "order": "Ascending"}]}]}]}});
+        for (doc, composite) in [(arm, 0), (tf, 1)] {
+            let d = containers(&doc).remove(0);
+            let p = d.indexing_policy("f.json").unwrap().expect("a policy");
+            assert!(p.indexes(&["k"]) && !p.indexes(&["other"]), "{doc}");
+            assert_eq!(p.extra_terms(), composite);
+            assert!(
+                p.describe().starts_with("f.json (container "),
+                "{}",
+                p.describe()
+            );
+        }
+        let bad = serde_json::json!({"type": TERRAFORM_TYPE, "values": {"name": "t",
+            "partition_key_paths": ["/k"], "indexing_policy": [{"indexing_mode": "eager"}]}});
+        let e = containers(&bad)
+            .remove(0)
+            .indexing_policy("f.json")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("indexing_policy/indexingMode"),
+            "{e}"
+        );
+        let none = serde_json::json!({"paths": ["/k"]});
+        assert!(containers(&none).remove(0).indexing.is_none());
+    }
+
+    #[test]
     fn same_named_containers_are_told_apart_by_database() {
         let c = |name: &str, id: &str, path: &str| {
             serde_json::json!({"type": ARM_TYPE, "name": name,

@@ -452,6 +452,28 @@ mod tests {
     }
 
     #[test]
+    fn the_published_dynamic_scaling_example() {
+        // 1,000 RU/s over two partitions, two regions, for an hour: in the write region P1
+        // at 500 (50 of them writes) and P2 at 200 (reads); the other region serves P1's
+        // 50 RU/s of replicated writes. Classic: both regions at 1,000, 2,000 RU/s. By
+        // partition: 500 + 200 + 50 + 50 (P2's floor, a tenth of its 500) = 800; the
+        // published 900 also has 100 RU/s of reads served in the read region.
+        let d = Demand {
+            hours: vec![(1_000.0, 1.0)],
+            factor: 1.0,
+            partitions: vec![0.5, 0.2],
+            partition_writes: vec![0.05, 0.0],
+            ..Demand::default()
+        };
+        let classic = Autoscale::default();
+        let dynamic = Autoscale {
+            mode: AutoscaleMode::Partition,
+        };
+        assert_eq!(classic.billed_ru(&d, 1_000.0, 2), 2_000.0);
+        assert_eq!(dynamic.billed_ru(&d, 1_000.0, 2), 800.0);
+    }
+
+    #[test]
     fn serverless_bills_ru_consumed_and_serves_by_its_partitions() {
         let d = day(1.0);
         let price = RuPrice {
