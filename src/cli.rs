@@ -22,7 +22,7 @@ pub fn parse() -> Cli {
             }
         }
     }
-    let mut cli = Cli::parse_from(args);
+    let mut cli = Cli::try_parse_from(args).unwrap_or_else(|e| exit_on(&e));
     if let Command::Epk(e) = &mut cli.command {
         for v in &mut e.values {
             if let Some(text) = v.strip_prefix(NEGATIVE) {
@@ -31,6 +31,31 @@ pub fn parse() -> Cli {
         }
     }
     cli
+}
+
+/// Ends the process on what clap did not parse: help and version go to standard output,
+/// and a write that fails there (`--help > /dev/full`) is an error (exit 2) as any
+/// output's is; usage errors are clap's (standard error, exit 2).
+fn exit_on(e: &clap::Error) -> ! {
+    use clap::error::ErrorKind;
+    use std::io::{IsTerminal, Write};
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit();
+    }
+    let mut out = std::io::stdout().lock();
+    let text = match out.is_terminal() {
+        true => e.render().ansi().to_string(),
+        false => e.render().to_string(),
+    };
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => std::process::exit(0),
+        // A closed pipe (`--help | head`) is not an error.
+        Err(err) if err.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(err) => {
+            eprintln!("pkadvisor: error: writing the help: {err}");
+            std::process::exit(2)
+        }
+    }
 }
 
 /// A JSON number with a minus sign: `-1`, `-0.5`, `-1e+308`.
@@ -185,6 +210,7 @@ Examples:
   pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson
   pkadvisor analyze fixtures/iot/docs.ndjson --key /vin --key 'hash_suffix(/date,/vin,400)' --time-path /ts --format json
   pkadvisor analyze fixtures/multitenant/docs.ndjson --explain /tenantId,/userId,/sessionId --target-storage 500GB
+  pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson --format html -o /tmp/report.html
   pkadvisor analyze fixtures/bad/syntax-error.ndjson fixtures/iot/docs.ndjson --key /id --skip-invalid
   pkadvisor analyze fixtures/nutrition/docs.ndjson --queries fixtures/nutrition/queries.ndjson --regions 2 --wide
   pkadvisor analyze fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --layout spillover --layout hash:/customerId=8 --target-storage 60GB
@@ -205,6 +231,8 @@ pub enum FormatArg {
     Json,
     /// A Markdown table and the recommendation (CI summaries, pull requests).
     Markdown,
+    /// One self-contained HTML page with charts per candidate (design reviews; give -o).
+    Html,
 }
 
 /// When to colour the table.
@@ -393,6 +421,9 @@ pub struct CommonArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
+    /// Write the report to FILE instead of standard output (`-`: standard output).
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<String>,
     /// Weigh a global secondary index for the reads the recommended key fans out: `auto`
     /// (whenever the log has reads) or `off`.
     #[arg(long, value_enum, default_value_t = GsiArg::Auto)]

@@ -239,30 +239,14 @@ fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
 mod tests {
     use super::*;
     use crate::report::model::testing::candidate;
-    use crate::report::model::{
-        Finding, InputSummary, PricesReport, SCHEMA_VERSION, TargetReport, Tool,
-    };
+    use crate::report::model::{Finding, InputSummary, SCHEMA_VERSION, Tool};
 
     fn report(candidates: Vec<CandidateReport>) -> Report {
         Report {
             schema_version: SCHEMA_VERSION.to_owned(),
             tool: Tool::default(),
             input: InputSummary::default(),
-            target: TargetReport {
-                storage_bytes: 1_000_000_000_000,
-                throughput_ru: 20_000.0,
-                throughput_mode: "manual".into(),
-                physical_partitions: 20,
-                defaults: vec![],
-                prices: PricesReport {
-                    ru_hour_per_100: 0.008,
-                    gb_month: 0.25,
-                    regions: 1,
-                    source: String::new(),
-                    ..PricesReport::default()
-                },
-                log_share: 1.0,
-            },
+            target: crate::report::model::testing::target(),
             candidates,
             recommendation: None,
             check: None,

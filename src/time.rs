@@ -21,71 +21,41 @@ pub fn epoch_seconds(v: PkValueRef<'_>) -> Option<i64> {
     }
 }
 
-/// Parses `YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|±HH:MM]`.
+/// Parses an RFC 3339 time or date: `YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|±HH:MM]` (no
+/// offset: UTC), with the Temporal ISO 8601 parser of `jiff`.
 pub fn parse_rfc3339(s: &str) -> Option<i64> {
-    let b = s.as_bytes();
-    let year = digits(b, 0, 4)?;
-    if b.get(4) != Some(&b'-') || b.get(7) != Some(&b'-') {
+    let pieces = jiff::fmt::temporal::Pieces::parse(s).ok()?;
+    // A time-zone name (`[Europe/Paris]`) needs a database the tool does not carry.
+    if pieces.time_zone_annotation().is_some() {
         return None;
     }
-    let (month, day) = (digits(b, 5, 2)?, digits(b, 8, 2)?);
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
-        return None;
-    }
-    let days = days_from_civil(year, month as u32, day as u32);
-    if b.len() == 10 {
-        return Some(days * 86_400);
-    }
-    if !matches!(b.get(10), Some(b'T' | b't' | b' ')) || b.get(13) != Some(&b':') {
-        return None;
-    }
-    let (hour, minute) = (digits(b, 11, 2)?, digits(b, 14, 2)?);
-    let mut pos = 16;
-    let mut second = 0;
-    if b.get(pos) == Some(&b':') {
-        second = digits(b, pos + 1, 2)?;
-        pos += 3;
-        if b.get(pos) == Some(&b'.') {
-            pos += 1;
-            while b.get(pos).is_some_and(u8::is_ascii_digit) {
-                pos += 1;
-            }
-        }
-    }
-    if hour > 23 || minute > 59 || second > 60 {
-        return None;
-    }
-    let offset = offset_seconds(&b[pos..])?;
-    Some(days * 86_400 + hour * 3_600 + minute * 60 + second - offset)
+    let time = pieces.time().unwrap_or(jiff::civil::Time::midnight());
+    let offset = pieces.to_numeric_offset().unwrap_or(jiff::tz::Offset::UTC);
+    Some(civil_seconds(pieces.date().to_datetime(time)) - i64::from(offset.seconds()))
 }
 
-fn offset_seconds(b: &[u8]) -> Option<i64> {
-    match b {
-        [] | [b'Z' | b'z'] => Some(0),
-        [sign @ (b'+' | b'-'), ..] if b.len() == 6 && b[3] == b':' => {
-            let secs = digits(b, 1, 2)? * 3_600 + digits(b, 4, 2)? * 60;
-            Some(if *sign == b'-' { -secs } else { secs })
-        }
-        _ => None,
-    }
+/// The portal's CSV time, `11/14/2026, 12:01:15.376 AM` (UTC, or a 24-hour clock without
+/// AM/PM): seconds since the epoch.
+pub fn portal_seconds(t: &str) -> Option<i64> {
+    let t = t.trim();
+    [
+        "%m/%d/%Y, %I:%M:%S%.f %p",
+        "%m/%d/%Y, %I:%M %p",
+        "%m/%d/%Y, %H:%M:%S%.f",
+        "%m/%d/%Y, %H:%M",
+    ]
+    .iter()
+    .find_map(|f| jiff::civil::DateTime::strptime(f, t).ok())
+    .map(civil_seconds)
 }
 
-fn digits(b: &[u8], start: usize, len: usize) -> Option<i64> {
-    let s = b.get(start..start + len)?;
-    s.iter().try_fold(0i64, |acc, &c| {
-        c.is_ascii_digit().then(|| acc * 10 + (c - b'0') as i64)
-    })
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m as i64 + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d as i64 - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
+/// Seconds since the epoch of a civil time in UTC (the whole range of years 1 to 9999:
+/// past `jiff::Timestamp`'s, which leaves room for offsets).
+fn civil_seconds(t: jiff::civil::DateTime) -> i64 {
+    let epoch = jiff::civil::DateTime::constant(1970, 1, 1, 0, 0, 0, 0);
+    let d = t.duration_since(epoch);
+    // Whole seconds, rounded down (before the epoch too).
+    d.as_secs() - i64::from(d.subsec_nanos() < 0)
 }
 
 #[cfg(test)]
@@ -106,14 +76,47 @@ mod tests {
         );
         assert_eq!(parse_rfc3339("2026-11-30"), Some(1_795_996_800));
         assert_eq!(parse_rfc3339("2000-02-29T00:00"), Some(951_782_400));
+        assert_eq!(parse_rfc3339("2026-11-30 08:15:00z"), Some(1_796_026_500));
+        assert_eq!(parse_rfc3339("9999-12-31T23:59:59Z"), Some(MAX_SECONDS));
+        assert_eq!(parse_rfc3339("1969-12-31T23:59:59.5Z"), Some(-1));
         for bad in [
             "",
             "2026-13-01",
             "2026-11-30T25:00:00Z",
             "30/11/2026",
             "2026-11-30T08:15:00X",
+            "2026-02-30",
+            "2026-11-30T08:15:00[Europe/Paris]",
         ] {
             assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn portal_times_on_twelve_and_twenty_four_hour_clocks() {
+        assert_eq!(
+            portal_seconds("11/30/2026, 8:15:00.376 AM"),
+            Some(1_796_026_500)
+        );
+        assert_eq!(
+            portal_seconds("11/30/2026, 12:15:00 AM"),
+            Some(1_796_026_500 - 8 * 3_600)
+        );
+        assert_eq!(
+            portal_seconds("11/30/2026, 8:15:00 PM"),
+            Some(1_796_026_500 + 12 * 3_600)
+        );
+        assert_eq!(
+            portal_seconds("11/30/2026, 20:15:00"),
+            Some(1_796_026_500 + 12 * 3_600)
+        );
+        for bad in [
+            "13/30/2026, 8:15:00 AM",
+            "11/30/2026",
+            "11/30/2026, 25:00:00",
+            "é",
+        ] {
+            assert_eq!(portal_seconds(bad), None, "{bad}");
         }
     }
 

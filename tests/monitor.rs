@@ -190,6 +190,38 @@ fn check_compares_the_observed_partitions_with_the_projection() {
         .stdout(predicates::str::contains("CDBPartitionKeyStatistics"));
 }
 
+/// `--redact` hashes the key values `CDBPartitionKeyStatistics` reports too, with the same
+/// hash as the candidates' values; sizes stay exact.
+#[test]
+fn redact_hides_the_observed_partitions_values() {
+    let log = format!("{DIR}/storage.json");
+    let plain = analyze(&log, &[]);
+    let hidden = analyze(&log, &["--redact"]);
+    let (p, h) = (
+        plain["input"]["monitor"]["largest_partitions"]
+            .as_array()
+            .unwrap(),
+        hidden["input"]["monitor"]["largest_partitions"]
+            .as_array()
+            .unwrap(),
+    );
+    assert_eq!(p.len(), 3);
+    assert_eq!(p.len(), h.len());
+    for (p, h) in p.iter().zip(h) {
+        assert_eq!(p["bytes"], h["bytes"]);
+        let (value, hash) = (p["value"].as_str().unwrap(), h["value"].as_str().unwrap());
+        assert!(
+            value.contains("contoso") || value.contains("fabrikam") || value.contains("northwind")
+        );
+        assert!(hash.starts_with("\"#") && hash.len() == 15, "{hash}");
+    }
+    let text = serde_json::to_string(&hidden).unwrap();
+    assert!(
+        !text.contains("u-0") && !text.contains("[\\\"contoso"),
+        "a value left: {text}"
+    );
+}
+
 #[test]
 fn bad_rows_name_their_line_and_skip_invalid_counts_them() {
     let dir = scratch("monitor_bad");

@@ -36,6 +36,9 @@ mod projection;
 // Help examples run as written; completions and manual pages are generated.
 mod help;
 
+// `--format html`: valid, self-contained pages, checked in a headless browser.
+mod html;
+
 // Reports validate against schema/report.schema.json.
 mod schema;
 
@@ -56,3 +59,5 @@ mod spark;
 
 // Bills as Azure makes them: splits, indexed writes, autoscale by the hour, the rest.
 mod billing;
+// Hostile input, round two: non-ASCII at the sniffing boundary, misreads, memory, positions.
+mod hostile;

@@ -75,3 +75,15 @@ pub fn analyze_logged(docs: &str, log: &str, target: &str, keys: &[&str]) -> ser
     }
     json(&args)
 }
+
+/// Says `SKIPPED: TEST: REASON` on stderr when a tool a test needs is missing; under `CI`
+/// (set, and not `false` or `0`) that is a failure instead: `installs` says what puts the
+/// tool there.
+pub fn skip_unless_ci(test: &str, reason: &str, installs: &str) {
+    let ci = std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false" && v != "0");
+    assert!(!ci, "{test}: {reason}; CI must run it ({installs})");
+    // Straight to the process's stderr: the test harness captures `eprintln!` of a test
+    // that passes, and a skip must show.
+    use std::io::Write as _;
+    let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {reason}");
+}

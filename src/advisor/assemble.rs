@@ -41,19 +41,36 @@ pub struct ReportOptions {
     /// `check`: the declared key's spec and the specs of the global secondary indexes
     /// declared beside it, to price as pairs.
     pub declared_indexes: Option<(String, Vec<String>)>,
+    /// Fill each candidate's [`partitions`](CandidateReport::partitions), for the charts of
+    /// formats that draw them.
+    pub partitions: bool,
 }
 
 /// Builds the ranked report from evaluated candidates.
 pub fn build_report(
     mut evals: Vec<Evaluation>,
-    input: InputSummary,
+    mut input: InputSummary,
     opts: &ReportOptions,
 ) -> Report {
+    // Values that came hashed (redacted profiles) are not shown beside raw ones.
+    let redacting = ReportOptions {
+        redact: opts.redact || input.redacted,
+        ..opts.clone()
+    };
+    let opts = &redacting;
     if opts.redact {
         for e in &mut evals {
             if let Some(l) = &mut e.projection.largest {
                 l.label = redact(&l.label);
             }
+        }
+        // The log's values too: every label of every source takes this one path.
+        for p in input
+            .monitor
+            .iter_mut()
+            .flat_map(|m| &mut m.largest_partitions)
+        {
+            p.value = redact(&p.value);
         }
     }
     let (mut candidates, costs): (Vec<CandidateReport>, Vec<need::Cost>) =
@@ -144,6 +161,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
     let cost = need::cost(e, &opts.target, &opts.prices);
     let components = score::components(e, &cost, opts.target.storage_bytes, opts.margin);
     let exact_score = score::exact_score(&components, &score::weights());
+    let rank_score = score::rank_score(&components, cost.efficiency);
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
     let given = (throughput_given, opts.prices.model);
     let findings = findings::findings(e, &opts.target, &cost, given, opts.redact);
@@ -151,7 +169,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
     let report = CandidateReport {
         rank: 0,
         score: (exact_score * 10.0).round() / 10.0,
-        exact_score,
+        exact_score: rank_score,
         hazard: score::has_hazard(e),
         components: round_all(components),
         key: key_of(e, opts.redact),
@@ -190,6 +208,9 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
         findings,
         origin: e.origin.clone(),
         role: e.role,
+        partitions: opts
+            .partitions
+            .then(|| super::map::partition_load(e, &opts.prices, cost.required_ru)),
     };
     (report, cost)
 }

@@ -267,7 +267,13 @@ fn hot_values(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
             continue;
         }
         let by = spreader(inp, f, p);
-        let n = ((share * parts * 4.0).ceil() as u32)
+        // Enough buckets that the hot value's writes fall below a partition's share, and
+        // that its bytes at the target fall to a quarter of the 20 GB limit per bucket.
+        let docs = inp.discovery.len().max(1) as f64;
+        let top = (inp.discovery.paths.get(p)).map_or(0.0, |s| s.top_count as f64 / docs);
+        let quarter_limit = Limits::default().logical_bytes as f64 / 4.0;
+        let by_bytes = top * inp.target_bytes as f64 / quarter_limit;
+        let n = ((share * parts * 4.0).max(by_bytes).ceil() as u32)
             .next_power_of_two()
             .clamp(8, 1024);
         let why = match hot {

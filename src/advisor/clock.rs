@@ -13,7 +13,7 @@
 //!   the sample's own rate.
 
 use crate::key::{KeyLevel, KeySpec};
-use crate::stats::{Span, ValueStats};
+use crate::stats::{Span, ValueOrder, ValueStats};
 
 /// A key is monotonic at or above this rank correlation.
 pub const MONOTONIC_MIN: f64 = 0.9;
@@ -38,6 +38,15 @@ fn ordered(label: &str) -> Option<Ordered<'_>> {
         .ok()
         .filter(|n| n.is_finite())
         .map(Ordered::Number)
+}
+
+/// What a key's values say of their order: [`arrival_correlation`] and
+/// [`is_clock_reading`] (recorded before `profile --redact` hides the values).
+pub fn order(spec: &KeySpec, values: &ValueStats) -> ValueOrder {
+    ValueOrder {
+        arrival_correlation: arrival_correlation(spec, values),
+        clock_reading: is_clock_reading(values),
+    }
 }
 
 /// Spearman's rank correlation of value and first arrival, for a single-path key whose

@@ -58,6 +58,8 @@ pub struct Context<'a> {
     pub timed: bool,
     /// What requests are charged under (indexed terms, consistency).
     pub charges: crate::pricing::charge::Charges,
+    /// The share of the real traffic the log holds (`--log-share`).
+    pub log_share: f64,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -81,6 +83,7 @@ pub fn evaluate(
         inputs,
         seed: ctx.seed,
         layout: candidate.layout.as_deref(),
+        log_share: ctx.log_share,
     };
     let sample = Sample {
         arrival: &stats.arrival,
@@ -91,9 +94,12 @@ pub fn evaluate(
         charges: ctx.charges,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
-    let arrival_order = super::clock::arrival_correlation(&spec, &stats.values);
+    // Redacted values order nothing: what they said before is recorded.
+    let order = stats
+        .order
+        .unwrap_or_else(|| super::clock::order(&spec, &stats.values));
+    let (arrival_order, clock_reading) = (order.arrival_correlation, order.clock_reading);
     let parts = projection.container.partitions().len();
-    let clock_reading = super::clock::is_clock_reading(&stats.values);
     // A clock reading that increases with arrival: at production rates the writes of one
     // moment share its value, one partition, however unique the sample's values are.
     if arrival_order.is_some_and(|r| r >= super::clock::MONOTONIC_MIN) && clock_reading && parts > 1

@@ -439,9 +439,16 @@ fn distribution(e: &Evaluation, cost: &Cost, out: &mut Vec<Finding>) {
             Some(_) => "the writes of a moment share few values, so few collections",
             None => "a key that follows the clock or has few values",
         };
-        hotspot.push(format!(
-            "writes concentrate in time: runs of consecutive writes reach {:.0}% of the {unit}s that writes placed at random would reach (threshold {:.0}%); {why}",
-            e.workload.write_spread * 100.0, WRITE_SPREAD_MIN * 100.0));
+        let w = &e.workload;
+        hotspot.push(if w.write_spread_load <= w.write_spread + 1e-9 {
+            format!(
+                "writes concentrate: in the log's windows the busiest {unit} takes the writes' load at {:.0}% of the even spread that writes placed at random give (threshold {:.0}%); {why}",
+                w.write_spread * 100.0, WRITE_SPREAD_MIN * 100.0)
+        } else {
+            format!(
+                "writes concentrate in time: runs of consecutive writes reach {:.0}% of the {unit}s that writes placed at random would reach (threshold {:.0}%); {why}",
+                w.write_spread * 100.0, WRITE_SPREAD_MIN * 100.0)
+        });
     }
     let monotonic = e.arrival_order.filter(|r| *r >= MONOTONIC_MIN);
     match monotonic {

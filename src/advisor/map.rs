@@ -1,5 +1,6 @@
 //! The partition map: a plain snapshot of a candidate's container (its physical partitions
-//! with EPK ranges, bytes, RU and largest logical partitions), and `--explain`'s view of it.
+//! with EPK ranges, bytes, RU and largest logical partitions), `--explain`'s view of it, and
+//! the partitions' load the HTML report charts.
 
 use std::collections::BTreeMap;
 
@@ -7,7 +8,7 @@ use super::evaluate::Evaluation;
 use super::key_block::key_of;
 use super::redact::{hider, redact};
 use crate::report::model::{
-    ExplainReport, LogicalView, PartitionMap, PhysicalView, SCHEMA_VERSION,
+    ExplainReport, LogicalView, PartitionLoad, PartitionMap, PhysicalView, SCHEMA_VERSION,
 };
 
 /// Values listed per physical partition by `--explain`.
@@ -109,5 +110,123 @@ pub fn partition_map(c: &mut crate::engine::Container, top: usize) -> PartitionM
         throughput: c.throughput(),
         ru_per_partition: c.ru_per_partition(),
         partitions,
+    }
+}
+
+/// A candidate's partitions and their load, for the HTML report's charts: bytes, RU and
+/// (when the log gives rates) RU/s per physical partition, and the heat map of partitions
+/// × replay windows in normalised RU: against the RU/s each partition gets when the key's
+/// `required_ru` is provisioned, when known, else against the busiest cell.
+pub fn partition_load(
+    e: &Evaluation,
+    prices: &crate::pricing::Prices,
+    required_ru: Option<f64>,
+) -> PartitionLoad {
+    let c = &e.projection.container;
+    let parts = c.partitions();
+    let ru: Vec<f64> = parts.iter().map(|p| p.ru()).collect();
+    let rate = super::need::rate(e, prices).ok();
+    let w = &e.workload;
+    let cells = c.load().cells();
+    // RU a partition may take in one window: its share of the key's RU/s over the window's
+    // seconds, in the log's share of the traffic.
+    let provisioned = match (rate, required_ru, w.window_seconds) {
+        (Some(_), Some(need), Some(seconds)) => {
+            Some(need / parts.len().max(1) as f64 * seconds * prices.log_share)
+        }
+        _ => None,
+    };
+    let scale = provisioned.unwrap_or_else(|| cells.iter().flatten().copied().fold(0.0, f64::max));
+    let heat = (cells.into_iter())
+        .map(|row| {
+            (row.into_iter())
+                .map(|ru| match scale > 0.0 {
+                    true => (ru / scale).clamp(0.0, 1.0),
+                    false => 0.0,
+                })
+                .collect()
+        })
+        .collect();
+    let limits = c.limits();
+    PartitionLoad {
+        ids: parts.iter().map(|p| p.id()).collect(),
+        bytes: parts.iter().map(|p| p.bytes()).collect(),
+        ru_per_second: rate.map(|r| ru.iter().map(|x| x * r).collect()),
+        ru,
+        heat,
+        heat_of_required: provisioned.is_some(),
+        window_seconds: w.window_seconds,
+        partition_bytes_limit: limits.physical_bytes,
+        logical_bytes_limit: limits.logical_bytes,
+        partition_ru_limit: limits.physical_ru,
+        collections: c.is_fixed(),
+        read_ru: (w.read_ru - w.fan_out_ru).max(0.0),
+        write_ru: (w.ru - w.read_ru).max(0.0),
+        fan_out_ru: w.fan_out_ru,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::advisor::evaluate::testing::evaluation;
+    use crate::pricing::Prices;
+
+    /// 32 partitions; window 1: 300 RU on the first, 100 on the second; window 2: 600 on
+    /// the second, 1,500 on the third. Reads 700 RU (200 of them fan-out overhead), writes
+    /// 300.
+    fn loaded(window_seconds: Option<f64>) -> Evaluation {
+        let mut e = evaluation("/a");
+        let c = &mut e.projection.container;
+        c.charge_partition(0, 300.0);
+        c.charge_partition(1, 100.0);
+        c.next_window();
+        c.charge_partition(1, 600.0);
+        c.charge_partition(2, 1_500.0);
+        let w = &mut e.workload;
+        w.window_seconds = window_seconds;
+        // The busiest window holds half the ideal RU: 0.5 / 10 s = 0.05 RU/s per RU.
+        (w.peak_ideal_ru, w.ideal_need_ru) = (50.0, 100.0);
+        (w.ru, w.read_ru, w.fan_out_ru) = (1_000.0, 700.0, 200.0);
+        e
+    }
+
+    #[test]
+    fn with_rates_the_heat_map_is_against_the_keys_ru_per_partition() {
+        let e = loaded(Some(10.0));
+        let prices = Prices::list(e.projection.container.throughput());
+        let load = partition_load(&e, &prices, Some(3_200.0));
+        assert_eq!((load.ids.len(), load.bytes.len()), (32, 32));
+        // 700 RU over the log at 0.05 RU/s per RU.
+        let rates = load.ru_per_second.expect("rates");
+        assert!((rates[1] - 35.0).abs() < 1e-9, "{}", rates[1]);
+        assert!((rates[0] - 15.0).abs() < 1e-9);
+        // Each partition gets 3,200 / 32 = 100 RU/s: 1,000 RU in a 10-second window.
+        assert!(load.heat_of_required);
+        assert_eq!(load.heat.len(), 2);
+        assert!((load.heat[0][0] - 0.3).abs() < 1e-12);
+        assert!((load.heat[1][1] - 0.6).abs() < 1e-12);
+        assert_eq!(load.heat[1][0], 0.0);
+        // 1,500 RU is 150% of its share: capped, as the portal caps it.
+        assert_eq!(load.heat[1][2], 1.0);
+        assert_eq!(
+            (load.read_ru, load.write_ru, load.fan_out_ru),
+            (500.0, 300.0, 200.0)
+        );
+        assert_eq!(load.partition_bytes_limit, 50 * crate::engine::GB);
+        assert!(!load.collections);
+    }
+
+    #[test]
+    fn without_rates_the_heat_map_is_against_the_busiest_cell() {
+        let e = loaded(None);
+        let prices = Prices::list(e.projection.container.throughput());
+        let load = partition_load(&e, &prices, None);
+        assert!(load.ru_per_second.is_none());
+        assert!(!load.heat_of_required);
+        assert_eq!(load.heat[1][2], 1.0);
+        assert!((load.heat[0][0] - 0.2).abs() < 1e-12);
+        assert!((load.heat[1][1] - 0.4).abs() < 1e-12);
+        assert_eq!(load.ru[1], 700.0);
     }
 }

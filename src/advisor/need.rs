@@ -141,13 +141,15 @@ pub fn key_need(e: &Evaluation, prices: &Prices) -> f64 {
     }
 }
 
-/// The busiest single value's RU/s at the target's rates: its window's RU net of chance,
-/// over the window's seconds and the log's share of the traffic.
+/// The busiest single value's RU/s at the target's rates: its busiest stretch's RU (net of
+/// chance when the log is a sample), over the stretch's seconds and the log's share of
+/// the traffic.
 fn value_rate(e: &Evaluation, prices: &Prices) -> Option<f64> {
     let w = &e.workload;
-    let (hot, seconds) = (w.hot_value.as_ref()?, w.window_seconds?);
+    let hot = w.hot_value.as_ref()?;
+    w.window_seconds?;
     let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
-    Some(hot.ru.max(0.0) / seconds.max(1.0) / share)
+    Some(hot.ru.max(0.0) / hot.seconds.max(1.0) / share)
 }
 
 /// How many times what `alt` needs `c` needs: by efficiency (the same operations over the
@@ -183,6 +185,23 @@ fn rates_unknown(e: &Evaluation) -> Option<&'static str> {
         return Some("the log's operations lack timestamps (ts), so rates are unknown");
     }
     None
+}
+
+/// RU/s at the workload's peak per RU of the whole log (the same for every candidate of a
+/// run: they replay the same windows), or why rates are unknown: a partition's RU over the
+/// log times it is its RU/s in the busiest window.
+pub fn rate(e: &Evaluation, prices: &Prices) -> Result<f64, &'static str> {
+    if let Some(why) = rates_unknown(e) {
+        return Err(why);
+    }
+    let w = &e.workload;
+    let seconds = w.window_seconds.unwrap_or(1.0).max(1.0);
+    let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
+    let peak = match is_sample(e, prices) {
+        true => w.peak_ideal_ru_net,
+        false => w.peak_ideal_ru,
+    };
+    Ok(peak / w.ideal_need_ru.max(f64::MIN_POSITIVE) / seconds / share)
 }
 
 /// What the key asks of its container over a month at `target` (see [`Demand`]), or why

@@ -137,8 +137,8 @@ pub struct Request {
     pub log_options: crate::log::LogOptions,
     /// The consistency of the account's reads (strong and bounded staleness cost twice).
     pub consistency: crate::pricing::charge::Consistency,
-    /// Whether the log holds all the traffic (`--log-share` 1).
-    pub whole_log: bool,
+    /// The share of the real traffic the log holds (`--log-share`, 1 for all of it).
+    pub log_share: f64,
 }
 
 /// Evaluated candidates and what was read.
@@ -182,7 +182,10 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
 pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
     choose_candidates(&mut req)?;
     let plan = plan(&req);
-    let (stats, counted, read) = read_documents(&req, &plan, progress)?;
+    let (mut stats, counted, read) = read_documents(&req, &plan, progress)?;
+    for (s, c) in stats.iter_mut().zip(&req.candidates) {
+        s.measured = Some(c.spec.to_string());
+    }
     Ok(Profile {
         candidates: req.candidates,
         time_path: req.time_path,
@@ -196,6 +199,8 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         redacted: false,
         terms: counted.terms,
         indexing: req.read.indexing.rules(),
+        redact_key: None,
+        checksum: None,
     })
 }
 
@@ -213,12 +218,28 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
             }
         }
         if req.candidates.is_empty() {
+            // A document that does not parse is why none was found: its error comes first.
+            input::read(
+                &req.sources,
+                &[],
+                &req.read,
+                &|| Discard,
+                &input::NoProgress,
+            )?;
             anyhow::bail!(
                 "no candidate keys found: the first documents have no scalar properties and the log filters none; give --key SPEC"
             );
         }
     }
     Ok(())
+}
+
+/// A sink that keeps nothing: reading only for its errors.
+struct Discard;
+
+impl input::Sink for Discard {
+    fn document(&mut self, _: &input::Document<'_>) {}
+    fn merge(&mut self, _: Self) {}
 }
 
 /// Reads ahead into the first source (standard input keeps what was read, chained before
@@ -414,8 +435,8 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         charges: crate::pricing::charge::Charges {
             terms: counted.terms as f64 / summary.documents.max(1) as f64,
             consistency: req.consistency,
-            whole_log: req.whole_log,
         },
+        log_share: req.log_share,
     };
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
@@ -451,6 +472,8 @@ fn monitor_report(o: &Observed) -> MonitorReport {
         unjoined: o.unjoined,
         hidden: o.hidden,
         keyed: o.keyed,
+        duplicates: o.duplicates,
+        uncorrelated: o.uncorrelated,
         current_key: o.current_key.clone(),
         largest_partitions: (o.largest_partitions.iter())
             .map(|p| ObservedPartitionReport {

@@ -60,6 +60,12 @@ pub struct Profile {
     /// The rules of the indexing policy the terms were counted under
     /// ([`crate::indexing::IndexingPolicy::rules`]).
     pub indexing: String,
+    /// With `redacted`: which key hashed them ([`key_fingerprint`]), so that profiles
+    /// hashed with other keys (whose hashes of one value differ) are not merged.
+    pub redact_key: Option<String>,
+    /// The checksum of the file it was read from (none when measured here): the same
+    /// statistics given twice are one share, not two.
+    pub checksum: Option<String>,
 }
 
 /// The file's layout.
@@ -83,6 +89,9 @@ struct File {
     /// Key values written as hashes (absent when not).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     redacted: bool,
+    /// Which key hashed the values ([`key_fingerprint`]; absent when not redacted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    redact_key: Option<String>,
     /// [`checksum`] of every other field: see [`File::signed_text`].
     checksum: String,
     stats: Box<RawValue>,
@@ -122,6 +131,9 @@ impl File {
         // Signed only when set, so that files written before it existed still verify.
         if let (true, Some(h)) = (self.redacted, header.as_array_mut()) {
             h.push(serde_json::Value::Bool(true));
+            if let Some(k) = &self.redact_key {
+                h.push(serde_json::Value::String(k.clone()));
+            }
         }
         format!("{header}\n{}", self.stats.get())
     }
@@ -254,6 +266,24 @@ pub enum Invalid {
         /// Documents the profile counts.
         documents: u64,
     },
+    /// Statistics listed under another key than they measure.
+    #[error("candidate {spec} is paired with the statistics of {measured}")]
+    Swapped {
+        /// The candidate listed.
+        spec: String,
+        /// The key its statistics measure.
+        measured: String,
+    },
+    /// A value whose EPK its candidate's definition cannot give.
+    #[error("statistics of {spec}: value {value} has EPK {epk:?}, not one {spec} gives")]
+    Epk {
+        /// The candidate.
+        spec: String,
+        /// The value's label.
+        value: String,
+        /// The EPK claimed, in hex.
+        epk: String,
+    },
     /// A time path that does not parse.
     #[error("time path {path:?}: {error}")]
     TimePath {
@@ -290,6 +320,24 @@ pub enum Incompatible {
         /// The first profile's.
         mine: String,
     },
+    /// Values hashed with another key, or not hashed where the first profile's are.
+    #[error(
+        "holds key values {theirs}, the first profile {mine}: the same value would count as two (write every profile with the same --redact key)"
+    )]
+    Redaction {
+        /// How this profile holds them.
+        theirs: String,
+        /// How the first one does.
+        mine: String,
+    },
+    /// The same statistics as a profile already given.
+    #[error("holds the same statistics as {first} (checksum {checksum}): one share given twice")]
+    Twice {
+        /// The profile given first.
+        first: String,
+        /// Their checksum.
+        checksum: String,
+    },
 }
 
 /// The file position of `(line, column)` (1-based) of a text that starts at byte `start`.
@@ -315,6 +363,15 @@ fn strip_position(message: &str) -> &str {
 pub fn checksum(text: &str) -> String {
     let (h1, h2) = murmur3_x64_128(text.as_bytes());
     format!("{h2:016x}{h1:016x}")
+}
+
+/// What names the key of `profile --redact` in a profile: MurmurHash3 of a fixed prefix and
+/// the key, 16 hex digits (equal keys agree; it does not give the key back, and a random key
+/// cannot be guessed from it).
+pub fn key_fingerprint(key: &[u8]) -> String {
+    let mut bytes = b"pkadvisor-redact-key\0".to_vec();
+    bytes.extend_from_slice(key);
+    format!("{:016x}", murmur3_x64_128(&bytes).0)
 }
 
 impl Profile {
@@ -343,6 +400,7 @@ impl Profile {
             terms: self.terms,
             indexing: self.indexing.clone(),
             redacted: self.redacted,
+            redact_key: self.redact_key.clone().filter(|_| self.redacted),
             checksum: String::new(),
             stats: RawValue::from_string(stats)?,
         };
@@ -410,14 +468,20 @@ impl Profile {
             redacted: file.redacted,
             terms: file.terms,
             indexing: file.indexing,
+            redact_key: file.redact_key.clone(),
+            checksum: Some(file.checksum.clone()),
         })
     }
 
     /// Replaces every key value by its hash, keyed with `key` (see
     /// [`super::redact::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
     pub fn redact(&mut self, key: &[u8]) {
+        self.redact_key = Some(key_fingerprint(key));
         let hide = |label: &str| super::redact::redact_keyed(label, key);
-        for s in &mut self.stats {
+        for (c, s) in self.candidates.iter().zip(&mut self.stats) {
+            // What depends on the values' order is decided on them, before they are hidden.
+            s.order
+                .get_or_insert_with(|| super::clock::order(&c.spec, &s.values));
             s.values.redact_labels(&hide);
             s.unplaced.iter_mut().for_each(|v| *v = hide(v));
         }
@@ -449,6 +513,18 @@ impl Profile {
             };
             return Err(incompatible(name, problem));
         }
+        let held = |p: &Profile| match (p.redacted, &p.redact_key) {
+            (false, _) => "as they are".to_owned(),
+            (true, Some(k)) => format!("hashed with key {k}"),
+            (true, None) => "hashed with an unnamed key".to_owned(),
+        };
+        if (self.redacted, &self.redact_key) != (other.redacted, &other.redact_key) {
+            let problem = Incompatible::Redaction {
+                theirs: held(&other),
+                mine: held(self),
+            };
+            return Err(incompatible(name, problem));
+        }
         // The same candidates, perhaps in another order: match them by key.
         let mut theirs: Vec<Option<CandidateStats>> = other.stats.drain(..).map(Some).collect();
         for (mine, c) in self.stats.iter_mut().zip(&self.candidates) {
@@ -466,7 +542,6 @@ impl Profile {
         self.invalid = self.invalid.saturating_add(other.invalid);
         self.untimed = self.untimed.saturating_add(other.untimed);
         self.terms = self.terms.saturating_add(other.terms);
-        self.redacted |= other.redacted;
         Ok(())
     }
 }
@@ -555,11 +630,43 @@ fn check_statistics(
             spec: c.spec.to_string(),
             error: e.to_string(),
         })?;
+        if let Some(m) = s.measured.as_ref().filter(|m| **m != c.spec.to_string()) {
+            return Err(Invalid::Swapped {
+                spec: c.spec.to_string(),
+                measured: m.clone(),
+            });
+        }
+        check_epks(c, s, file.redacted)?;
         if s.documents != file.documents || file.untimed > file.documents {
             return Err(Invalid::Documents {
                 spec: c.spec.to_string(),
                 counted: s.documents,
                 documents: file.documents,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Each kept value's EPK is one its candidate's definition gives: not empty, 16 bytes a
+/// level under Hash V2 and MultiHash, and for a one-path key whose values are not hashed,
+/// the EPK of the value itself.
+fn check_epks(c: &Candidate, s: &CandidateStats, redacted: bool) -> Result<(), Invalid> {
+    let definition = c.definition();
+    let one_path = matches!(c.spec.levels(), [crate::key::KeyLevel::Path(_)]);
+    let width = (!definition.is_v1()).then(|| 16 * definition.paths().len());
+    for v in s.values.sample() {
+        let bytes = v.epk.as_bytes();
+        let fits = !bytes.is_empty() && width.is_none_or(|w| bytes.len() == w);
+        let recomputed = (one_path && !redacted)
+            .then(|| crate::engine::PkValue::parse_literal(v.label).ok())
+            .flatten()
+            .map(|value| definition.epk_unchecked(&[value.as_ref()]));
+        if !fits || recomputed.is_some_and(|e| e != *v.epk) {
+            return Err(Invalid::Epk {
+                spec: c.spec.to_string(),
+                value: v.label.to_owned(),
+                epk: v.epk.to_hex(),
             });
         }
     }
@@ -579,6 +686,7 @@ pub fn with_matching_checksum(text: &[u8]) -> Option<Vec<u8>> {
 /// merges them in order.
 pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
     let mut merged: Option<Profile> = None;
+    let mut seen: Vec<(String, String)> = Vec::new();
     for path in paths {
         let source = if path == "-" {
             Source::stdin()
@@ -587,6 +695,20 @@ pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
         };
         let opened = source.open()?;
         let profile = Profile::read(source.name(), opened.reader)?;
+        // The same statistics again (the same file, or a copy) would count every document
+        // twice; shares that read nothing change nothing.
+        let first = (profile.checksum.as_ref().filter(|_| profile.documents > 0))
+            .and_then(|c| seen.iter().find(|(k, _)| k == c));
+        if let Some((checksum, first)) = first {
+            let problem = Incompatible::Twice {
+                first: first.clone(),
+                checksum: checksum.clone(),
+            };
+            return Err(incompatible(source.name(), problem).into());
+        }
+        if let Some(c) = &profile.checksum {
+            seen.push((c.clone(), source.name().to_owned()));
+        }
         match &mut merged {
             None => merged = Some(profile),
             Some(m) => m.merge(profile, source.name())?,
@@ -626,10 +748,60 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
+/// The files being written (see [`save`]), removed by [`remove_partials`].
+static PARTIALS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// A file being written, listed in [`PARTIALS`] while it is.
+struct Partial(std::path::PathBuf);
+
+impl Partial {
+    fn new(path: std::path::PathBuf) -> Partial {
+        if let Ok(mut list) = PARTIALS.lock() {
+            list.push(path.clone());
+        }
+        Partial(path)
+    }
+}
+
+impl Drop for Partial {
+    fn drop(&mut self) {
+        if let Ok(mut list) = PARTIALS.lock() {
+            list.retain(|p| *p != self.0);
+        }
+    }
+}
+
+/// Removes every file [`save`] is writing: for an interrupted process (SIGINT, SIGTERM),
+/// which leaves neither the profile nor a half of it.
+pub fn remove_partials() {
+    if let Ok(list) = PARTIALS.lock() {
+        for p in list.iter() {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Where a path's symbolic links lead (at most 40 of them, as the kernel follows): the file
+/// to replace, so that a link stays a link.
+fn resolve_links(path: &std::path::Path) -> std::path::PathBuf {
+    let mut p = path.to_path_buf();
+    for _ in 0..40 {
+        let Ok(target) = std::fs::read_link(&p) else {
+            break;
+        };
+        p = match p.parent() {
+            Some(dir) if target.is_relative() => dir.join(target),
+            _ => target,
+        };
+    }
+    p
+}
+
 /// Writes `profile` to `path` (`-`: standard output), compressed when the name ends in
 /// `.gz` or `.zst`. A regular file appears whole or not at all: it is written under a name
-/// of its own beside its final one (two writers never share it), then renamed. A path that
-/// is not a regular file (a device, a FIFO) is written through, never replaced.
+/// of its own beside its final one (two writers never share it), then renamed, keeping the
+/// permissions of a file it replaces; a symbolic link is followed, and its target replaced.
+/// A path that is not a regular file (a device, a FIFO) is written through, never replaced.
 pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
     use anyhow::Context as _;
     if path == "-" {
@@ -637,11 +809,12 @@ pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
         profile.write(&mut out)?;
         return Ok(out.flush()?);
     }
-    let special = std::fs::metadata(path).is_ok_and(|m| !m.is_file());
-    if special {
+    let target = resolve_links(std::path::Path::new(path));
+    let existing = std::fs::metadata(&target).ok();
+    if existing.as_ref().is_some_and(|m| !m.is_file()) {
         let file = std::fs::OpenOptions::new()
             .write(true)
-            .open(path)
+            .open(&target)
             .with_context(|| format!("writing {path}"))?;
         let mut out = std::io::BufWriter::new(file);
         profile.write(&mut out)?;
@@ -650,32 +823,44 @@ pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
-    let partial = format!("{path}.{}.{stamp}.partial", std::process::id());
+    let mut partial = target.clone().into_os_string();
+    partial.push(format!(".{}.{stamp}.partial", std::process::id()));
+    let partial = Partial::new(partial.into());
     let write = || -> std::io::Result<()> {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&partial)?;
-        let file = std::io::BufWriter::new(file);
-        if path.ends_with(".gz") {
-            let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
-            profile.write(&mut gz)?;
-            gz.finish()?.flush()
-        } else if path.ends_with(".zst") {
-            let mut zst = zstd::Encoder::new(file, 3)?;
-            profile.write(&mut zst)?;
-            zst.finish()?.flush()
-        } else {
-            let mut file = file;
-            profile.write(&mut file)?;
-            file.flush()
+            .open(&partial.0)?;
+        if let Some(m) = &existing {
+            file.set_permissions(m.permissions())?;
         }
+        write_compressed(profile, std::io::BufWriter::new(file), path)
     };
     if let Err(e) = write() {
-        let _ = std::fs::remove_file(&partial);
+        let _ = std::fs::remove_file(&partial.0);
         return Err(e).with_context(|| format!("writing {path}"));
     }
-    std::fs::rename(&partial, path).with_context(|| format!("writing {path}"))
+    std::fs::rename(&partial.0, &target).with_context(|| format!("writing {path}"))
+}
+
+/// The profile into `file`, compressed as `path`'s name says.
+fn write_compressed(
+    profile: &Profile,
+    mut file: std::io::BufWriter<std::fs::File>,
+    path: &str,
+) -> std::io::Result<()> {
+    if path.ends_with(".gz") {
+        let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
+        profile.write(&mut gz)?;
+        gz.finish()?.flush()
+    } else if path.ends_with(".zst") {
+        let mut zst = zstd::Encoder::new(file, 3)?;
+        profile.write(&mut zst)?;
+        zst.finish()?.flush()
+    } else {
+        profile.write(&mut file)?;
+        file.flush()
+    }
 }
 
 #[cfg(test)]
@@ -704,6 +889,8 @@ mod tests {
             redacted: false,
             terms: 4_000,
             indexing: crate::indexing::IndexingPolicy::default().rules(),
+            redact_key: None,
+            checksum: None,
         }
     }
 
@@ -837,6 +1024,111 @@ mod tests {
         ];
         for (want, edit) in cases {
             let text = forged(&p, edit);
+            let err = Profile::read("forged.profile", &text[..]).unwrap_err();
+            assert!(err.to_string().contains(want), "{want}: {err}");
+        }
+    }
+    #[test]
+    fn redaction_records_the_values_order_first() {
+        // Values that increase with arrival, times of the clock: hashes of them are neither.
+        let mut stats = CandidateStats::new(1 << 20, true);
+        for i in 0..200i64 {
+            let v = format!("2026-11-{:02}T{:02}:00:00Z", 1 + i / 24, i % 24);
+            let c = [PkValueRef::Str(&v)];
+            stats.add(
+                &c,
+                &hash_v2(&c),
+                false,
+                100,
+                Some(1_790_000_000 + i * 3_600),
+            );
+        }
+        let mut p = sample();
+        p.candidates = vec![Candidate::new(KeySpec::parse("/ts").unwrap(), "given")];
+        p.stats = vec![stats];
+        (p.documents, p.bytes) = (200, 20_000);
+        let plain = super::super::clock::order(&p.candidates[0].spec, &p.stats[0].values);
+        assert!(plain.clock_reading && plain.arrival_correlation.unwrap() > 0.99);
+        p.redact(b"k");
+        let hashed = super::super::clock::order(&p.candidates[0].spec, &p.stats[0].values);
+        assert!(!hashed.clock_reading, "hashes are no clock");
+        assert_eq!(p.stats[0].order, Some(plain));
+        let mut out = Vec::new();
+        p.write(&mut out).unwrap();
+        assert_eq!(
+            Profile::read("p", &out[..]).unwrap().stats[0].order,
+            Some(plain)
+        );
+    }
+
+    #[test]
+    fn profiles_hashed_with_other_keys_or_none_do_not_merge() {
+        let (mut a, mut b, plain) = (sample(), sample(), sample());
+        a.redact(b"one");
+        b.redact(b"two");
+        let err = a.merge(b, "b.profile").unwrap_err().to_string();
+        assert!(err.contains("hashed with key"), "{err}");
+        let mut a = sample();
+        a.redact(b"one");
+        let err = a.merge(plain, "plain.profile").unwrap_err().to_string();
+        assert!(err.contains("as they are"), "{err}");
+        let (mut a, mut a2) = (sample(), sample());
+        a.redact(b"one");
+        a2.redact(b"one");
+        assert!(a.merge(a2, "again").is_ok());
+    }
+
+    #[test]
+    fn the_same_profile_given_twice_is_refused() {
+        let dir = std::env::temp_dir().join(format!("pkadvisor-twice-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let (one, copy) = (dir.join("one.profile"), dir.join("copy.profile"));
+        let mut out = Vec::new();
+        sample().write(&mut out).unwrap();
+        std::fs::write(&one, &out).unwrap();
+        std::fs::write(&copy, &out).unwrap();
+        let name = |p: &std::path::Path| p.to_string_lossy().into_owned();
+        for paths in [[name(&one), name(&one)], [name(&one), name(&copy)]] {
+            let err = load(&paths).unwrap_err().to_string();
+            assert!(err.contains("one share given twice"), "{err}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn swapped_candidates_emptied_epks_and_forged_levels_are_refused() {
+        let mut p = sample();
+        let mut other = p.stats[0].clone();
+        other.measured = Some("/u".into());
+        p.stats[0].measured = Some("/t".into());
+        p.candidates
+            .push(Candidate::new(KeySpec::parse("/u").unwrap(), "given"));
+        p.stats.push(other);
+        let mut out = Vec::new();
+        p.write(&mut out).unwrap();
+        assert!(Profile::read("p", &out[..]).is_ok());
+        let mut file: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        file["candidates"].as_array_mut().unwrap().swap(0, 1);
+        let swapped = with_matching_checksum(&serde_json::to_vec(&file).unwrap()).unwrap();
+        let err = Profile::read("swapped", &swapped[..])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("candidate /u is paired with the statistics of /t"),
+            "{err}"
+        );
+        type Edit = fn(&mut serde_json::Value);
+        let cases: [(&str, Edit); 3] = [
+            ("has EPK \"\"", |s| {
+                s[0]["values"]["details"][0]["epk"] = "".into()
+            }),
+            ("not one /t gives", |s| {
+                s[0]["values"]["details"][0]["epk"] = "00000000000000000000000000000001".into();
+            }),
+            ("sampling level 40", |s| s[0]["values"]["level"] = 40.into()),
+        ];
+        for (want, edit) in cases {
+            let text = forged(&sample(), edit);
             let err = Profile::read("forged.profile", &text[..]).unwrap_err();
             assert!(err.to_string().contains(want), "{want}: {err}");
         }

@@ -67,6 +67,9 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     if ratio >= 1.0 + SAME_COST {
         return format!("Decided: {b} is cheaper by {ratio:.2}× in RU/s.");
     }
+    if ratio * (1.0 + SAME_COST) <= 1.0 {
+        return dearer_first(best, next, 1.0 / ratio);
+    }
     let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     let same = format!(
         "{b} and {n} need the same RU/s (within {:.0}%)",
@@ -89,6 +92,23 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
         );
     }
     format!("Decided: {same}; {b} routes, spreads or balances slightly better.")
+}
+
+/// Why the best leads a runner-up that is `cheaper` times cheaper: a priced hazard on the
+/// runner-up, or, within a cost step, headroom or simplicity.
+fn dearer_first(best: &CandidateReport, next: &CandidateReport, cheaper: f64) -> String {
+    let (b, n) = (&best.key.spec, &next.key.spec);
+    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
+    let why = if next.hazard && !best.hazard {
+        "carries a priced hazard (items that change key value, or documents without the key), which outweighs a cost step"
+    } else if part(best, "storage_headroom") > part(next, "storage_headroom") + 1e-9 {
+        "breaks nearer the target, and within a cost step headroom decides"
+    } else if part(best, "simplicity") > part(next, "simplicity") + 1e-9 {
+        "is less simple, and within a cost step simplicity decides"
+    } else {
+        "is within a cost step, where routing, spread and balance decide"
+    };
+    format!("Decided: {n} needs {cheaper:.2}× fewer RU/s than {b} but {why}.")
 }
 
 /// Scores closer than this are a tie when cost, hazards, headroom and simplicity agree.
@@ -284,6 +304,7 @@ mod tests {
                 margin: score::DEFAULT_MARGIN,
                 gsi: false,
                 declared_indexes: None,
+                partitions: false,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())
@@ -341,6 +362,17 @@ mod tests {
                     "{cheap} against {dear}: {r:?}"
                 );
             }
+        }
+
+        #[test]
+        fn far_from_the_ideal_cost_still_decides() {
+            // 150× and 300× the ideal: both past the score's range, still ranked by cost.
+            let mut dear = key("/orderId", 30_000.0);
+            dear.projection.max_container_bytes = None;
+            let mut cheap = worst_breakers(key("/customerId", 15_000.0));
+            cheap.projection.max_container_bytes = Some(TARGET.storage_bytes + GB);
+            let r = ranked(vec![dear, cheap]);
+            assert_eq!(specs(&r), ["/customerId", "/orderId"], "{r:?}");
         }
 
         #[test]

@@ -181,6 +181,15 @@ pub fn exact_score(components: &BTreeMap<String, f64>, weights: &BTreeMap<String
     100.0 * s
 }
 
+/// What ranks a candidate: [`exact_score`], less what its cost loses past [`COST_RANGE`]
+/// times the ideal (where the `efficiency` component stops at 0), so that keys far from the
+/// ideal still rank by cost: one needing 300× the ideal ranks below one needing 150×.
+pub fn rank_score(components: &BTreeMap<String, f64>, efficiency: f64) -> f64 {
+    let weights = weights();
+    let beyond = (1.0 + efficiency.max(f64::MIN_POSITIVE).ln() / COST_RANGE.ln()).min(0.0);
+    exact_score(components, &weights) + 100.0 * weights["efficiency"] * beyond
+}
+
 /// [`exact_score`] rounded to one decimal, as reported.
 pub fn score(components: &BTreeMap<String, f64>, weights: &BTreeMap<String, f64>) -> f64 {
     (exact_score(components, weights) * 10.0).round() / 10.0

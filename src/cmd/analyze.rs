@@ -1,14 +1,12 @@
 //! `pkadvisor analyze`: rank candidate keys over sample documents and a query log.
 
-use std::io::Write;
-
-use anyhow::{Context, Result, anyhow, bail};
+use anyhow::{Result, anyhow, bail};
 
 use pkadvisor::advisor::{self, build_report, profile};
 use pkadvisor::report::{self, View};
 
 use super::request::Plan;
-use super::{Exit, request};
+use super::{Exit, request, write_report};
 use crate::cli::AnalyzeArgs;
 
 /// What `--explain` shows: a key's partition map or a layout's collections.
@@ -60,7 +58,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     };
     let request = request::request(c, plan, &settings.prices, target)?;
     let mut outcome = request::run(request, c.read.quiet)?;
-    let mut out = std::io::stdout().lock();
+    let (style, path) = (request::style(c), c.output.as_deref());
     if let Some(wanted) = explain_spec {
         let e = (outcome.evaluations.iter_mut())
             .find(|e| match (&wanted, &e.layout) {
@@ -73,15 +71,16 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
                 anyhow!("--explain {spec}: the profiles did not measure this key")
             })?;
         let map = advisor::explain(e, target.storage_bytes, c.redact);
-        report::render(View::Map(&map), format, request::style(c), &mut out)
-            .context("writing the map")?;
+        write_report(path, |out| {
+            report::render(View::Map(&map), format, style, out)
+        })?;
     } else {
         let opts = settings.report_options(c, None);
         let report = build_report(outcome.evaluations, outcome.input, &opts);
-        report::render(View::Ranking(&report), format, request::style(c), &mut out)
-            .context("writing the report")?;
+        write_report(path, |out| {
+            report::render(View::Ranking(&report), format, style, out)
+        })?;
     }
-    out.flush()?;
     Ok(Exit::Ok)
 }
 

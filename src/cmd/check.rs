@@ -1,8 +1,6 @@
 //! `pkadvisor check`: the CI gate for one declared partition key.
 
-use std::io::Write;
-
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 
 use pkadvisor::advisor::candidate::Candidate;
 use pkadvisor::advisor::{Target, build_report};
@@ -70,15 +68,10 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let verdict = gate::gate(&report, container, &gate_options);
     let passed = verdict.passed;
     report.check = Some(verdict);
-    let mut out = std::io::stdout().lock();
-    report::render(
-        View::Verdict(&report),
-        settings.format,
-        request::style(c),
-        &mut out,
-    )
-    .context("writing the verdict")?;
-    out.flush()?;
+    let style = request::style(c);
+    super::write_report(c.output.as_deref(), |out| {
+        report::render(View::Verdict(&report), settings.format, style, out)
+    })?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
 

@@ -1,7 +1,7 @@
 //! `pkadvisor profile`: measure candidate keys over one share of the documents and write
 //! the statistics to a profile file for `analyze --profile`.
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use pkadvisor::advisor::pipeline;
 use pkadvisor::advisor::profile;
@@ -33,6 +33,12 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
 
 /// Reads the documents and writes the profile.
 pub fn run(args: ProfileArgs) -> Result<Exit> {
+    // Interrupted (SIGINT, SIGTERM, SIGHUP), it leaves no half-written profile behind.
+    ctrlc::set_handler(|| {
+        profile::remove_partials();
+        std::process::exit(130);
+    })
+    .context("installing the interrupt handler")?;
     let specs = request::parse_specs(&args.read.keys)?;
     let request = request::profile_request(&args.read, request::given(specs), args.auto as usize)?;
     let progress = request::progress(args.read.quiet, &request.sources);

@@ -56,7 +56,8 @@ pub fn parse_spec(text: &str, flag: &str) -> Result<KeySpec> {
 /// width of the terminal (`COLUMNS` first) or 100 columns when not writing to one.
 pub fn style(args: &CommonArgs) -> Style {
     use std::io::IsTerminal;
-    let terminal = std::io::stdout().is_terminal();
+    let to_stdout = args.output.as_deref().is_none_or(|o| o == "-");
+    let terminal = to_stdout && std::io::stdout().is_terminal();
     let colour = match args.color {
         ColorArg::Always => true,
         ColorArg::Never => false,
@@ -80,6 +81,7 @@ pub fn format(f: FormatArg, wide: bool) -> Format {
         FormatArg::Table => Format::Table,
         FormatArg::Json => Format::Json,
         FormatArg::Markdown => Format::Markdown,
+        FormatArg::Html => Format::Html,
     }
 }
 
@@ -131,6 +133,7 @@ impl Settings {
             margin: self.margin,
             gsi: args.gsi == GsiArg::Auto,
             declared_indexes,
+            partitions: self.format.charts(),
         }
     }
 }
@@ -334,7 +337,7 @@ pub fn request(args: &CommonArgs, plan: Plan, prices: &Prices, target: Target) -
         profile: plan.profiles.map(|(_, p)| p),
         log_options: log_options(args, plan.declared.as_ref())?,
         consistency: prices.consistency,
-        whole_log: prices.log_share >= 1.0,
+        log_share: args.log_share.unwrap_or(1.0),
     })
 }
 
@@ -362,7 +365,7 @@ pub fn profile_request(
         profile: None,
         log_options: LogOptions::default(),
         consistency: Consistency::default(),
-        whole_log: true,
+        log_share: 1.0,
     })
 }
 

@@ -5,6 +5,10 @@
 //! load were scaled up until its hottest partition saturated, the container would serve
 //! `R · total / (P · max)`: the usable fraction of a window is `mean / max` partition load.
 //! The container's usable fraction is that of its worst window.
+//!
+//! Each closed window keeps its load per partition too ([`WindowedLoad::cells`]), for the
+//! HTML report's heat map: one row per window (a replay has a few dozen at most) of one
+//! figure per partition, a few hundred bytes per partition beside its logical partitions.
 
 use serde::Serialize;
 
@@ -32,11 +36,14 @@ impl WindowStats {
     }
 }
 
-/// Load per partition in the open window, and a summary of every closed one.
+/// Load per partition in the open window, and a summary and the per-partition load of
+/// every closed one.
 #[derive(Clone, Debug, Default)]
 pub struct WindowedLoad {
     current: Vec<f64>,
     closed: Vec<WindowStats>,
+    /// Each closed window's load per partition, in today's partitions.
+    closed_cells: Vec<Vec<f64>>,
 }
 
 impl WindowedLoad {
@@ -45,6 +52,7 @@ impl WindowedLoad {
         WindowedLoad {
             current: vec![0.0; partitions],
             closed: Vec::new(),
+            closed_cells: Vec::new(),
         }
     }
 
@@ -53,11 +61,15 @@ impl WindowedLoad {
         self.current[idx] += ru;
     }
 
-    /// Partition `idx` became two (`idx`, `idx + 1`): the open window's load is shared.
+    /// Partition `idx` became two (`idx`, `idx + 1`): the open window's load is shared, and
+    /// so is the closed windows' (their [`cells`](Self::cells) follow today's partitions;
+    /// their summaries keep the partitions of their time).
     pub fn split(&mut self, idx: usize) {
-        let half = self.current[idx] / 2.0;
-        self.current[idx] = half;
-        self.current.insert(idx + 1, half);
+        for row in std::iter::once(&mut self.current).chain(&mut self.closed_cells) {
+            let half = row[idx] / 2.0;
+            row[idx] = half;
+            row.insert(idx + 1, half);
+        }
     }
 
     fn summarize(&self) -> Option<WindowStats> {
@@ -84,6 +96,7 @@ impl WindowedLoad {
     pub fn close_window(&mut self, partitions: usize) {
         if let Some(s) = self.summarize() {
             self.closed.push(s);
+            self.closed_cells.push(self.current.clone());
         }
         self.current.clear();
         self.current.resize(partitions, 0.0);
@@ -93,6 +106,16 @@ impl WindowedLoad {
     pub fn windows(&self) -> Vec<WindowStats> {
         let mut all = self.closed.clone();
         all.extend(self.summarize());
+        all
+    }
+
+    /// The load of every window with load (those of [`windows`](Self::windows), in the
+    /// same order), per partition in EPK order: RU charged to each partition there.
+    pub fn cells(&self) -> Vec<Vec<f64>> {
+        let mut all = self.closed_cells.clone();
+        if self.summarize().is_some() {
+            all.push(self.current.clone());
+        }
         all
     }
 
@@ -140,5 +163,25 @@ mod tests {
         l.split(1);
         let w = l.windows()[0];
         assert_eq!((w.partitions, w.max, w.total), (3, 40.0, 80.0));
+    }
+
+    #[test]
+    fn cells_follow_the_windows_and_todays_partitions() {
+        let mut l = WindowedLoad::new(2);
+        l.charge(0, 30.0);
+        l.charge(1, 10.0);
+        l.close_window(2);
+        // An empty window leaves no row, as it leaves no summary.
+        l.close_window(2);
+        l.charge(1, 60.0);
+        assert_eq!(l.cells(), vec![vec![30.0, 10.0], vec![0.0, 60.0]]);
+        // A split shares the closed window's load too; its summary keeps two partitions.
+        l.split(0);
+        assert_eq!(
+            l.cells(),
+            vec![vec![15.0, 15.0, 10.0], vec![0.0, 0.0, 60.0]]
+        );
+        assert_eq!(l.windows()[0].partitions, 2);
+        assert_eq!(l.windows().len(), l.cells().len());
     }
 }

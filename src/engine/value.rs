@@ -73,7 +73,14 @@ impl PkValue {
             return Ok(PkValue::Undefined);
         }
         let v: serde_json::Value = serde_json::from_str(t).map_err(|e| {
-            format!("{text:?} is not a JSON literal ({e}); strings need quotes: '\"{t}\"'")
+            let hint = if t.starts_with('"') {
+                "a string is one JSON string, its inner quotes escaped (\\\")".to_owned()
+            } else {
+                // The text as a JSON string, quoted for a POSIX shell.
+                let json = serde_json::Value::from(t).to_string();
+                format!("strings need quotes: '{}'", json.replace('\'', "'\\''"))
+            };
+            format!("{text:?} is not a JSON literal ({e}); {hint}")
         })?;
         match v {
             serde_json::Value::Number(_) => Ok(PkValue::Number(parse_number_text(t))),

@@ -5,7 +5,8 @@
 //! * [`read`]: what every reader shares: the [`Log`] it fills (sampled past the memory
 //!   allowance), the limits on a line and a request, positioned errors, the query parser;
 //! * [`ndjson`]: the NDJSON log (or plain `SELECT` lines);
-//! * [`monitor`]: an Azure Monitor export of Cosmos DB's diagnostic logs.
+//! * [`monitor`]: an Azure Monitor export of Cosmos DB's diagnostic logs, whose rows
+//!   [`rows`] reads from each shape (JSON arrays, JSON lines, CSV).
 //!
 //! Which reader a log needs is chosen here, by `--queries-format` or by the log's first
 //! bytes ([`read_any`]). Replaying a log per candidate is the replay's, a room above this
@@ -15,6 +16,7 @@ pub mod monitor;
 pub mod ndjson;
 pub mod op;
 pub mod read;
+pub mod rows;
 
 use std::io::BufReader;
 

@@ -1,8 +1,10 @@
 //! Azure Monitor diagnostic logs of Cosmos DB as the query log: the workload a team already
-//! records. Three shapes carry the same four tables (Microsoft's Azure Monitor table reference for each):
+//! records. Three shapes carry the same four tables (Microsoft's Azure Monitor table
+//! reference for each), read row by row by [`super::rows`]:
 //!
-//! * Log Analytics resource-specific rows, exported as a JSON array of objects, JSON lines
-//!   or CSV with a header (PascalCase columns: `TimeGenerated`, `ActivityId`, ...);
+//! * Log Analytics resource-specific rows, exported as a JSON array of objects (or several,
+//!   concatenated), JSON lines or CSV with a header (PascalCase columns: `TimeGenerated`,
+//!   `ActivityId`, ...);
 //! * the legacy `AzureDiagnostics` table: a `Category` column and suffixed columns
 //!   (`requestCharge_s`, `activityId_g`, `sizeKb_d`), casing by category;
 //! * storage-account and Event Hubs lines `{"time", "category", "operationName",
@@ -13,7 +15,9 @@
 //!
 //! * `CDBQueryRuntimeStatistics` (`QueryText`): a query, routed by its text; pages of one
 //!   query (`CorrelatedActivityId`) are one operation, charged the sum of its pages'
-//!   `RequestCharge` joined from `CDBDataPlaneRequests` on `ActivityId`.
+//!   `RequestCharge` joined from `CDBDataPlaneRequests` on `ActivityId`. An id that cannot
+//!   tell queries apart (empty, all zeros, or shared by pages of different texts) groups
+//!   nothing: each page is a query, counted `uncorrelated`.
 //! * `CDBDataPlaneRequests`: charges and status (429: throttled, counted as evidence about
 //!   the current key). A point operation (Read, Create, Replace, Upsert, Delete, Patch) is
 //!   an operation that knows only the current key's value, joined from
@@ -25,34 +29,49 @@
 //! * `CDBPartitionKeyStatistics` (`PartitionKey`, `SizeKb`): the current key's largest
 //!   logical partitions, reported as observed beside the projection.
 //!
+//! A value the reader cannot take (a `RequestCharge` that is no number of request units, a
+//! `SizeKb` out of range, a `PartitionKey` that is no array of scalars) is an error naming
+//! the row and the column (with `--skip-invalid`, the row is skipped and counted), never
+//! silently replaced. A row that repeats an earlier one exactly (an export given twice) is
+//! counted `duplicates` and read once.
+//!
 //! Obfuscated query text keeps its shape: a parameter without a value, or a literal the
 //! export wrote as a placeholder (`?`, `***`, `<redacted>`, `{...}`, `__...__`), is a
 //! property fixed to a value the log does not show ([`HIDDEN`]); such a query reaches one
 //! partition under a key it determines, placed as the sample's documents lie.
 //!
 //! Memory stays bounded: operations as in the NDJSON log (sampled past the allowance), and
-//! the rows waiting for their join partner within the same allowance (past it, reading
-//! stops with an error that says so). A join whose partner never arrives is counted.
+//! the rows waiting for their join (their ids, texts and key values, counted in bytes)
+//! within the same allowance (past it, reading stops with an error that says so). A join
+//! whose partner never arrives is counted.
 
-use std::collections::BTreeMap;
-#[cfg(test)]
-use std::io::BufReader;
-use std::io::{BufRead, Read};
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::BufRead;
 
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 
 use super::op::{HIDDEN, OpKind, Operation, OwnedField, PointOp, WriteOp};
 use super::read::{
-    Log, LogError, MAX_LINE_BYTES, MAX_REQUEST_RU, OPERATION_FOOTPRINT, Observed,
-    ObservedPartition, QueryParser,
+    Log, LogError, MAX_REQUEST_RU, OPERATION_FOOTPRINT, Observed, ObservedPartition, QueryParser,
 };
+use super::rows::{Rows, column, read_rows};
 use crate::engine::{KeyPath, PkValue};
 use crate::key::{KeyLevel, KeySpec};
-use crate::time::epoch_seconds;
+use crate::time::{epoch_seconds, portal_seconds};
+
+pub use super::rows::looks_like_monitor;
 
 /// Observed partitions listed at most.
 const LARGEST_KEPT: usize = 20;
+
+/// Distinct partitions of `CDBPartitionKeyStatistics` remembered at once: past it, the
+/// smaller half is forgotten (a value forgotten and seen again comes back with its new
+/// size, so the largest stay exact).
+const LARGEST_TRACKED: usize = 4096;
+
+/// The largest `SizeKb` accepted: 10 TB, far past the 20 GB a logical partition may hold.
+const MAX_SIZE_KB: f64 = 1e10;
 
 /// The four tables.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,41 +87,6 @@ struct Row {
     cols: BTreeMap<String, Value>,
     /// Where it is: a line, or an element of an array.
     at: u64,
-}
-
-/// Column names a type suffix may follow in `AzureDiagnostics`.
-const KNOWN: [&str; 16] = [
-    "timegenerated",
-    "time",
-    "activityid",
-    "correlatedactivityid",
-    "operationname",
-    "operationtype",
-    "requestcharge",
-    "statuscode",
-    "querytext",
-    "partitionkey",
-    "sizekb",
-    "partitionkeyrangeid",
-    "requestlength",
-    "responselength",
-    "category",
-    "type",
-];
-
-/// A column's name as rows of every shape agree on it (the portal's CSV adds a unit:
-/// `TimeGenerated [UTC]`).
-fn column(name: &str) -> String {
-    let name = name.split(" [").next().unwrap_or(name).trim();
-    let lower = name.to_ascii_lowercase();
-    for suffix in ["_s", "_g", "_d", "_b", "_t"] {
-        if let Some(stem) = lower.strip_suffix(suffix)
-            && KNOWN.contains(&stem)
-        {
-            return stem.to_owned();
-        }
-    }
-    lower
 }
 
 impl Row {
@@ -133,14 +117,48 @@ impl Row {
             .filter(|s| !s.is_empty())
     }
 
-    /// A number, whether the shape wrote it as one or as text.
-    fn number(&self, name: &str) -> Option<f64> {
-        match self.cols.get(name)? {
+    /// A number, whether the shape wrote it as one or as text: `None` when absent, an error
+    /// (what the cell held) when it is no finite number.
+    fn number(&self, name: &str) -> Result<Option<f64>, String> {
+        let Some(v) = self.cols.get(name) else {
+            return Ok(None);
+        };
+        let n = match v {
             Value::Number(n) => n.as_f64(),
             Value::String(s) => s.trim().parse().ok(),
             _ => None,
+        };
+        match n.filter(|x: &f64| x.is_finite()) {
+            Some(x) => Ok(Some(x)),
+            None => Err(cell(v)),
         }
-        .filter(|x: &f64| x.is_finite())
+    }
+
+    /// A number within `range`, or an error naming `column` and what it should be.
+    fn bounded(
+        &self,
+        name: &str,
+        column: &str,
+        range: std::ops::RangeInclusive<f64>,
+        what: &str,
+    ) -> Result<Option<f64>, String> {
+        let bad = |held: String| format!("{column} {held}: expected {what}");
+        match self.number(name) {
+            Ok(Some(x)) if range.contains(&x) => Ok(Some(x)),
+            Ok(Some(_)) => Err(bad(cell(&self.cols[name]))),
+            Ok(None) => Ok(None),
+            Err(held) => Err(bad(held)),
+        }
+    }
+
+    /// `RequestCharge`, when the row has one.
+    fn charge(&self) -> Result<Option<f64>, String> {
+        self.bounded(
+            "requestcharge",
+            "RequestCharge",
+            0.0..=MAX_REQUEST_RU,
+            "a number of request units between 0 and 1,000,000",
+        )
     }
 
     fn time(&self) -> Option<i64> {
@@ -151,7 +169,7 @@ impl Row {
         match v {
             Value::Number(n) => epoch_seconds(crate::engine::PkValueRef::Number(n.as_f64()?)),
             Value::String(t) => {
-                epoch_seconds(crate::engine::PkValueRef::Str(t)).or_else(|| portal_time(t))
+                epoch_seconds(crate::engine::PkValueRef::Str(t)).or_else(|| portal_seconds(t))
             }
             _ => None,
         }
@@ -193,6 +211,65 @@ impl Row {
             }
         })
     }
+
+    /// The row's columns and values hashed: equal rows (an export given twice) agree.
+    fn fingerprint(&self) -> u128 {
+        let text = serde_json::to_vec(&self.cols).unwrap_or_default();
+        let (h1, h2) = crate::engine::murmur::murmur3_x64_128(&text);
+        (u128::from(h1) << 64) | u128::from(h2)
+    }
+
+    /// `PartitionKey`: a JSON array (or its text) of the key's values, one a level.
+    fn partition_key(&self) -> Result<Option<Vec<PkValue>>, String> {
+        let Some(v) = self.cols.get("partitionkey") else {
+            return Ok(None);
+        };
+        let parsed;
+        let items = match v {
+            Value::Array(a) => Some(a),
+            Value::String(s) => {
+                parsed = serde_json::from_str::<Value>(s).ok();
+                parsed.as_ref().and_then(Value::as_array)
+            }
+            _ => None,
+        };
+        let values = items.and_then(|a| a.iter().map(PkValue::from_json).collect());
+        match values {
+            Some(v) => Ok(Some(v)),
+            None => Err(format!(
+                "PartitionKey {}: expected a JSON array of the key's values (strings, numbers, booleans or null)",
+                cell(v)
+            )),
+        }
+    }
+}
+
+/// A cell's content in a message: JSON text, cut past 40 characters.
+fn cell(v: &Value) -> String {
+    let text = v.to_string();
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}… ({} bytes)", &text[..i], text.len()),
+        None => text,
+    }
+}
+
+/// The heap bytes of key values.
+fn value_bytes(values: &[PkValue]) -> usize {
+    values
+        .iter()
+        .map(|v| {
+            32 + if let PkValue::String(s) = v {
+                s.len()
+            } else {
+                0
+            }
+        })
+        .sum()
+}
+
+/// Whether a `CorrelatedActivityId` can tell queries apart: not empty, not all zeros.
+fn correlates(id: &str) -> bool {
+    id.chars().any(|c| c.is_ascii_alphanumeric() && c != '0')
 }
 
 /// A request's row, kept for its join.
@@ -203,25 +280,29 @@ struct Request {
     time: Option<i64>,
     length: Option<f64>,
     at: u64,
+    /// The rows read for this activity, to tell a page or a retry from the same row again.
+    rows: Vec<u128>,
 }
 
 /// A `CDBPartitionKeyRUConsumption` row, kept for its join.
 struct KeyRow {
-    /// The current key's value (`PartitionKey`).
-    key: Value,
+    /// The current key's value (`PartitionKey`), one value a level.
+    key: Vec<PkValue>,
     charge: Option<f64>,
     op: Option<String>,
     time: Option<i64>,
     at: u64,
 }
 
-/// The pages of one query.
+/// The pages of one query (or of one `CorrelatedActivityId` and text).
 struct Query {
     text: String,
     time: Option<i64>,
-    activities: Vec<String>,
+    activities: BTreeSet<String>,
     /// The physical partitions its pages went to (`PartitionKeyRangeId`).
-    ranges: Vec<String>,
+    ranges: BTreeSet<String>,
+    /// The id that grouped the pages, when there is one.
+    correlated: Option<String>,
     at: u64,
 }
 
@@ -240,64 +321,12 @@ pub struct MonitorOptions<'a> {
 /// Reads an Azure Monitor export (named `name` in messages) into a log.
 pub fn read_monitor(
     name: &str,
-    mut reader: impl BufRead,
+    reader: impl BufRead,
     opts: &MonitorOptions<'_>,
 ) -> anyhow::Result<Log> {
     let mut state = State::new(opts, name);
-    match first_byte(&mut reader)? {
-        Some(b'[') => json_array(&mut reader, &mut state)?,
-        Some(b'{') => json_lines(&mut reader, &mut state)?,
-        Some(_) => csv(&mut reader, &mut state)?,
-        None => {}
-    }
+    read_rows(reader, &mut state)?;
     state.finish()
-}
-
-/// The first byte that is not white space (or a byte-order mark), without consuming it.
-fn first_byte(r: &mut impl BufRead) -> std::io::Result<Option<u8>> {
-    loop {
-        let buf = r.fill_buf()?;
-        if buf.is_empty() {
-            return Ok(None);
-        }
-        let skip = buf
-            .iter()
-            .take_while(|b| b.is_ascii_whitespace() || [0xEF, 0xBB, 0xBF].contains(b))
-            .count();
-        if skip < buf.len() {
-            let b = buf[skip];
-            r.consume(skip);
-            return Ok(Some(b));
-        }
-        let n = buf.len();
-        r.consume(n);
-    }
-}
-
-/// Whether a log's first bytes look like an Azure Monitor export rather than the NDJSON
-/// log: a row of its columns, an Event Hubs `records` wrapper, or a CSV header naming them.
-pub fn looks_like_monitor(head: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(&head[..head.len().min(64 << 10)]).to_ascii_lowercase();
-    let first = text.trim_start_matches(['\u{feff}', ' ', '\n', '\r', '\t']);
-    // A log of operations is lines: an array is an export (`az ... query` gives `[]` when
-    // nothing matched).
-    if first.starts_with('[') {
-        return true;
-    }
-    if first.starts_with('{') && first.contains("\"op\"") {
-        return false;
-    }
-    let marks = [
-        "timegenerated",
-        "\"records\"",
-        "\"category\"",
-        "querytext",
-        "requestcharge",
-        "activityid",
-    ];
-    marks
-        .iter()
-        .any(|m| first[..first.len().min(4096)].contains(m))
 }
 
 struct State<'a> {
@@ -306,13 +335,85 @@ struct State<'a> {
     log: Log,
     seen: Observed,
     requests: FxHashMap<String, Request>,
-    queries: BTreeMap<String, Query>,
+    queries: BTreeMap<(String, u64), Query>,
+    /// Each `CorrelatedActivityId`'s first query text (hashed), and whether another text
+    /// came under it.
+    correlated: FxHashMap<String, (u64, bool)>,
     keys: FxHashMap<String, KeyRow>,
     largest: FxHashMap<String, u64>,
     /// Bytes held by rows waiting for their join.
     held: usize,
     parser: QueryParser,
 }
+
+impl Rows for State<'_> {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn row(&mut self, mut obj: Map<String, Value>, at: u64) -> anyhow::Result<()> {
+        if obj.len() == 1
+            && let Some(Value::Array(records)) = obj.get_mut("records")
+        {
+            for r in std::mem::take(records) {
+                match r {
+                    Value::Object(o) => self.row(o, at)?,
+                    _ => self.bad(at, "a record is not a JSON object".into())?,
+                }
+            }
+            return Ok(());
+        }
+        let row = Row::of(obj, at);
+        self.seen.rows += 1;
+        let result = match row.table() {
+            Some(Table::DataPlane) => self.request(&row),
+            Some(Table::QueryStats) => self.query_page(&row),
+            Some(Table::KeyRu) => self.key_ru(&row),
+            Some(Table::KeyStats) => self.key_stats(&row),
+            None if row.cols.contains_key("op") => Err(Problem::Row(
+                "an operation of the NDJSON log (\"op\"), not an Azure Monitor row: write the NDJSON log one operation a line, or give --queries-format ndjson"
+                    .to_owned(),
+            )),
+            None => {
+                self.seen.unroutable += 1;
+                Ok(())
+            }
+        };
+        match result {
+            Ok(()) => Ok(()),
+            Err(Problem::Row(message)) => self.bad(at, message),
+            Err(Problem::Log(message)) => Err(self.fail(at, message)),
+        }
+    }
+
+    fn bad(&mut self, at: u64, message: String) -> anyhow::Result<()> {
+        if !self.opts.skip_invalid {
+            return Err(self.fail(at, message));
+        }
+        self.log.invalid += 1;
+        let e = self.fail(at, message).to_string();
+        self.log.first_invalid.get_or_insert(e);
+        Ok(())
+    }
+}
+
+/// What stops a row: a value the reader cannot take (skipped with `--skip-invalid`), or
+/// the log outgrowing its memory (never skipped).
+enum Problem {
+    Row(String),
+    Log(String),
+}
+
+impl From<String> for Problem {
+    fn from(message: String) -> Problem {
+        Problem::Row(message)
+    }
+}
+
+type RowResult = Result<(), Problem>;
+
+/// Why reading stops when the rows waiting for their join outgrow the allowance.
+const MEMORY: &str = "the rows waiting to be joined (requests, query pages, key values) outgrow the log's share of --memory: give more --memory, or export a shorter time range";
 
 impl<'a> State<'a> {
     fn new(opts: &'a MonitorOptions<'a>, name: &'a str) -> State<'a> {
@@ -326,10 +427,11 @@ impl<'a> State<'a> {
             },
             requests: FxHashMap::default(),
             queries: BTreeMap::new(),
+            correlated: FxHashMap::default(),
             keys: FxHashMap::default(),
             largest: FxHashMap::default(),
             held: 0,
-            parser: QueryParser::default(),
+            parser: QueryParser::new(opts.max_ops.saturating_mul(OPERATION_FOOTPRINT) / 8),
         }
     }
 
@@ -343,128 +445,123 @@ impl<'a> State<'a> {
         .into()
     }
 
-    /// A problem with a row: an error, or with `--skip-invalid` a count.
-    fn bad(&mut self, at: u64, message: String) -> anyhow::Result<()> {
-        if !self.opts.skip_invalid {
-            return Err(self.fail(at, message));
-        }
-        self.log.invalid += 1;
-        let e = self.fail(at, message).to_string();
-        self.log.first_invalid.get_or_insert(e);
-        Ok(())
-    }
-
-    fn hold(&mut self, bytes: usize, at: u64) -> anyhow::Result<()> {
+    /// Counts `bytes` more held for a join; past the allowance, the whole log fails (not
+    /// the row: `--skip-invalid` does not skip it).
+    fn hold(&mut self, bytes: usize) -> RowResult {
         self.held += bytes + 96;
         if self.held > self.opts.max_ops.saturating_mul(OPERATION_FOOTPRINT) {
-            return Err(self.fail(
-                at,
-                "the rows waiting to be joined (requests, query pages, key values) outgrow the log's share of --memory: give more --memory, or export a shorter time range",
-            ));
+            return Err(Problem::Log(MEMORY.to_owned()));
         }
         Ok(())
     }
 
-    fn row(&mut self, obj: Map<String, Value>, at: u64) -> anyhow::Result<()> {
-        if let Some(Value::Array(records)) = obj.get("records").filter(|_| obj.len() == 1) {
-            for r in records.clone() {
-                match r {
-                    Value::Object(o) => self.row(o, at)?,
-                    _ => self.bad(at, "a record is not a JSON object".into())?,
-                }
-            }
-            return Ok(());
-        }
-        let row = Row::of(obj, at);
-        self.seen.rows += 1;
-        match row.table() {
-            Some(Table::DataPlane) => self.request(&row),
-            Some(Table::QueryStats) => self.query_page(&row),
-            Some(Table::KeyRu) => self.key_ru(&row),
-            Some(Table::KeyStats) => {
-                self.key_stats(&row);
-                Ok(())
-            }
-            None => {
-                self.seen.unroutable += 1;
-                Ok(())
-            }
-        }
-    }
-
-    fn charge(&self, row: &Row) -> Option<f64> {
-        row.number("requestcharge")
-            .filter(|c| (0.0..=MAX_REQUEST_RU).contains(c))
-    }
-
-    fn request(&mut self, row: &Row) -> anyhow::Result<()> {
-        self.seen.requests += 1;
-        if row.number("statuscode") == Some(429.0) {
-            self.seen.throttled += 1;
-        }
+    fn request(&mut self, row: &Row) -> RowResult {
+        let charge = row.charge()?;
         let Some(id) = row.text("activityid").map(str::to_owned) else {
-            return self.bad(row.at, "a request row without ActivityId".into());
+            return Err(Problem::Row("a request row without ActivityId".into()));
         };
+        let fingerprint = row.fingerprint();
+        if let Some(r) = self.requests.get_mut(&id) {
+            if r.rows.contains(&fingerprint) {
+                self.seen.duplicates += 1;
+                return Ok(());
+            }
+            // Pages and retries of one activity add up.
+            r.rows.push(fingerprint);
+            r.charge = Some(r.charge.unwrap_or(0.0) + charge.unwrap_or(0.0));
+            self.count_request(row);
+            return self.hold(16);
+        }
         let op = row.operation().unwrap_or("").to_owned();
-        self.hold(id.len() + op.len(), row.at)?;
+        self.hold(id.len() + op.len() + 16)?;
+        self.count_request(row);
         let req = Request {
-            charge: self.charge(row),
+            charge,
             op,
             time: row.time(),
-            length: row.number("requestlength"),
+            length: row.number("requestlength").ok().flatten(),
             at: row.at,
+            rows: vec![fingerprint],
         };
-        // Pages and retries of one activity add up.
-        match self.requests.get_mut(&id) {
-            Some(r) => {
-                r.charge = Some(r.charge.unwrap_or(0.0) + req.charge.unwrap_or(0.0));
-            }
-            None => {
-                self.requests.insert(id, req);
-            }
-        }
+        self.requests.insert(id, req);
         Ok(())
     }
 
-    fn query_page(&mut self, row: &Row) -> anyhow::Result<()> {
-        let Some(text) = row.text("querytext").map(str::to_owned) else {
-            return self.bad(row.at, "a query statistics row without QueryText".into());
+    fn count_request(&mut self, row: &Row) {
+        self.seen.requests += 1;
+        if row.number("statuscode") == Ok(Some(429.0)) {
+            self.seen.throttled += 1;
+        }
+    }
+
+    fn query_page(&mut self, row: &Row) -> RowResult {
+        let Some(text) = row.text("querytext") else {
+            return Err(Problem::Row(
+                "a query statistics row without QueryText".into(),
+            ));
         };
         let activity = row.text("activityid").unwrap_or("").to_owned();
-        let group = row
-            .text("correlatedactivityid")
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("{activity}#{}", row.at));
-        self.hold(text.len() + activity.len() + group.len(), row.at)?;
+        let text_hash = crate::engine::murmur::murmur3_x64_128(text.as_bytes()).0;
+        // Pages of one query share its id and its text; an id under which texts differ
+        // is no query's (a constant the application set): its pages are queries each.
+        let given = row.text("correlatedactivityid");
+        let correlated = given.filter(|c| correlates(c));
+        self.seen.uncorrelated += u64::from(given.is_some() && correlated.is_none());
+        if let Some(c) = correlated {
+            let known = self.correlated.get_mut(c);
+            match known {
+                Some((first, shared)) => *shared |= *first != text_hash,
+                None => {
+                    self.hold(c.len())?;
+                    self.correlated.insert(c.to_owned(), (text_hash, false));
+                }
+            }
+        }
+        let group = match correlated {
+            Some(c) => c.to_owned(),
+            None => format!("{activity}#{}", row.at),
+        };
         let range = row.text("partitionkeyrangeid").map(str::to_owned);
-        let q = self.queries.entry(group).or_insert_with(|| Query {
-            text,
+        let key = (group, text_hash);
+        let fresh = !self.queries.contains_key(&key);
+        let grown = activity.len() + range.as_ref().map_or(0, String::len);
+        self.hold(grown + if fresh { text.len() + key.0.len() } else { 0 })?;
+        let q = self.queries.entry(key).or_insert_with(|| Query {
+            text: text.to_owned(),
             time: row.time(),
-            activities: Vec::new(),
-            ranges: Vec::new(),
+            activities: BTreeSet::new(),
+            ranges: BTreeSet::new(),
+            correlated: correlated.map(str::to_owned),
             at: row.at,
         });
-        if !activity.is_empty() {
-            q.activities.push(activity);
+        if !activity.is_empty() && !q.activities.insert(activity) {
+            self.seen.duplicates += 1;
         }
-        if let Some(r) = range.filter(|r| !q.ranges.contains(r)) {
-            q.ranges.push(r);
+        if let Some(r) = range {
+            q.ranges.insert(r);
         }
         Ok(())
     }
 
-    fn key_ru(&mut self, row: &Row) -> anyhow::Result<()> {
-        let Some(pk) = row.cols.get("partitionkey").cloned() else {
+    fn key_ru(&mut self, row: &Row) -> RowResult {
+        let charge = row.charge()?;
+        let Some(key) = row.partition_key()? else {
             return Ok(());
         };
-        let id = row
-            .text("activityid")
-            .map(str::to_owned)
-            .unwrap_or_else(|| format!("#row{}", row.at));
-        self.hold(id.len() + 64, row.at)?;
+        // Without ActivityId (an older log), the row's own fingerprint names it: the same
+        // row again is one operation, not two.
+        let id = match row.text("activityid") {
+            Some(a) => a.to_owned(),
+            None => format!("#row{:032x}", row.fingerprint()),
+        };
+        if self.keys.contains_key(&id) {
+            self.seen.duplicates += u64::from(row.text("activityid").is_none());
+            return Ok(());
+        }
+        self.hold(id.len() + value_bytes(&key) + 64)?;
         let k = KeyRow {
-            key: pk,
-            charge: self.charge(row),
+            key,
+            charge,
             op: row.operation().map(str::to_owned),
             time: row.time(),
             at: row.at,
@@ -473,38 +570,39 @@ impl<'a> State<'a> {
         Ok(())
     }
 
-    fn key_stats(&mut self, row: &Row) {
-        let (Some(pk), Some(kb)) = (row.cols.get("partitionkey"), row.number("sizekb")) else {
-            return;
+    fn key_stats(&mut self, row: &Row) -> RowResult {
+        let kb = row.bounded(
+            "sizekb",
+            "SizeKb",
+            0.0..=MAX_SIZE_KB,
+            "kilobytes between 0 and 10,000,000,000",
+        )?;
+        let (Some(pk), Some(kb)) = (row.partition_key()?, kb) else {
+            return Ok(());
         };
-        let value = match pk {
-            Value::String(s) => s.clone(),
-            other => other.to_string(),
-        };
-        let bytes = (kb.max(0.0) * 1000.0).min(1e18) as u64;
-        if self.largest.len() < 100_000 || self.largest.contains_key(&value) {
-            let e = self.largest.entry(value).or_default();
-            *e = (*e).max(bytes);
+        let value =
+            serde_json::to_string(&pk.iter().filter_map(PkValue::to_json).collect::<Vec<_>>())
+                .unwrap_or_default();
+        let bytes = (kb * 1000.0) as u64;
+        let e = self.largest.entry(value).or_default();
+        *e = (*e).max(bytes);
+        if self.largest.len() > LARGEST_TRACKED {
+            // Forget the smaller half: the largest stay exact (see LARGEST_TRACKED).
+            let mut sizes: Vec<u64> = self.largest.values().copied().collect();
+            sizes.sort_unstable_by(|a, b| b.cmp(a));
+            let floor = sizes[LARGEST_TRACKED / 2];
+            self.largest.retain(|_, b| *b > floor);
         }
+        Ok(())
     }
 
-    /// The current key's paths and values from a `PartitionKey` cell (a JSON array, or its
-    /// text).
-    fn known(&mut self, pk: &Value) -> Option<Vec<(KeyPath, PkValue)>> {
+    /// The current key's paths and values of a `PartitionKey` cell's values.
+    fn known(&mut self, values: &[PkValue]) -> Option<Vec<(KeyPath, PkValue)>> {
         let Some(spec) = self.opts.current_key else {
             self.warn_once(
                 "the log holds the current key's values (PartitionKey) but no --current-key says which key they belong to: point operations are routed without them",
             );
             return None;
-        };
-        let parsed;
-        let values = match pk {
-            Value::Array(a) => a,
-            Value::String(s) => {
-                parsed = serde_json::from_str::<Value>(s).ok()?;
-                parsed.as_array()?
-            }
-            _ => return None,
         };
         if values.len() != spec.levels().len() {
             let message = format!(
@@ -515,12 +613,12 @@ impl<'a> State<'a> {
             self.warn_once(&message);
             return None;
         }
-        let mut out = Vec::new();
-        for (level, v) in spec.levels().iter().zip(values) {
-            if let (KeyLevel::Path(p), Some(v)) = (level, PkValue::from_json(v)) {
-                out.push((p.clone(), v));
-            }
-        }
+        let out = (spec.levels().iter().zip(values))
+            .filter_map(|(level, v)| match level {
+                KeyLevel::Path(p) => Some((p.clone(), v.clone())),
+                _ => None,
+            })
+            .collect();
         Some(out)
     }
 
@@ -562,6 +660,12 @@ impl<'a> State<'a> {
         largest.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.value.cmp(&b.value)));
         largest.truncate(LARGEST_KEPT);
         self.seen.largest_partitions = largest;
+        if self.seen.duplicates > 0 {
+            self.log.warnings.push(format!(
+                "{} rows repeat an earlier row exactly (an export given twice?): each is read once",
+                self.seen.duplicates
+            ));
+        }
         self.log.finish();
         self.log.monitor = Some(self.seen);
         Ok(self.log)
@@ -570,39 +674,70 @@ impl<'a> State<'a> {
     fn join_queries(&mut self) -> anyhow::Result<()> {
         let queries = std::mem::take(&mut self.queries);
         for (_, q) in queries {
-            let mut charge = None;
-            for a in &q.activities {
-                match self.requests.remove(a) {
-                    Some(r) => charge = Some(charge.unwrap_or(0.0) + r.charge.unwrap_or(0.0)),
-                    None => self.seen.unjoined += 1,
+            let shared = (q.correlated.as_ref())
+                .and_then(|c| self.correlated.get(c))
+                .is_some_and(|(_, shared)| *shared);
+            if shared {
+                // Each page a query of its own, charged its own request.
+                self.seen.uncorrelated += q.activities.len().max(1) as u64;
+                for a in &q.activities {
+                    let charge = self.join_charges(std::slice::from_ref(a));
+                    self.push_query(&q, charge, None)?;
                 }
+                if q.activities.is_empty() {
+                    self.push_query(&q, None, None)?;
+                }
+                continue;
             }
-            let (sql, params) = query_parts(&q.text);
-            let (params, hidden) = hide_parameters(params);
-            let kind = match self
-                .parser
-                .query(&sql, &params, &mut self.log.warnings, false)
-            {
-                Ok(k) => k,
-                Err((_, message)) => {
-                    self.bad(q.at, message)?;
-                    continue;
-                }
-            };
-            let kind = match kind {
-                OpKind::Query(mut x) => {
-                    let literal = hide_literals(&mut x.constraints);
-                    if hidden || literal {
-                        self.seen.hidden += 1;
-                    }
-                    OpKind::Query(x)
-                }
-                other => other,
-            };
-            let charge = charge.filter(|c| *c <= MAX_REQUEST_RU);
-            let visits = (!q.ranges.is_empty()).then_some(q.ranges.len() as u32);
-            self.push_visiting(kind, q.time, charge, visits, q.at);
+            let activities: Vec<String> = q.activities.iter().cloned().collect();
+            let charge = self.join_charges(&activities);
+            let visits =
+                (!q.ranges.is_empty()).then_some(q.ranges.len().min(u32::MAX as usize) as u32);
+            self.push_query(&q, charge, visits)?;
         }
+        Ok(())
+    }
+
+    /// The summed charges of the requests of `activities` (each taken from the requests).
+    fn join_charges(&mut self, activities: &[String]) -> Option<f64> {
+        let mut charge = None;
+        for a in activities {
+            match self.requests.remove(a) {
+                Some(r) => charge = Some(charge.unwrap_or(0.0) + r.charge.unwrap_or(0.0)),
+                None => self.seen.unjoined += 1,
+            }
+        }
+        charge
+    }
+
+    /// The operation of a query's text, charged `charge`.
+    fn push_query(
+        &mut self,
+        q: &Query,
+        charge: Option<f64>,
+        visits: Option<u32>,
+    ) -> anyhow::Result<()> {
+        let (sql, params) = query_parts(&q.text);
+        let (params, hidden) = hide_parameters(params);
+        let kind = match self
+            .parser
+            .query(&sql, &params, &mut self.log.warnings, false)
+        {
+            Ok(k) => k,
+            Err((_, message)) => return self.bad(q.at, message),
+        };
+        let kind = match kind {
+            OpKind::Query(mut x) => {
+                let literal = hide_literals(&mut x.constraints);
+                if hidden || literal {
+                    self.seen.hidden += 1;
+                }
+                OpKind::Query(x)
+            }
+            other => other,
+        };
+        let charge = charge.filter(|c| *c <= MAX_REQUEST_RU);
+        self.push_visiting(kind, q.time, charge, visits, q.at);
         Ok(())
     }
 
@@ -681,32 +816,6 @@ impl<'a> State<'a> {
     }
 }
 
-/// The portal's CSV time, `11/14/2026, 12:01:15.376 AM` (UTC): seconds since the epoch.
-fn portal_time(t: &str) -> Option<i64> {
-    let (date, clock) = t.split_once(',')?;
-    let mut d = date.trim().split('/').map(|x| x.parse::<i64>().ok());
-    let (month, day, year) = (d.next()??, d.next()??, d.next()??);
-    let clock = clock.trim();
-    let (hms, half) = clock.rsplit_once(' ').unwrap_or((clock, ""));
-    let mut parts = hms.split(':');
-    let mut hour: i64 = parts.next()?.parse().ok()?;
-    let minute: i64 = parts.next()?.parse().ok()?;
-    let second: f64 = parts.next().unwrap_or("0").parse().ok()?;
-    match half.to_ascii_uppercase().as_str() {
-        "PM" if hour < 12 => hour += 12,
-        "AM" if hour == 12 => hour = 0,
-        _ => {}
-    }
-    let valid = (1..=12).contains(&month) && (1..=31).contains(&day) && hour < 24 && minute < 60;
-    let iso = format!(
-        "{year:04}-{month:02}-{day:02}T{hour:02}:{minute:02}:{:02}Z",
-        second as i64
-    );
-    valid
-        .then(|| epoch_seconds(crate::engine::PkValueRef::Str(&iso)))
-        .flatten()
-}
-
 /// `QueryText`: a JSON object `{"query": ..., "parameters": [...]}`, or the text itself.
 fn query_parts(text: &str) -> (String, Value) {
     match serde_json::from_str::<Value>(text) {
@@ -770,216 +879,9 @@ fn hide_literals(c: &mut crate::query::Constraints) -> bool {
     hidden
 }
 
-/// A reader that fails once more than [`MAX_LINE_BYTES`] pass without the count being
-/// reset: one row of a JSON array cannot take all memory.
-struct Capped<R> {
-    inner: R,
-    since: std::rc::Rc<std::cell::Cell<usize>>,
-}
-
-impl<R: Read> Read for Capped<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.since.set(self.since.get() + n);
-        if self.since.get() > MAX_LINE_BYTES + (1 << 16) {
-            return Err(std::io::Error::other(format!(
-                "a row longer than {} MiB",
-                MAX_LINE_BYTES >> 20
-            )));
-        }
-        Ok(n)
-    }
-}
-
-/// A JSON array of rows, read element by element.
-fn json_array(r: &mut impl BufRead, state: &mut State<'_>) -> anyhow::Result<()> {
-    use serde::de::{Deserializer as _, SeqAccess, Visitor};
-    struct Rows<'s, 'a>(&'s mut State<'a>, std::rc::Rc<std::cell::Cell<usize>>);
-    impl<'de> Visitor<'de> for Rows<'_, '_> {
-        type Value = Option<anyhow::Error>;
-        fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            f.write_str("an array of row objects")
-        }
-        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            let mut at = 0u64;
-            while let Some(v) = seq.next_element::<Value>()? {
-                at += 1;
-                self.1.set(0);
-                let result = match v {
-                    Value::Object(o) => self.0.row(o, at),
-                    _ => self
-                        .0
-                        .bad(at, format!("element {at}: expected a row object")),
-                };
-                if let Err(e) = result {
-                    // The array is read to its end, so that the error is this one.
-                    while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
-                    return Ok(Some(e));
-                }
-            }
-            Ok(None)
-        }
-    }
-    let since = std::rc::Rc::new(std::cell::Cell::new(0));
-    let capped = Capped {
-        inner: r,
-        since: since.clone(),
-    };
-    let mut de = serde_json::Deserializer::from_reader(std::io::BufReader::new(capped));
-    let name = state.name.to_owned();
-    match de.deserialize_seq(Rows(state, since)) {
-        Ok(None) => Ok(()),
-        Ok(Some(e)) => Err(e),
-        Err(e) => Err(LogError {
-            file: name,
-            line: e.line() as u64,
-            column: e.column() as u64,
-            message: format!("not a JSON array of rows ({e})"),
-        }
-        .into()),
-    }
-}
-
-/// JSON lines: a row, or `{"records": [...]}`, a line.
-fn json_lines(r: &mut impl BufRead, state: &mut State<'_>) -> anyhow::Result<()> {
-    let mut buf = Vec::new();
-    let mut line = 0u64;
-    loop {
-        buf.clear();
-        line += 1;
-        let n = r
-            .take(MAX_LINE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut buf)
-            .map_err(|e| state.fail(line, format!("read error: {e}")))?;
-        if n == 0 {
-            return Ok(());
-        }
-        if buf.len() > MAX_LINE_BYTES {
-            // Past the cap: the rest of the line is read through, not kept.
-            while !buf.ends_with(b"\n") {
-                buf.clear();
-                let more = r.take(1 << 20).read_until(b'\n', &mut buf)?;
-                if more == 0 {
-                    break;
-                }
-            }
-            state.bad(
-                line,
-                format!("line longer than {} MiB", MAX_LINE_BYTES >> 20),
-            )?;
-            continue;
-        }
-        let text = String::from_utf8_lossy(&buf);
-        let text = text.trim();
-        if text.is_empty() {
-            continue;
-        }
-        match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(o)) => state.row(o, line)?,
-            Ok(_) => state.bad(line, "expected a row object".into())?,
-            Err(e) => state.bad(line, format!("not JSON: {e}"))?,
-        }
-    }
-}
-
-/// CSV with a header row (RFC 4180: quoted fields may hold commas, quotes and line ends).
-fn csv(r: &mut impl BufRead, state: &mut State<'_>) -> anyhow::Result<()> {
-    let mut line = 1u64;
-    let Some((header, _)) = csv_record(r, &mut line)? else {
-        return Ok(());
-    };
-    let header: Vec<String> = header.iter().map(|h| h.trim().to_owned()).collect();
-    loop {
-        let at = line;
-        let Some((fields, too_long)) = csv_record(r, &mut line)? else {
-            return Ok(());
-        };
-        if too_long {
-            state.bad(
-                at,
-                format!("record longer than {} MiB", MAX_LINE_BYTES >> 20),
-            )?;
-            continue;
-        }
-        if fields.len() == 1 && fields[0].is_empty() {
-            continue;
-        }
-        let obj: Map<String, Value> = (header.iter().zip(fields))
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| (k.clone(), Value::String(v)))
-            .collect();
-        state.row(obj, at)?;
-    }
-}
-
-/// One CSV record and whether it passed the cap (then cut); `None` at the end. `line`
-/// advances past its line ends.
-fn csv_record(r: &mut impl BufRead, line: &mut u64) -> anyhow::Result<Option<(Vec<String>, bool)>> {
-    let mut fields = Vec::new();
-    let mut field = Vec::new();
-    let (mut quoted, mut any, mut size, mut too_long) = (false, false, 0usize, false);
-    let mut byte = [0u8; 1];
-    loop {
-        let n = r.read(&mut byte)?;
-        if n == 0 {
-            if !any {
-                return Ok(None);
-            }
-            fields.push(String::from_utf8_lossy(&field).into_owned());
-            return Ok(Some((fields, too_long)));
-        }
-        any = true;
-        size += 1;
-        too_long |= size > MAX_LINE_BYTES;
-        let b = byte[0];
-        match (quoted, b) {
-            (true, b'"') => {
-                if r.fill_buf()?.first() == Some(&b'"') {
-                    r.consume(1);
-                    push_capped(&mut field, b'"', too_long);
-                } else {
-                    quoted = false;
-                }
-            }
-            (true, b) => {
-                *line += (b == b'\n') as u64;
-                push_capped(&mut field, b, too_long);
-            }
-            (false, b'"') if field.is_empty() => quoted = true,
-            (false, b',') => {
-                fields.push(String::from_utf8_lossy(&std::mem::take(&mut field)).into_owned())
-            }
-            (false, b'\n') => {
-                *line += 1;
-                if field.last() == Some(&b'\r') {
-                    field.pop();
-                }
-                fields.push(String::from_utf8_lossy(&field).into_owned());
-                return Ok(Some((fields, too_long)));
-            }
-            (false, b) => push_capped(&mut field, b, too_long),
-        }
-    }
-}
-
-fn push_capped(field: &mut Vec<u8>, b: u8, too_long: bool) {
-    if !too_long {
-        field.push(b);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn columns_match_without_case_or_type_suffix() {
-        assert_eq!(column("requestCharge_s"), "requestcharge");
-        assert_eq!(column("activityId_g"), "activityid");
-        assert_eq!(column("RequestCharge"), "requestcharge");
-        assert_eq!(column("databasename_s"), "databasename_s");
-        assert_eq!(column("sizeKb_d"), "sizekb");
-    }
 
     #[test]
     fn placeholders_are_recognised() {
@@ -989,31 +891,5 @@ mod tests {
         for v in ["acme", "*a", "<", "{}", "__a"] {
             assert!(!is_placeholder(v), "{v}");
         }
-    }
-
-    #[test]
-    fn csv_records_hold_quotes_commas_and_line_ends() {
-        let text = "a,b,c\n\"x,1\",\"say \"\"hi\"\"\",\"two\nlines\"\r\nlast,,\n";
-        let mut r = BufReader::new(text.as_bytes());
-        let mut line = 1;
-        let (h, _) = csv_record(&mut r, &mut line).unwrap().unwrap();
-        assert_eq!(h, ["a", "b", "c"]);
-        let (f, _) = csv_record(&mut r, &mut line).unwrap().unwrap();
-        assert_eq!(f, ["x,1", "say \"hi\"", "two\nlines"]);
-        assert_eq!(line, 4);
-        let (f, _) = csv_record(&mut r, &mut line).unwrap().unwrap();
-        assert_eq!(f, ["last", "", ""]);
-        assert!(csv_record(&mut r, &mut line).unwrap().is_none());
-    }
-
-    #[test]
-    fn monitor_exports_are_told_from_the_ndjson_log() {
-        assert!(looks_like_monitor(b"[{\"TimeGenerated\": \"2026-01-01\"}]"));
-        assert!(looks_like_monitor(b"{\"records\": []}"));
-        assert!(looks_like_monitor(b"TimeGenerated,ActivityId,QueryText\n"));
-        assert!(!looks_like_monitor(
-            b"{\"op\":\"query\",\"sql\":\"SELECT * FROM c\"}\n"
-        ));
-        assert!(!looks_like_monitor(b"SELECT * FROM c WHERE c.a = 1\n"));
     }
 }

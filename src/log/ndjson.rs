@@ -9,7 +9,8 @@ use serde_json::Value;
 
 use super::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
 use super::read::{
-    Log, LogError, MAX_COUNT, MAX_LINE_BYTES, MAX_REQUEST_RU, MAX_TOTAL, QueryParser, err,
+    Log, LogError, MAX_COUNT, MAX_LINE_BYTES, MAX_REQUEST_RU, MAX_TOTAL, OPERATION_FOOTPRINT,
+    QueryParser, err,
 };
 use crate::engine::{KeyPath, PkValue};
 use crate::input::Source;
@@ -38,7 +39,7 @@ pub(super) fn ndjson(
     max_ops: usize,
 ) -> Result<Log, anyhow::Error> {
     let name = name.to_owned();
-    let mut parser = Parser::new(paths);
+    let mut parser = Parser::new(paths, max_ops.saturating_mul(OPERATION_FOOTPRINT) / 8);
     let mut log = Log::default();
     let mut buf = Vec::new();
     let mut line = 0u64;
@@ -52,7 +53,7 @@ pub(super) fn ndjson(
         }
         let result = if too_long {
             Err(err(
-                0,
+                1,
                 format!("line longer than {} MiB", MAX_LINE_BYTES >> 20),
             ))
         } else {
@@ -72,7 +73,8 @@ pub(super) fn ndjson(
                 let e = LogError {
                     file: name.clone(),
                     line,
-                    column,
+                    // Columns are 1-based (serde_json gives 0 at a line's start).
+                    column: column.max(1),
                     message,
                 };
                 if !skip_invalid {
@@ -122,11 +124,12 @@ struct Parser<'a> {
 }
 
 impl<'a> Parser<'a> {
-    /// A parser extracting written documents' fields at `paths`.
-    fn new(paths: &'a [KeyPath]) -> Parser<'a> {
+    /// A parser extracting written documents' fields at `paths`, its parsed queries within
+    /// `cache_bytes`.
+    fn new(paths: &'a [KeyPath], cache_bytes: usize) -> Parser<'a> {
         Parser {
             paths,
-            queries: QueryParser::default(),
+            queries: QueryParser::new(cache_bytes),
         }
     }
 

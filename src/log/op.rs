@@ -110,15 +110,30 @@ pub enum OpKind {
 
 impl OpKind {
     /// About the heap bytes beyond a fixed footprint: a query's alternatives (an `IN` list
-    /// of thousands of values holds as many), a batch's operations.
+    /// of thousands of values holds as many), a point operation's id and known values, a
+    /// write's id and fields, a batch's operations.
     pub fn extra_bytes(&self) -> usize {
         match self {
             OpKind::Query(x) => x
                 .constraints
                 .alternatives()
                 .map_or(0, |alts| alts.iter().map(|c| c.approx_bytes()).sum()),
+            OpKind::Read(p) | OpKind::Patch(p) | OpKind::Delete(p) => {
+                p.id.len()
+                    + (p.known.iter())
+                        .map(|(path, v)| 64 + path_bytes(path) + value_bytes(v))
+                        .sum::<usize>()
+            }
+            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => {
+                w.id.as_ref().map_or(0, String::len)
+                    + (w.fields.iter())
+                        .map(|f| match f {
+                            OwnedField::Scalar(v) => 32 + value_bytes(v),
+                            _ => 32,
+                        })
+                        .sum::<usize>()
+            }
             OpKind::Batch(ops) => ops.iter().map(|o| 256 + o.extra_bytes()).sum(),
-            _ => 0,
         }
     }
 
@@ -134,6 +149,19 @@ impl OpKind {
             other => !other.is_read(),
         }
     }
+}
+
+/// The heap bytes of a value: a string's text.
+fn value_bytes(v: &PkValue) -> usize {
+    match v {
+        PkValue::String(s) => s.len(),
+        _ => 0,
+    }
+}
+
+/// The heap bytes of a path: its segments.
+fn path_bytes(p: &KeyPath) -> usize {
+    p.segments().iter().map(|s| 24 + s.len()).sum()
 }
 
 /// One logged operation.

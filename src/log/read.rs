@@ -141,21 +141,38 @@ fn takes_at(op: &Operation, level: u32) -> bool {
 /// sums.
 pub const MAX_REQUEST_RU: f64 = 1_000_000.0;
 
-/// Parsed query texts remembered.
+/// Parsed query texts remembered at most.
 const QUERY_CACHE: usize = 4096;
+
+/// Bytes a parsed query is taken to hold per byte of its text (its syntax tree: a node and
+/// a value per literal of an `IN` list), to count the cache against the memory given.
+pub const PARSED_BYTES_PER_TEXT_BYTE: usize = 24;
 
 /// A problem at a column of a line: the column, and what was expected.
 pub(super) fn err(column: u64, message: impl Into<String>) -> (u64, String) {
     (column, message.into())
 }
 
-/// Query texts parsed, each once (within a small cache).
+/// Query texts parsed, each once (within a small cache, whose parsed trees count against
+/// the log's memory: past `budget` bytes it starts over).
 #[derive(Default)]
 pub(super) struct QueryParser {
     cache: HashMap<String, Result<Arc<Query>, ParseError>>,
+    /// Bytes the cached texts and trees are taken to hold.
+    held: usize,
+    /// The most they may hold.
+    budget: usize,
 }
 
 impl QueryParser {
+    /// A parser whose cache holds at most `budget` bytes.
+    pub(super) fn new(budget: usize) -> QueryParser {
+        QueryParser {
+            budget,
+            ..QueryParser::default()
+        }
+    }
+
     /// A query operation from its text and parameters (`plain`: the text is a whole log
     /// line, so its positions are the line's).
     pub(super) fn query(
@@ -167,24 +184,33 @@ impl QueryParser {
     ) -> Result<OpKind, (u64, String)> {
         let params = Parameters::from_json(params)
             .map_err(|e| err(1, format!("invalid \"parameters\": {e}")))?;
-        // Distinct query texts are many in a hostile log: the cache stays small.
-        if self.cache.len() >= QUERY_CACHE && !self.cache.contains_key(sql) {
-            self.cache.clear();
-        }
-        let parsed = self
-            .cache
-            .entry(sql.to_owned())
-            .or_insert_with(|| query::parse(sql).map(Arc::new))
-            .clone()
-            .map_err(|e| {
-                // A plain SELECT line is the query itself: its position is the line's.
-                let column = if plain && e.line == 1 {
-                    e.column as u64
-                } else {
-                    1
-                };
-                err(column, format!("query does not parse: {e} of the query"))
-            })?;
+        let parsed = match self.cache.get(sql) {
+            Some(p) => p.clone(),
+            None => {
+                let parsed = query::parse(sql).map(Arc::new);
+                // Distinct query texts are many in a hostile log, and some are long (an
+                // `IN` list of thousands): the cache is bounded by count and by bytes.
+                let bytes = sql.len() * (1 + PARSED_BYTES_PER_TEXT_BYTE) + 256;
+                if self.cache.len() >= QUERY_CACHE || self.held + bytes > self.budget {
+                    self.cache.clear();
+                    self.held = 0;
+                }
+                if bytes <= self.budget {
+                    self.held += bytes;
+                    self.cache.insert(sql.to_owned(), parsed.clone());
+                }
+                parsed
+            }
+        };
+        let parsed = parsed.map_err(|e| {
+            // A plain SELECT line is the query itself: its position is the line's.
+            let column = if plain && e.line == 1 {
+                e.column as u64
+            } else {
+                1
+            };
+            err(column, format!("query does not parse: {e} of the query"))
+        })?;
         let extraction = query::extract(&parsed, &params);
         for w in &extraction.warnings {
             if warnings.len() < 5 {
@@ -213,6 +239,11 @@ pub struct Observed {
     pub hidden: u64,
     /// Point operations with the current key's value.
     pub keyed: u64,
+    /// Rows that repeat an earlier row exactly (an export given twice), read once.
+    pub duplicates: u64,
+    /// Query pages whose `CorrelatedActivityId` cannot tell queries apart (empty, all
+    /// zeros, or shared by different texts): each page counted a query of its own.
+    pub uncorrelated: u64,
     /// The current key the `PartitionKey` values belong to.
     pub current_key: Option<String>,
     /// `CDBPartitionKeyStatistics`: the largest logical partitions seen (value, bytes),

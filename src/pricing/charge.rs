@@ -172,18 +172,14 @@ pub struct Charges {
     pub terms: f64,
     /// The consistency of reads.
     pub consistency: Consistency,
-    /// Whether the log holds all the traffic (no `--log-share` below 1): only then does an
-    /// id it has not written before tell a new item, whose upsert is a create.
-    pub whole_log: bool,
 }
 
 impl Default for Charges {
-    /// Ten terms a document (the published example's), session consistency, a whole log.
+    /// Ten terms a document (the published example's), session consistency.
     fn default() -> Self {
         Charges {
             terms: 10.0,
             consistency: Consistency::Session,
-            whole_log: true,
         }
     }
 }

@@ -2,12 +2,15 @@
 //! writes, judged against chance.
 //!
 //! * **One value's load.** Every operation that reaches one key value (a write, a point
-//!   read, a single-partition query) adds its RU to that value's tally for the window.
-//!   A logical partition lives on one physical partition and can use at most 10,000 RU/s,
-//!   whatever the container is given, so the busiest value of the busiest window is a hard
-//!   limit. Its load is taken net of chance: `RU − 2σ`, where `σ² = Σ lump²` over the lines
-//!   that made it (a sampled log keeps or drops whole lines), so a value that is busy by
-//!   the luck of a few heavy lines is not called a limit.
+//!   read, a single-partition query) adds its RU to that value's tally for its minute (or
+//!   the replay's window when that is shorter): fixed seconds, whatever the container, so
+//!   the verdict does not depend on `--throughput`. A logical partition lives on one
+//!   physical partition and can use at most 10,000 RU/s, whatever the container is given,
+//!   so the busiest value of the busiest minute is a hard limit. When the log is a sample
+//!   its load is taken net of chance: `RU − 2σ`, where `σ² = (1 − s) Σ lump²` over the
+//!   lines that made it, `s` the share of lines kept (a sampled log keeps or drops whole
+//!   lines; a full log has no sampling noise), so a value that is busy by the luck of a few
+//!   heavy lines is not called a limit. A line's `count` is taken to arrive at its `ts`.
 //! * **Write load.** Each partition's write RU in the window; the window's spread is the
 //!   mean over the busiest partition's write RU, relative to what the same writes placed at
 //!   random would give (see [`random_spread`]). A quarter that takes 78% of the writes
@@ -30,27 +33,51 @@ pub fn random_spread((sum, sum_sq): (f64, f64), parts: usize) -> f64 {
     lambda / (lambda + (2.0 * lambda * p.ln()).sqrt())
 }
 
-/// The busiest single key value of a replay: its window's RU net of chance.
+/// The mean / max load random placement of lumps `(Σc, Σc², max c)` over `parts`
+/// partitions would show: the busiest partition expects the larger of the Gaussian bound
+/// `Σc/P + sqrt(2 ln P · Σc²/P)` (see [`random_spread`]) and the largest lump plus its
+/// share of the rest, `max c + (Σc − max c)/P`, which a single heavy write sets.
+pub fn lumpy_spread((sum, sum_sq, max): (f64, f64, f64), parts: usize) -> f64 {
+    if parts <= 1 || sum <= 0.0 {
+        return 1.0;
+    }
+    let p = parts as f64;
+    let mean = sum / p;
+    let gauss = mean + (2.0 * p.ln() * sum_sq / p).sqrt();
+    let heavy = max + (sum - max) / p;
+    mean / gauss.max(heavy)
+}
+
+/// The busiest single key value of a replay: its busiest stretch's RU net of chance.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HotValue {
     /// Its EPK.
     pub epk: Epk,
-    /// Its RU in its busiest window, less twice the standard deviation chance gives it.
+    /// Its RU in its busiest stretch, less twice the standard deviation chance gives it.
     pub ru: f64,
-    /// Its RU in that window as counted.
+    /// Its RU in that stretch as counted.
     pub counted_ru: f64,
+    /// The stretch's seconds.
+    pub seconds: f64,
 }
 
-/// One value's tally in a window: `(RU, Σ lump², EPK)`.
+/// One value's tally in a stretch: `(RU, Σ lump², EPK)`.
 type Tally = (f64, f64, Epk);
+
+/// The longest stretch a value's load is tallied over: a minute.
+pub const VALUE_SECONDS: f64 = 60.0;
 
 /// The open window's per-value and per-partition write loads, and what closed windows
 /// showed.
 #[derive(Debug, Default)]
 pub struct WindowLoad {
-    values: FxHashMap<u64, Tally>,
+    /// Per (stretch, value) tallies of the open window.
+    values: FxHashMap<(i64, u64), Tally>,
+    /// The stretches' seconds, and the variance factor `1 − s` of the lines' sampling.
+    pub clock: (f64, f64),
     writes: Vec<f64>,
-    write_lumps: (f64, f64),
+    /// This window's writes as lumps of RU: `(Σ, Σ², max)`.
+    write_lumps: (f64, f64, f64),
     /// Σ write RU · relative spread and Σ write RU over closed windows.
     spread: (f64, f64),
     /// The busiest value so far.
@@ -58,46 +85,57 @@ pub struct WindowLoad {
 }
 
 impl WindowLoad {
-    /// `ru` on the value `key` (whose EPK is `epk`), from one line of the log.
-    pub fn value(&mut self, key: u64, epk: &Epk, ru: f64) {
-        let t = (self.values.entry(key)).or_insert_with(|| (0.0, 0.0, epk.clone()));
+    /// `ru` on the value `key` (whose EPK is `epk`) in stretch `at`, from one line of the
+    /// log.
+    pub fn value(&mut self, at: i64, key: u64, epk: &Epk, ru: f64) {
+        let t = (self.values.entry((at, key))).or_insert_with(|| (0.0, 0.0, epk.clone()));
         t.0 += ru;
         t.1 += ru * ru;
     }
 
-    /// A write of `ru` from one line of `count` operations on partition `idx` of `parts`.
-    pub fn write(&mut self, idx: usize, parts: usize, ru: f64, count: f64) {
+    /// A write of `ru` from one line of the log on partition `idx` of `parts`.
+    pub fn write(&mut self, idx: usize, parts: usize, ru: f64) {
         if self.writes.len() < parts {
             self.writes.resize(parts, 0.0);
         }
         self.writes[idx] += ru;
-        self.write_lumps.0 += count;
-        self.write_lumps.1 += count * count;
+        // Lumps by RU, as the loads are: a heavy write is one placement of much RU.
+        self.write_lumps.0 += ru;
+        self.write_lumps.1 += ru * ru;
+        self.write_lumps.2 = self.write_lumps.2.max(ru);
     }
 
-    /// Closes the window: keeps its busiest value when it beats the others so far, and
-    /// weighs its write spread.
-    pub fn close(&mut self, parts: usize) {
+    /// Judges every value's stretches (which may span windows) and keeps the busiest, net
+    /// of chance.
+    pub fn finish(&mut self) {
+        let (seconds, chance) = self.clock;
         for (_, (ru, sq, epk)) in self.values.drain() {
-            let net = ru - 2.0 * sq.sqrt();
-            if self.hottest.as_ref().is_none_or(|h| net > h.ru) {
+            let net = ru - 2.0 * (chance.clamp(0.0, 1.0) * sq).sqrt();
+            // Ties go to the smaller EPK, whatever the table's order.
+            let beats = |h: &HotValue| net > h.ru || (net == h.ru && epk < h.epk);
+            if self.hottest.as_ref().is_none_or(beats) {
                 self.hottest = Some(HotValue {
                     epk,
                     ru: net,
                     counted_ru: ru,
+                    seconds,
                 });
             }
         }
+    }
+
+    /// Closes a replay window: weighs its write spread.
+    pub fn close(&mut self, parts: usize) {
         let total: f64 = self.writes.iter().sum();
         let max = self.writes.iter().copied().fold(0.0, f64::max);
         if parts > 1 && total > 0.0 && max > 0.0 {
             let even = total / parts as f64 / max;
-            let relative = (even / random_spread(self.write_lumps, parts)).min(1.0);
+            let relative = (even / lumpy_spread(self.write_lumps, parts)).min(1.0);
             self.spread.0 += total * relative;
             self.spread.1 += total;
         }
         self.writes.iter_mut().for_each(|w| *w = 0.0);
-        self.write_lumps = (0.0, 0.0);
+        self.write_lumps = (0.0, 0.0, 0.0);
     }
 
     /// The write spread by load over the closed windows, weighted by their write RU (1 when
@@ -152,15 +190,48 @@ mod tests {
 
     #[test]
     fn the_busiest_value_is_judged_net_of_its_lines() {
-        let mut w = WindowLoad::default();
+        // A 1% sample: one line of 1,000 RU, against 100 lines of 9 RU.
+        let mut w = WindowLoad {
+            clock: (60.0, 0.99),
+            ..WindowLoad::default()
+        };
         let (a, b) = (Epk::min(), Epk::max());
-        // One line of 1,000 RU, against 100 lines of 9 RU.
-        w.value(1, &a, 1_000.0);
-        (0..100).for_each(|_| w.value(2, &b, 9.0));
-        w.close(4);
-        let h = w.hottest.unwrap();
+        w.value(0, 1, &a, 1_000.0);
+        (0..100).for_each(|_| w.value(0, 2, &b, 9.0));
+        w.finish();
+        let h = w.hottest.clone().unwrap();
         assert!((h.counted_ru - 900.0).abs() < 1e-9, "{h:?}");
-        assert!((h.ru - (900.0 - 2.0 * 90.0)).abs() < 1e-9);
+        assert!((h.ru - (900.0 - 2.0 * (0.99f64 * 8_100.0).sqrt())).abs() < 1e-9);
+        // A full log has no sampling noise: the heavy line counts whole.
+        w.clock = (60.0, 0.0);
+        w.value(1, 1, &a, 1_000.0);
+        w.finish();
+        assert_eq!(w.hottest.unwrap().ru, 1_000.0);
+    }
+
+    #[test]
+    fn ties_go_to_the_smaller_epk_whatever_the_order() {
+        let (a, b) = (Epk::from_bytes(&[1]), Epk::from_bytes(&[2]));
+        for order in [[(1, &a), (2, &b)], [(2, &b), (1, &a)]] {
+            let mut w = WindowLoad::default();
+            for (k, e) in order {
+                w.value(0, k, e, 100.0);
+            }
+            w.finish();
+            assert_eq!(w.hottest.unwrap().epk, a);
+        }
+    }
+
+    #[test]
+    fn a_rare_heavy_write_is_one_lump_of_its_ru() {
+        // 1,000 writes of 6 RU spread evenly, one of 5,000 RU: chance, not a hotspot.
+        let mut w = WindowLoad::default();
+        for i in 0..1_000 {
+            w.write(i % 20, 20, 6.0);
+        }
+        w.write(3, 20, 5_000.0);
+        w.close(20);
+        assert!(w.write_spread() > 0.9, "{}", w.write_spread());
     }
 
     #[test]
@@ -169,14 +240,14 @@ mod tests {
         let mut w = WindowLoad::default();
         for i in 0..1_000 {
             let idx = if i % 100 < 78 { 0 } else { i % 19 + 1 };
-            w.write(idx, 20, 6.0, 1.0);
+            w.write(idx, 20, 6.0);
         }
         w.close(20);
         assert!(w.write_spread() < 0.1, "{}", w.write_spread());
         // Spread evenly: as spread as chance.
         let mut w = WindowLoad::default();
         for i in 0..1_000 {
-            w.write(i % 20, 20, 6.0, 1.0);
+            w.write(i % 20, 20, 6.0);
         }
         w.close(20);
         assert!(w.write_spread() > 0.99, "{}", w.write_spread());

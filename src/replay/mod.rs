@@ -42,8 +42,15 @@ pub fn replay(
         Some(l) => window_ops(l, windows),
         None => (vec![Vec::new(); windows], None),
     };
-    r.stats.window_seconds = clock.map(|c| c.seconds);
+    let window_seconds = clock.map(|c| c.seconds);
+    r.stats.window_seconds = window_seconds;
     r.stats.log_start = clock.map(|c| c.start);
+    if let (Some(l), Some(w)) = (log, window_seconds) {
+        // A sampled log keeps a share of the lines: its values' loads are partly chance.
+        let kept = subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(l.level.min(60) as i32);
+        r.load.clock = (w.min(load::VALUE_SECONDS), 1.0 - kept);
+        r.start = l.ops.iter().filter_map(|o| o.ts).min().unwrap_or(0);
+    }
     let sample_windows = if sample_writes {
         r.stats.writes_from_sample = true;
         sample_by_window(sample.arrival, windows)

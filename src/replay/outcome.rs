@@ -36,6 +36,9 @@ pub struct WorkloadStats {
     /// relative to what the same writes placed at random would reach (1.0: as spread as
     /// chance; near 0: one partition at a time).
     pub write_spread: f64,
+    /// The part of `write_spread` measured by load in each window (1 when there is none):
+    /// see [`super::load`].
+    pub write_spread_load: f64,
     /// Total RU charged.
     pub ru: f64,
     /// RU charged to reads.

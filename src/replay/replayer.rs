@@ -131,15 +131,17 @@ pub(super) struct Replayer<'a, 'c> {
     /// Whether the log holds every operation of the traffic it covers.
     whole_log: bool,
     pub(super) stats: WorkloadStats,
-    /// Item id → the key value (hash) it was last written under.
-    owners: FxHashMap<String, u64>,
-    /// Items whose key value a logged write changed.
-    moved: FxHashSet<String>,
+    /// Item id → what the log wrote under it.
+    owners: FxHashMap<String, IdTrack>,
     /// Hashes of the ids the log has written: an upsert of one of them replaces, of another
     /// creates.
     written: FxHashSet<u64>,
     /// The open window's loads on single values and on each partition's writes.
-    load: WindowLoad,
+    pub(super) load: WindowLoad,
+    /// The time of the logged operation being replayed (the last one given).
+    now: i64,
+    /// The log's first time, for the stretch a value's load is tallied in.
+    pub(super) start: i64,
     /// The logged writes in runs, for their spread.
     runs: Runs,
     /// What the key and an ideal key need provisioned.
@@ -176,9 +178,10 @@ impl<'a, 'c> Replayer<'a, 'c> {
             subject,
             avg_doc,
             charges,
-            whole_log: charges.whole_log && log.is_none_or(|l| l.level == 0),
+            whole_log: subject.log_share >= 1.0 && log.is_none_or(|l| l.level == 0),
             stats: WorkloadStats {
                 usable_relative: 1.0,
+                write_spread_load: 1.0,
                 per_op: vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())],
                 ..WorkloadStats::default()
             },
@@ -190,9 +193,10 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 .iter()
                 .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
             owners: FxHashMap::default(),
-            moved: FxHashSet::default(),
             written: FxHashSet::default(),
             load: WindowLoad::default(),
+            now: 0,
+            start: 0,
             runs: Runs::new(parts),
             need: Need {
                 counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
@@ -220,6 +224,7 @@ impl Replayer<'_, '_> {
         for &i in ops {
             self.current = i;
             if let Some(l) = log {
+                self.now = l.ops[i].ts.unwrap_or(self.now);
                 self.operation(&l.ops[i]);
             }
         }
@@ -274,16 +279,17 @@ impl Replayer<'_, '_> {
         self.stats.lines_per_window = lines / self.need.windows.len().max(1) as f64;
         self.stats.log_thinned = log.is_some_and(|l| l.level > 0);
         self.stats.ideal_need_ru = self.need.ideal_total;
+        self.load.finish();
         self.stats.hot_value = self.load.hottest.take();
-        self.stats.moved_items = self.moved.len() as u64;
-        self.stats.written_items = self.owners.len() as u64;
+        self.settle_moves();
     }
 
     /// The spread of the logged writes: over their runs (see [`super::spread`]) and by
     /// load in each window (see [`super::load`]), the lower of the two.
     pub(super) fn logged_spread(&mut self) -> f64 {
         let runs = std::mem::replace(&mut self.runs, Runs::new(0)).spread();
-        runs.min(self.load.write_spread())
+        self.stats.write_spread_load = self.load.write_spread();
+        runs.min(self.stats.write_spread_load)
     }
 
     fn charge(&mut self, idx: usize, ru: f64) {
@@ -397,8 +403,8 @@ impl Replayer<'_, '_> {
             self.all_lumps.1 += (n as f64) * (n as f64);
         }
         if let ([Reach::Point(e)], true) = (reaches.as_slice(), self.need.counts()) {
-            let key = self.value_key(e);
-            self.load.value(key, e, each * visits);
+            let (at, key) = (self.stretch(), self.value_key(e));
+            self.load.value(at, key, e, each * visits);
         }
         for idx in parts {
             self.charge(idx, each);
@@ -514,8 +520,9 @@ impl Replayer<'_, '_> {
                 self.charge(idx, ru);
                 self.runs.add([idx], n as f64);
                 if self.need.counts() {
-                    self.load.write(idx, parts, ru, n as f64);
-                    self.load.value(self.value_key(e), e, ru);
+                    self.load.write(idx, parts, ru);
+                    let (at, key) = (self.stretch(), self.value_key(e));
+                    self.load.value(at, key, e, ru);
                 }
                 at = Some(idx);
             }
@@ -524,7 +531,7 @@ impl Replayer<'_, '_> {
                 for idx in 0..p {
                     self.charge(idx, ru / p as f64);
                     if self.need.counts() {
-                        self.load.write(idx, p, ru / p as f64, n as f64 / p as f64);
+                        self.load.write(idx, p, ru / p as f64);
                     }
                 }
                 // A layout's resolver that cannot place a new item's value fails the
@@ -539,15 +546,9 @@ impl Replayer<'_, '_> {
             }
         }
         let key = epk.as_ref().map(|e| self.value_key(e));
-        if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key)
-            && self.track_owner(w, k, n, matches!(kind, OpKind::Create(_)))
-            && let Some(idx) = at
-        {
-            // A key value cannot change in place: the item is read, deleted and created
-            // again under the new value, where the log shows one write.
-            let (bytes, c) = (w.bytes as f64, self.charges);
-            let moved = c.read(bytes) + c.delete(bytes) + c.create(bytes) - c.replace(bytes);
-            self.charge(idx, moved.max(0.0) * n as f64);
+        if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key) {
+            let create = matches!(kind, OpKind::Create(_));
+            self.track_owner(w, k, n, create, at);
         }
         key
     }
@@ -584,25 +585,72 @@ impl Replayer<'_, '_> {
         !(self.written).insert(crate::engine::murmur::murmur3_x64_128(id.as_bytes()).0)
     }
 
+    /// The stretch of the log the operation being replayed falls in (see
+    /// [`super::load::VALUE_SECONDS`]); 0 without times.
+    fn stretch(&self) -> i64 {
+        match self.load.clock.0 {
+            s if s > 0.0 => ((self.now - self.start) as f64 / s).floor() as i64,
+            _ => 0,
+        }
+    }
+
     /// The identity of the value whose EPK is `epk`, as the statistics hash it.
     fn value_key(&self, epk: &Epk) -> u64 {
         value_hash(epk, self.subject.definition.is_v1())
     }
 
-    /// Records who owns the written item; whether the write moved it to another value.
-    fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool) -> bool {
+    /// Records a write of the item `w.id` under the value `key`, landing on partition
+    /// `at`: a replace or upsert under another value than the id's last is a move.
+    fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool, at: Option<usize>) {
         // A random suffix is drawn again at every write: a changed value says nothing.
         if self.random_suffix {
-            return false;
+            return;
         }
-        let Some(id) = &w.id else { return false };
-        match self.owners.insert(id.clone(), key) {
-            Some(previous) if previous != key && !create => {
-                self.stats.key_updated = self.stats.key_updated.saturating_add(n);
-                self.moved.insert(id.clone());
-                true
+        let Some(id) = &w.id else { return };
+        let t = (self.owners.entry(id.clone())).or_insert_with(|| IdTrack::new(key));
+        if t.current == key {
+            return;
+        }
+        if create || t.left.contains(&key) {
+            // Created under a second value, or back to a value it had left: the id names
+            // one item per value.
+            t.several = true;
+        } else if t.left.len() < IdTrack::MAX_LEFT {
+            t.left.push(t.current);
+        }
+        t.current = key;
+        if create || t.several {
+            return;
+        }
+        t.moves = t.moves.saturating_add(n);
+        // A key value cannot change in place: the item is read, deleted and created again
+        // under the new value, where the log shows one write.
+        let (bytes, c) = (w.bytes as f64, self.charges);
+        let extra = c.read(bytes) + c.delete(bytes) + c.create(bytes) - c.replace(bytes);
+        if let Some(idx) = at {
+            t.surcharge.push((idx, extra.max(0.0) * n as f64));
+        }
+    }
+
+    /// Counts the moves of the items that moved (not ids that name an item per value) and
+    /// charges them what they take, over the whole log.
+    fn settle_moves(&mut self) {
+        let owners = std::mem::take(&mut self.owners);
+        let parts = self.container.partitions().len();
+        self.need.logged = self.need.counts_logged;
+        for t in owners.values() {
+            let values = 1 + t.left.len() as u64;
+            let items = if t.several { values } else { 1 };
+            self.stats.written_items = self.stats.written_items.saturating_add(items);
+            if t.several || t.moves == 0 {
+                continue;
             }
-            _ => false,
+            self.stats.key_updated = self.stats.key_updated.saturating_add(t.moves);
+            self.stats.moved_items += 1;
+            for &(idx, ru) in t.surcharge.iter().filter(|(i, _)| *i < parts) {
+                self.stats.ru += ru;
+                self.need.charge(idx, ru, parts);
+            }
         }
     }
 
@@ -707,6 +755,36 @@ fn observed_charge(
             (overhead, ru - paid)
         }
         None => (overhead, payload),
+    }
+}
+
+/// What the log wrote under one item id.
+#[derive(Debug)]
+struct IdTrack {
+    /// The value (hash) it was last written under.
+    current: u64,
+    /// The values it left, at most [`IdTrack::MAX_LEFT`].
+    left: Vec<u64>,
+    /// Weighted writes that moved it to another value.
+    moves: u64,
+    /// What each move costs beyond the write logged, and the partition it lands on.
+    surcharge: Vec<(usize, f64)>,
+    /// Whether it came back to a value it had left: the id then names several items (ids
+    /// are unique per logical partition only), and its changes are no moves.
+    several: bool,
+}
+
+impl IdTrack {
+    const MAX_LEFT: usize = 8;
+
+    fn new(key: u64) -> IdTrack {
+        IdTrack {
+            current: key,
+            left: Vec::new(),
+            moves: 0,
+            surcharge: Vec::new(),
+            several: false,
+        }
     }
 }
 

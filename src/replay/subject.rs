@@ -18,6 +18,9 @@ pub struct Subject<'a> {
     /// The client-side layout the candidate is, when it is one: operations are routed by its
     /// resolver.
     pub layout: Option<&'a crate::key::Layout>,
+    /// The share of the real traffic the log holds (`--log-share`): below 1, the lines a
+    /// value's load is made of are a sample, and chance is taken out of it.
+    pub log_share: f64,
 }
 
 /// The sample documents, as the replay needs them.

@@ -1,7 +1,8 @@
 //! The Markdown renderer, for a CI step summary (`$GITHUB_STEP_SUMMARY`) or a pull-request
-//! comment: the ranking as a table with the recommendation and the findings, `--explain`'s
-//! partition map as a table with whole ranges and values, and check's verdict followed by
-//! the ranking.
+//! comment: the ranking as a table with the recommendation and the findings, and under the
+//! table, folded in a `<details>` block, Mermaid bar charts GitHub draws of the best
+//! candidates' RU/s and monthly bill; `--explain`'s partition map as a table with whole
+//! ranges and values; and check's verdict followed by the ranking.
 
 use std::io::{self, Write};
 
@@ -10,7 +11,7 @@ use super::columns::COLUMNS;
 use super::model::{CandidateReport, ExplainReport, Report, Severity};
 use super::text::{
     MAP_LEGEND, best_alternative, cell, cost_line, largest_values, map_header, observed_line,
-    partition_name, secondary_index_line, target_line,
+    partition_name, round_up, secondary_index_line, target_line,
 };
 use crate::units::human_bytes;
 
@@ -45,6 +46,7 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         report.target.prices.regions,
         report.target.prices.source
     )?;
+    write!(out, "{}", charts(&report.candidates))?;
     if let Some(r) = &report.recommendation {
         writeln!(
             out,
@@ -80,6 +82,66 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Candidates the Mermaid charts show: the best ones.
+pub const CHART_CANDIDATES: usize = 5;
+
+/// The best candidates' RU/s and monthly bill as Mermaid bar charts (RU per operation when
+/// the log gives no rates), folded in a `<details>` block; nothing without candidates.
+fn charts(candidates: &[CandidateReport]) -> String {
+    let top = &candidates[..candidates.len().min(CHART_CANDIDATES)];
+    if top.is_empty() {
+        return String::new();
+    }
+    let labels: Vec<String> = top.iter().map(chart_label).collect();
+    let rates: Option<Vec<f64>> = top.iter().map(|c| c.cost.required_ru).collect();
+    let mut s = format!(
+        "\n<details><summary>Chart: the {} best candidates' {}</summary>\n\n",
+        top.len(),
+        match rates {
+            Some(_) => "RU/s and monthly bill",
+            None => "RU per operation",
+        }
+    );
+    match rates {
+        Some(ru) => {
+            s += &xychart("RU/s needed", "RU/s", &labels, &ru, 0);
+            let usd: Vec<f64> = top.iter().map(|c| c.cost.monthly.total).collect();
+            s += &xychart("Monthly bill (USD)", "USD a month", &labels, &usd, 0);
+        }
+        None => {
+            let per_op: Vec<f64> = top.iter().map(|c| c.cost.ru_per_operation).collect();
+            s += &xychart("RU per operation", "RU", &labels, &per_op, 1);
+        }
+    }
+    s + "</details>\n"
+}
+
+/// A candidate's label on a chart's axis: its rank and key, cut to fit, in double quotes
+/// (Mermaid's strings have no escapes, so a key's own double quotes become single).
+fn chart_label(c: &CandidateReport) -> String {
+    const WIDTH: usize = 40;
+    let spec = c.key.spec.replace('"', "'");
+    let spec = match spec.chars().count() > WIDTH {
+        true => format!("{}…", spec.chars().take(WIDTH - 1).collect::<String>()),
+        false => spec,
+    };
+    format!("\"#{} {spec}\"", c.rank)
+}
+
+/// One Mermaid `xychart-beta` bar chart in a fenced block: horizontal, so that keys read
+/// whole, its axis from 0 (Mermaid's own would start at the smallest bar and make small
+/// differences look large), values with `decimals`.
+fn xychart(title: &str, axis: &str, labels: &[String], values: &[f64], decimals: usize) -> String {
+    let top = values.iter().copied().fold(0.0, f64::max);
+    let texts: Vec<String> = values.iter().map(|v| format!("{v:.decimals$}")).collect();
+    format!(
+        "```mermaid\nxychart-beta horizontal\n    title \"{title}\"\n    x-axis [{}]\n    y-axis \"{axis}\" 0 --> {}\n    bar [{}]\n```\n\n",
+        labels.join(", "),
+        round_up(top),
+        texts.join(", ")
+    )
 }
 
 fn row(c: &CandidateReport) -> String {
@@ -164,4 +226,49 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     }
     writeln!(out)?;
     ranking(report, out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::model::testing::candidate;
+
+    #[test]
+    fn chart_axes_start_at_zero_and_end_at_a_round_figure() {
+        let chart = xychart("t", "RU/s", &["\"a\"".into()], &[1_783.4], 0);
+        assert!(
+            chart.contains("y-axis \"RU/s\" 0 --> 2000\n    bar [1783]\n"),
+            "{chart}"
+        );
+    }
+
+    #[test]
+    fn chart_labels_are_mermaid_strings_of_rank_and_key() {
+        let mut c = candidate("/\"my-prop\"", &[]);
+        c.rank = 3;
+        assert_eq!(chart_label(&c), "\"#3 /'my-prop'\"");
+        c.key.spec = format!("concat({})", ["/aaaaaaaaaa"; 5].join(","));
+        let label = chart_label(&c);
+        assert_eq!(label.chars().count(), "\"#3 \"".len() + 40, "{label}");
+        assert!(label.ends_with("…\""));
+    }
+
+    #[test]
+    fn charts_show_the_bill_with_rates_and_ru_per_operation_without() {
+        let mut cs: Vec<CandidateReport> = (1..=7)
+            .map(|i| CandidateReport {
+                rank: i,
+                ..candidate(&format!("/k{i}"), &[])
+            })
+            .collect();
+        let with = charts(&cs);
+        assert_eq!(with.matches("```mermaid").count(), 2);
+        assert!(with.contains("#5 /k5") && !with.contains("#6"), "{with}");
+        assert!(with.starts_with("\n<details><summary>") && with.ends_with("</details>\n"));
+        cs[0].cost.required_ru = None;
+        let without = charts(&cs);
+        assert_eq!(without.matches("```mermaid").count(), 1);
+        assert!(without.contains("RU per operation"));
+        assert_eq!(charts(&[]), "");
+    }
 }

@@ -3,8 +3,8 @@
 //!
 //! A command hands [`render`] a [`View`] (what to show: the ranking, a partition map or
 //! check's verdict), a [`Format`] and a [`Style`] (the terminal decisions it made). Each
-//! format is one file, `table.rs`, `markdown.rs` or `json.rs`, with a `render` that writes
-//! every view; what more than one of them writes (numbers, the target line, the verdict's
+//! format is one file, `table.rs`, `markdown.rs`, `json.rs` or `html.rs`, with a `render`
+//! that writes every view; what more than one of them writes (numbers, the target line, the verdict's
 //! sentences) is in `text.rs`, and the ranking's columns in `columns.rs`.
 //!
 //! Adding a format touches exactly: one new file in `report/` whose `render` writes every
@@ -14,6 +14,7 @@
 //! changes. (Adding a view, the other way round, is an arm in every format's `render`.)
 
 pub mod columns;
+pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod model;
@@ -49,6 +50,16 @@ pub enum Format {
     Json,
     /// Markdown for CI summaries and pull requests.
     Markdown,
+    /// One self-contained HTML page with charts, for a design review.
+    Html,
+}
+
+impl Format {
+    /// Whether it draws each candidate's partitions, so the report must carry them
+    /// ([`model::CandidateReport::partitions`]).
+    pub fn charts(self) -> bool {
+        self == Format::Html
+    }
 }
 
 /// How a table is shown: decided by the command from its flags, `NO_COLOR` and the
@@ -76,5 +87,6 @@ pub fn render(view: View, format: Format, style: Style, out: &mut dyn Write) -> 
         Format::WideTable => table::render(view, None, style.colour, out),
         Format::Json => json::render(view, out),
         Format::Markdown => markdown::render(view, out),
+        Format::Html => html::render(view, out),
     }
 }

@@ -193,6 +193,11 @@ pub struct MonitorReport {
     pub hidden: u64,
     /// Point operations with the current key's value.
     pub keyed: u64,
+    /// Rows that repeat an earlier row exactly (an export given twice), read once.
+    pub duplicates: u64,
+    /// Query pages whose `CorrelatedActivityId` cannot tell queries apart (empty, all
+    /// zeros, or shared by different texts): each page counted a query of its own.
+    pub uncorrelated: u64,
     /// The current key the `PartitionKey` values belong to.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub current_key: Option<String>,
@@ -333,7 +338,8 @@ pub struct CandidateReport {
     pub rank: usize,
     /// 0–100, higher is better.
     pub score: f64,
-    /// The score before rounding, which ranks candidates (not written).
+    /// What ranks candidates (not written): the score before rounding, less what cost
+    /// loses past the score's range (see `advisor::score::rank_score`).
     #[serde(skip)]
     pub exact_score: f64,
     /// Whether a priced hazard (key changes, a missing key) weighs on it (not written).
@@ -364,6 +370,51 @@ pub struct CandidateReport {
     /// Why it is in the report: given, declared (the design `check` gates), a declared
     /// index, or generated.
     pub role: Role,
+    /// Its physical partitions' bytes and load, for the charts of `--format html` (filled
+    /// only for it; never written to JSON).
+    #[serde(skip)]
+    pub partitions: Option<PartitionLoad>,
+}
+
+/// A candidate's physical partitions at the target, in EPK order, and the load the replayed
+/// workload put on them: what the HTML report draws (bars per partition, a heat map of
+/// partitions × windows). Not part of the JSON report.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PartitionLoad {
+    /// Each partition's id (its pkrange id; a layout's collection number).
+    pub ids: Vec<u64>,
+    /// Bytes stored in each.
+    pub bytes: Vec<u64>,
+    /// RU the replayed workload charged each, over the whole log.
+    pub ru: Vec<f64>,
+    /// RU/s each needs at the workload's peak: its RU times the rate that turns the key's
+    /// need into its RU/s (so the busiest times the partitions is the RU/s the report
+    /// states, before the service's minimums, unless a sampled log's need is taken net of
+    /// chance); `None` when the log gives no rates.
+    pub ru_per_second: Option<Vec<f64>>,
+    /// Per replay window with load (in time order), per partition: the Azure portal's
+    /// normalised RU consumption (0–1, capped), the partition's RU/s in the window over the
+    /// RU/s it gets when the key's `required_ru` is provisioned (see `heat_of_required`).
+    pub heat: Vec<Vec<f64>>,
+    /// Whether `heat` is against the key's RU/s; without rates it is against the busiest
+    /// partition in the busiest window instead.
+    pub heat_of_required: bool,
+    /// Seconds each window spans, when the log's operations have times.
+    pub window_seconds: Option<f64>,
+    /// Bytes past which a physical partition splits (50 GB; a layout's collection size).
+    pub partition_bytes_limit: u64,
+    /// Bytes one logical partition may hold (20 GB).
+    pub logical_bytes_limit: u64,
+    /// RU/s one physical partition serves at most (10,000).
+    pub partition_ru_limit: f64,
+    /// Whether the partitions are a client-side layout's collections.
+    pub collections: bool,
+    /// RU the reads were charged, net of the fan-out overhead.
+    pub read_ru: f64,
+    /// RU the writes were charged.
+    pub write_ru: f64,
+    /// RU that reads visiting every partition spent on partitions beyond the first.
+    pub fan_out_ru: f64,
 }
 
 /// A candidate's identity.
@@ -707,6 +758,29 @@ pub(crate) mod testing {
 
     use super::*;
 
+    /// A target of 1 TB at 20,000 RU/s manual, list prices, the storage a default.
+    pub fn target() -> TargetReport {
+        TargetReport {
+            storage_bytes: 1_000_000_000_000,
+            throughput_ru: 20_000.0,
+            throughput_mode: "manual".to_owned(),
+            physical_partitions: 32,
+            defaults: vec!["storage".to_owned()],
+            prices: PricesReport {
+                ru_hour_per_100: 0.008,
+                gb_month: 0.25,
+                regions: 1,
+                source: "list".to_owned(),
+                terms_per_document: 12.5,
+                month: "730 hours: the log's 2 clock hour(s), each at its busiest window, repeated"
+                    .to_owned(),
+                log_hours: Some(2.0),
+                ..PricesReport::default()
+            },
+            log_share: 1.0,
+        }
+    }
+
     pub fn candidate(spec: &str, findings: &[&str]) -> CandidateReport {
         CandidateReport {
             rank: 1,
@@ -776,6 +850,7 @@ pub(crate) mod testing {
                 .collect(),
             origin: String::new(),
             role: Role::Given,
+            partitions: None,
         }
     }
 }

@@ -164,6 +164,8 @@ fn ranking() -> Report {
                 unjoined: 1,
                 hidden: 4,
                 keyed: 900,
+                duplicates: 0,
+                uncorrelated: 0,
                 current_key: Some("/vin".to_owned()),
                 largest_partitions: vec![ObservedPartitionReport {
                     value: "[\"V123\"]".to_owned(),
@@ -171,25 +173,7 @@ fn ranking() -> Report {
                 }],
             }),
         },
-        target: TargetReport {
-            storage_bytes: 1_000_000_000_000,
-            throughput_ru: 20_000.0,
-            throughput_mode: "manual".to_owned(),
-            physical_partitions: 32,
-            defaults: vec!["storage".to_owned()],
-            prices: PricesReport {
-                ru_hour_per_100: 0.008,
-                gb_month: 0.25,
-                regions: 1,
-                source: "list".to_owned(),
-                terms_per_document: 12.5,
-                month: "730 hours: the log's 2 clock hour(s), each at its busiest window, repeated"
-                    .to_owned(),
-                log_hours: Some(2.0),
-                ..PricesReport::default()
-            },
-            log_share: 1.0,
-        },
+        target: crate::report::model::testing::target(),
         candidates: candidates(),
         recommendation: Some(Recommendation {
             spec: "hash_suffix(/date,/vin,400)".to_owned(),
@@ -419,6 +403,79 @@ fn verdicts_in_every_format() {
         let json = verdict_text(&report, Format::Json);
         assert_snapshot(&format!("verdict-{name}.json"), &json);
     }
+}
+
+/// Four partitions over three windows: the first candidate's with rates (a hot second
+/// partition), the second's without (RU only, heat against the busiest cell).
+fn with_partitions(mut report: Report) -> Report {
+    let load = |rates: bool| PartitionLoad {
+        ids: vec![4, 1, 5, 2],
+        bytes: vec![
+            41_000_000_000,
+            48_500_000_000,
+            12_000_000_000,
+            30_000_000_000,
+        ],
+        ru: vec![1_000.0, 4_000.0, 800.0, 1_200.0],
+        ru_per_second: rates.then(|| vec![250.0, 1_000.0, 200.0, 300.0]),
+        heat: vec![
+            vec![0.1, 0.55, 0.0, 0.2],
+            vec![0.3, 1.0, 0.15, 0.25],
+            vec![0.05, 0.95, 0.1, 0.12],
+        ],
+        heat_of_required: rates,
+        window_seconds: rates.then_some(900.0),
+        partition_bytes_limit: 50_000_000_000,
+        logical_bytes_limit: 20_000_000_000,
+        partition_ru_limit: 10_000.0,
+        collections: false,
+        read_ru: 4_500.0,
+        write_ru: 2_000.0,
+        fan_out_ru: 500.0,
+    };
+    report.candidates[0].partitions = Some(load(true));
+    report.candidates[1].partitions = Some(load(false));
+    report
+}
+
+fn html(view: View) -> String {
+    let mut out = Vec::new();
+    super::render(view, Format::Html, PLAIN, &mut out).expect("rendered");
+    String::from_utf8(out).expect("UTF-8")
+}
+
+#[test]
+fn html_pages() {
+    assert_snapshot(
+        "ranking.html",
+        &html(View::Ranking(&with_partitions(ranking()))),
+    );
+    assert_snapshot("map.html", &html(View::Map(&map())));
+    let failing = with_partitions(failing());
+    assert_snapshot("verdict-fail.html", &html(View::Verdict(&failing)));
+}
+
+/// The partitions the HTML charts are drawn from change no other format: JSON, tables and
+/// Markdown are the same bytes with them and without.
+#[test]
+fn partitions_leave_every_other_format_unchanged() {
+    let (plain, charted) = (ranking(), with_partitions(ranking()));
+    for format in [
+        Format::Json,
+        Format::Table,
+        Format::WideTable,
+        Format::Markdown,
+    ] {
+        let render = |r: &Report| {
+            let mut out = Vec::new();
+            super::render(View::Ranking(r), format, PLAIN, &mut out).expect("rendered");
+            out
+        };
+        assert_eq!(render(&plain), render(&charted), "{format:?}");
+    }
+    let mut out = Vec::new();
+    super::render(View::Ranking(&charted), Format::Json, PLAIN, &mut out).expect("rendered");
+    assert!(!String::from_utf8(out).expect("UTF-8").contains("heat"));
 }
 
 #[test]

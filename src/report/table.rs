@@ -299,21 +299,7 @@ mod tests {
                 invalid: 1,
                 operations: 10,
             },
-            target: TargetReport {
-                storage_bytes: 1_000_000_000_000,
-                throughput_ru: 20_000.0,
-                throughput_mode: "manual".to_owned(),
-                physical_partitions: 32,
-                defaults: vec!["storage".to_owned()],
-                prices: PricesReport {
-                    ru_hour_per_100: 0.008,
-                    gb_month: 0.25,
-                    regions: 1,
-                    source: "list".to_owned(),
-                    ..PricesReport::default()
-                },
-                log_share: 1.0,
-            },
+            target: crate::report::model::testing::target(),
             candidates: vec![candidate(spec, &["CROSS_PARTITION_TRANSACTION"])],
             recommendation: Some(Recommendation {
                 spec: spec.to_owned(),

@@ -23,6 +23,20 @@ pub fn thousands(x: f64) -> String {
     out
 }
 
+/// The smallest round figure, 1, 2, 2.5 or 5 × 10ⁿ, at or above `x` (1 for nothing): a
+/// chart axis's end or a gridline's step.
+pub fn round_up(x: f64) -> f64 {
+    if x <= 0.0 || !x.is_finite() {
+        return 1.0;
+    }
+    let mag = 10f64.powf(x.log10().floor());
+    let f = [1.0, 2.0, 2.5, 5.0, 10.0]
+        .into_iter()
+        .find(|f| f * mag >= x)
+        .unwrap_or(10.0);
+    f * mag
+}
+
 /// Escapes what would break a Markdown table cell.
 pub fn cell(text: &str) -> String {
     text.replace('|', "\\|").replace('\n', " ")
@@ -139,6 +153,18 @@ fn monitor_note(m: &super::model::MonitorReport) -> String {
     }
     if m.unroutable > 0 {
         parts.push(format!("{} unroutable (no text, no key)", m.unroutable));
+    }
+    if m.duplicates > 0 {
+        parts.push(format!(
+            "{} duplicate rows read once (an export given twice?)",
+            m.duplicates
+        ));
+    }
+    if m.uncorrelated > 0 {
+        parts.push(format!(
+            "{} query pages without a usable CorrelatedActivityId (each counted a query)",
+            m.uncorrelated
+        ));
     }
     if m.unjoined > 0 {
         parts.push(format!(
@@ -290,5 +316,14 @@ mod tests {
         assert_eq!(thousands(999.0), "999");
         assert_eq!(thousands(1_543.0), "1,543");
         assert_eq!(thousands(12_345_678.0), "12,345,678");
+    }
+
+    #[test]
+    fn round_figures_at_or_above() {
+        assert_eq!(round_up(1_783.0), 2_000.0);
+        assert_eq!(round_up(354.0), 500.0);
+        assert_eq!(round_up(25.0), 25.0);
+        assert_eq!(round_up(12.5e9), 2e10);
+        assert_eq!(round_up(0.0), 1.0);
     }
 }

@@ -74,6 +74,48 @@ pub struct CandidateStats {
     /// place.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unplaced: Vec<String>,
+    /// What the values said of their order before their labels were replaced by hashes
+    /// (`profile --redact`): hashes order nothing, so what depends on the values' order is
+    /// decided on them first and kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<ValueOrder>,
+    /// The key these statistics measure (canonical spec), as a profile writes it: a
+    /// candidate list reordered by hand no longer pairs a key with another's statistics.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured: Option<String>,
+}
+
+/// What a key's values said of their order, recorded before redaction (see
+/// [`CandidateStats::order`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ValueOrder {
+    /// Spearman's rank correlation of value and first arrival, when it applies.
+    pub arrival_correlation: Option<f64>,
+    /// Whether the values are readings of the clock.
+    pub clock_reading: bool,
+}
+
+impl ValueOrder {
+    /// Whether it could have been measured: a correlation within -1..=1.
+    pub fn is_well_formed(&self) -> bool {
+        self.arrival_correlation
+            .is_none_or(|r| r.is_finite() && (-1.0..=1.0).contains(&r))
+    }
+
+    /// Two shares' orders, each weighted by its documents: the correlation a weighted mean
+    /// (the shares' own values never meet), a clock reading when both are.
+    fn merge(self, docs: u64, other: ValueOrder, other_docs: u64) -> ValueOrder {
+        let (a, b) = (docs.max(1) as f64, other_docs.max(1) as f64);
+        let arrival_correlation = match (self.arrival_correlation, other.arrival_correlation) {
+            (Some(x), Some(y)) => Some((x * a + y * b) / (a + b)),
+            (x, y) => x.or(y),
+        };
+        ValueOrder {
+            arrival_correlation,
+            clock_reading: self.clock_reading && other.clock_reading,
+        }
+    }
 }
 
 impl CandidateStats {
@@ -98,6 +140,8 @@ impl CandidateStats {
             },
             blocks: Blocks::default(),
             unplaced: Vec::new(),
+            order: None,
+            measured: None,
         }
     }
 
@@ -291,6 +335,9 @@ impl CandidateStats {
         if !self.distinct.is_well_formed() {
             return Err("a distinct-value sketch not made here".into());
         }
+        if !self.order.is_none_or(|o| o.is_well_formed()) {
+            return Err("a rank correlation outside -1..1".into());
+        }
         // Parts never exceed the whole, and the whole stays far from overflowing when
         // profiles are added up.
         let (docs, bytes) = (self.documents, self.bytes);
@@ -333,6 +380,10 @@ impl CandidateStats {
 
     /// Adds everything `other` counted.
     pub fn merge(&mut self, mut other: CandidateStats) {
+        self.order = match (self.order, other.order) {
+            (Some(a), Some(b)) => Some(a.merge(self.documents, b, other.documents)),
+            (a, b) => a.or(b),
+        };
         // Saturating: statistics read from a profile file may claim anything.
         self.documents = self.documents.saturating_add(other.documents);
         self.bytes = self.bytes.saturating_add(other.bytes);

@@ -672,6 +672,15 @@ impl ValueStats {
         if self.level > 63 || self.budget == 0 {
             return Err(format!("sampling level {} of 63", self.level));
         }
+        // Level L is reached only once 2^(L-1) values were kept at the level below: a level
+        // past the documents makes each value stand for more than all of them (and the
+        // engine split a container of that many values).
+        if self.level > 0 && (1u128 << (self.level - 1)) > u128::from(docs.max(1)) {
+            return Err(format!(
+                "sampling level {}: each value would stand for more than the {docs} documents",
+                self.level
+            ));
+        }
         for t in self.sample.values() {
             let d = self
                 .details

@@ -1,0 +1,967 @@
+//! The HTML renderer, for a design review: one self-contained page (inline CSS and SVG, no
+//! script, nothing fetched) that prints on A4.
+//!
+//! The ranking: the target, the recommendation (with its secondary-index proposal), the
+//! candidates' table, then per candidate its charts, drawn by hand as SVG (a charting crate
+//! would add fonts and weight, not clarity): bars of bytes per physical partition with the
+//! 50 GB split, the 20 GB logical-partition limit and the largest logical partition
+//! projected; bars of RU/s per partition with the RU/s each gets; a heat map of partitions ×
+//! replay windows in normalised RU (0–100%, as the Azure portal shows it); the routing of
+//! reads and the monthly bill split into reads, writes, fan-out overhead and storage; its
+//! largest values with their share and its findings. `--explain`'s map and check's verdict
+//! are pages of their own. Every label comes from the report model, which `--redact` has
+//! already hashed.
+//!
+//! Colours are the Okabe–Ito palette (series) and viridis (the heat map), both readable with
+//! colour-blind vision; more than [`MAX_BARS`] partitions are drawn in groups of adjacent
+//! ones, each showing its largest. Output is deterministic: the same report gives the same
+//! bytes.
+
+use std::io::{self, Write};
+
+use super::View;
+use super::columns::COLUMNS;
+use super::model::{
+    CandidateReport, CheckResult, ExplainReport, Finding, PartitionLoad, Report, SecondaryIndex,
+    Severity,
+};
+use super::text::{
+    MAP_LEGEND, best_alternative, cost_line, cost_summary, largest_values, map_header,
+    observed_line, partition_name, round_up, secondary_index_line, target_line, thousands,
+};
+use crate::units::human_bytes;
+
+/// Bars (and heat-map rows) drawn at most; past it adjacent partitions share one.
+pub const MAX_BARS: usize = 64;
+
+/// The heat map's colours, 0–10% to 90–100% normalised RU: viridis, light for idle.
+pub const HEAT: [&str; 10] = [
+    "#fde725", "#b5de2b", "#6ece58", "#35b779", "#1f9e89", "#26828e", "#31688e", "#3e4989",
+    "#482878", "#440154",
+];
+
+const STYLE: &str = "\
+:root{color-scheme:light}
+body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1a1a1a;background:#fff;margin:0}
+main{max-width:1080px;margin:0 auto;padding:20px 24px}
+h1{font-size:22px;margin:0 0 6px}
+h2{font-size:18px;margin:28px 0 8px;padding-bottom:2px;border-bottom:1px solid #bbb}
+h3{font-size:15px;margin:14px 0 4px}
+p{margin:6px 0}
+code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere}
+code.key{white-space:nowrap;overflow-wrap:normal}
+table.ranking{font-size:12px}
+table.ranking th,table.ranking td{padding:3px 5px}
+table.ranking td span{font-size:10.5px}
+.wide{overflow-x:auto}
+table{border-collapse:collapse;font-size:13px;margin:6px 0}
+th,td{padding:3px 8px;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}
+th{background:#f2f2f2}
+.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+.pass{color:#007a4d}.fail,.violation{color:#b00020}.warning{color:#8a5a00}.info{color:#555}
+.charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:10px 28px}
+figure{margin:4px 0;break-inside:avoid}
+figcaption{font-size:12px;color:#444}
+svg.chart{width:100%;height:auto;display:block}
+svg text{font:11px system-ui,sans-serif;fill:#333}
+svg text.l{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
+span.key{white-space:nowrap}
+svg.sw{width:10px;height:10px;display:inline-block;vertical-align:-1px;margin:0 3px 0 8px}
+.ax{stroke:#777;stroke-width:1}
+.grid{stroke:#e3e3e3;stroke-width:1}
+.lim{stroke:#000;stroke-width:1.2;stroke-dasharray:5 3}
+.lim2{stroke:#d55e00;stroke-width:1.4;stroke-dasharray:7 3}
+.mark{stroke:#0072b2;stroke-width:1.2;stroke-dasharray:2 2}
+.by{fill:#56b4e9}.ru{fill:#e69f00}
+.rs{fill:#009e73}.rt{fill:#56b4e9}.rf{fill:#d55e00}
+.cr{fill:#0072b2}.cw{fill:#009e73}.cf{fill:#d55e00}.cs{fill:#cc79a7}
+section.candidate{border-top:2px solid #333;margin-top:26px}
+@media print{
+@page{size:A4;margin:12mm}
+*{-webkit-print-color-adjust:exact;print-color-adjust:exact}
+body{font-size:9.5pt}
+main{max-width:none;padding:0}
+section.candidate{break-before:page;border-top:none;margin-top:0}
+.charts{grid-template-columns:1fr 1fr}
+table{font-size:8pt}
+table.ranking{font-size:7pt}
+table.ranking td span{font-size:6.5pt}
+.wide{overflow:visible}
+}
+";
+
+/// Writes `view` as one HTML page.
+pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
+    let (title, body) = match view {
+        View::Ranking(r) => ("pkadvisor: partition-key analysis".to_owned(), ranking(r)),
+        View::Map(m) => (
+            format!("pkadvisor: partition map of {}", m.key.spec),
+            partition_map(m),
+        ),
+        View::Verdict(r) => {
+            let v = r.check.as_ref().expect("check verdict");
+            let status = if v.passed { "PASS" } else { "FAIL" };
+            (format!("pkadvisor check: {status}"), verdict(r, v))
+        }
+    };
+    let page = format!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <title>{}</title>\n<style>\n{STYLE}{}</style>\n</head>\n<body>\n<main>\n{body}</main>\n</body>\n</html>\n",
+        esc(&title),
+        heat_style()
+    );
+    out.write_all(page.as_bytes())
+}
+
+/// The heat map's classes, `.h0` to `.h9`.
+fn heat_style() -> String {
+    (HEAT.iter().enumerate())
+        .map(|(i, c)| format!(".h{i}{{fill:{c}}}"))
+        .collect::<String>()
+        + "\n"
+}
+
+/// Escapes text for HTML content and attribute values.
+pub fn esc(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(ch),
+        }
+    }
+    out
+}
+
+/// A coordinate: one decimal, without a trailing `.0`.
+fn n(x: f64) -> String {
+    let s = format!("{:.1}", if x.abs() < 0.05 { 0.0 } else { x });
+    s.strip_suffix(".0").map_or(s.clone(), str::to_owned)
+}
+
+/// Dollars: cents below 10, whole dollars with separators above.
+fn money(x: f64) -> String {
+    match x < 10.0 {
+        true => format!("{x:.2}"),
+        false => thousands(x),
+    }
+}
+
+/// A share as a whole percentage.
+fn pct(x: f64) -> String {
+    format!("{:.0}%", x * 100.0)
+}
+
+/// The ranking page: what was read, the recommendation, the table, then each candidate.
+fn ranking(report: &Report) -> String {
+    let mut s = String::from("<h1>Partition-key analysis</h1>\n");
+    s += &format!("<p>{}</p>\n", esc(&target_line(report)));
+    s += &recommendation(report);
+    s += &table(report);
+    for c in &report.candidates {
+        s += &candidate(report, c);
+    }
+    let p = &report.target.prices;
+    s += &format!(
+        "<p class=\"info\">Prices: {} USD per 100 RU/s-hour, {} USD per GB-month, {} region(s): {}. \
+         Written by {} {}.</p>\n",
+        p.ru_hour_per_100,
+        p.gb_month,
+        p.regions,
+        esc(&p.source),
+        esc(&report.tool.name),
+        esc(&report.tool.version)
+    );
+    s
+}
+
+/// The recommendation and its secondary-index proposal.
+fn recommendation(report: &Report) -> String {
+    let Some(r) = &report.recommendation else {
+        return "<h2 id=\"recommendation\">Recommendation</h2>\n<p>No candidate to recommend.</p>\n".to_owned();
+    };
+    let mut s = format!(
+        "<h2 id=\"recommendation\">Recommendation: <code>{}</code></h2>\n<p>{}</p>\n",
+        esc(&r.spec),
+        esc(&r.reason)
+    );
+    if let Some(g) = &r.secondary_index {
+        s += &secondary_index(g);
+    }
+    s
+}
+
+/// A secondary index weighed: its sentence and its figures.
+fn secondary_index(g: &SecondaryIndex) -> String {
+    let after = g
+        .monthly_after
+        .map_or("unknown".to_owned(), |m| format!("{} USD", thousands(m)));
+    let rows = [
+        ("reads moved to it", pct(g.queries_moved)),
+        ("RU saved over the log", thousands(g.ru_saved)),
+        ("RU of its writes", thousands(g.write_ru_added)),
+        ("RU of the change feed", thousands(g.change_feed_ru)),
+        ("storage added", human_bytes(g.storage_added_bytes)),
+        (
+            "a month, one container",
+            format!("{} USD", thousands(g.monthly_before)),
+        ),
+        ("a month, with the index", after),
+    ];
+    let mut s = format!(
+        "<h3>Secondary index</h3>\n<p>{}</p>\n<table>\n",
+        esc(&secondary_index_line(g))
+    );
+    for (what, v) in rows {
+        s += &format!("<tr><th>{what}</th><td class=\"n\">{}</td></tr>\n", esc(&v));
+    }
+    s + "</table>\n"
+}
+
+/// The candidates' table, each key linked to its section.
+fn table(report: &Report) -> String {
+    let mut s = String::from(
+        "<h2 id=\"ranking\">Ranking</h2>\n<div class=\"wide\">\n<table class=\"ranking\">\n<thead><tr>",
+    );
+    for col in &COLUMNS {
+        let class = if col.numeric { " class=\"n\"" } else { "" };
+        s += &format!(
+            "<th{class} title=\"{}\">{}</th>",
+            esc(col.long_header),
+            esc(col.header)
+        );
+    }
+    s += "</tr></thead>\n<tbody>\n";
+    for c in &report.candidates {
+        s += "<tr>";
+        for col in &COLUMNS {
+            let cell = match col.header {
+                "key" => format!(
+                    "<a href=\"#c{}\"><code class=\"key\">{}</code></a>",
+                    c.rank,
+                    esc(&c.key.spec)
+                ),
+                "findings" => (c.findings.iter())
+                    .map(|f| format!("<span class=\"{}\">{}</span>", severity(f.severity), f.code))
+                    .collect::<Vec<_>>()
+                    .join("<br>"),
+                _ => esc(&(col.text)(c)),
+            };
+            let class = if col.numeric { " class=\"n\"" } else { "" };
+            s += &format!("<td{class}>{cell}</td>");
+        }
+        s += "</tr>\n";
+    }
+    s + "</tbody>\n</table>\n</div>\n"
+}
+
+/// A finding as a list item: its code in its severity's colour, the severity, the message.
+fn finding(f: &Finding) -> String {
+    format!(
+        "<li><strong class=\"{0}\">{1}</strong> ({0}): {2}</li>\n",
+        severity(f.severity),
+        f.code,
+        esc(&f.message)
+    )
+}
+
+/// A severity's class and word.
+fn severity(s: Severity) -> &'static str {
+    match s {
+        Severity::Violation => "violation",
+        Severity::Warning => "warning",
+        Severity::Info => "info",
+    }
+}
+
+/// One candidate's section: its figures, charts, largest values and findings.
+fn candidate(report: &Report, c: &CandidateReport) -> String {
+    let mut s = format!(
+        "<section class=\"candidate\" id=\"c{}\">\n<h2>#{} <code>{}</code>: score {:.1}</h2>\n",
+        c.rank,
+        c.rank,
+        esc(&c.key.spec),
+        c.score
+    );
+    let distinct = match c.cardinality.exact {
+        true => thousands(c.cardinality.estimate as f64),
+        false => format!("about {}", thousands(c.cardinality.estimate as f64)),
+    };
+    s += &format!(
+        "<p>{} key, {distinct} distinct values, {} physical partitions at the target. Needs {}. {}</p>\n",
+        esc(&c.key.kind),
+        c.storage.physical_partitions,
+        esc(&cost_summary(c)),
+        esc(&c.origin)
+    );
+    s += "<div class=\"charts\">\n";
+    if let Some(p) = &c.partitions {
+        s += &bytes_chart(c, p);
+        s += &ru_chart(report, c, p);
+        s += &heat_chart(p);
+        s += &cost_chart(c, p);
+    }
+    s += &routing_chart(c);
+    s += "</div>\n";
+    s += &values_table(c);
+    if !c.findings.is_empty() {
+        s += "<h3>Findings</h3>\n<ul>\n";
+        s.extend(c.findings.iter().map(finding));
+        s += "</ul>\n";
+    }
+    s + "</section>\n"
+}
+
+/// The largest values with their share of the sample.
+fn values_table(c: &CandidateReport) -> String {
+    if c.largest_values.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from(
+        "<h3>Largest values</h3>\n<table>\n<thead><tr><th>value</th><th class=\"n\">documents</th>\
+         <th class=\"n\">bytes in the sample</th><th class=\"n\">share</th></tr></thead>\n<tbody>\n",
+    );
+    for v in &c.largest_values {
+        // Past --memory, figures are bounds: at most, unless partial.
+        let bound = match (v.exact, v.partial) {
+            (true, _) => "",
+            (false, false) => "≤ ",
+            (false, true) => "≥ ",
+        };
+        s += &format!(
+            "<tr><td><code>{}</code></td><td class=\"n\">{bound}{}</td><td class=\"n\">{bound}{}</td><td class=\"n\">{bound}{:.1}%</td></tr>\n",
+            esc(&v.value),
+            thousands(v.documents as f64),
+            human_bytes(v.bytes),
+            v.share * 100.0
+        );
+    }
+    s + "</tbody>\n</table>\n"
+}
+
+/// A figure: a caption over an SVG of `width` × `height` with `class`, and its legend.
+fn figure(caption: &str, class: &str, (width, height): (f64, f64), svg: &str) -> String {
+    format!(
+        "<figure>\n<figcaption>{caption}</figcaption>\n\
+         <svg class=\"chart {class}\" viewBox=\"0 0 {} {}\" role=\"img\" xmlns=\"http://www.w3.org/2000/svg\">\n{svg}</svg>\n</figure>\n",
+        n(width),
+        n(height)
+    )
+}
+
+/// A legend swatch (its own small SVG, apart from the chart's) and its words.
+fn swatch(class: &str, words: &str) -> String {
+    format!(
+        "<span class=\"key\"><svg class=\"sw\" viewBox=\"0 0 10 10\"><rect class=\"{class}\" width=\"10\" height=\"10\"/></svg>{}</span>",
+        esc(words)
+    )
+}
+
+/// A horizontal line across a bar chart at `value`, labelled.
+struct Line {
+    value: f64,
+    label: String,
+    class: &'static str,
+    /// Drawn only when within the bars' scale (else named in the caption).
+    optional: bool,
+}
+
+/// A line always drawn: the scale reaches it.
+fn line(value: f64, label: String, class: &'static str) -> Line {
+    Line {
+        value,
+        label,
+        class,
+        optional: false,
+    }
+}
+
+/// A line drawn when within the bars' scale.
+fn optional(value: f64, label: String, class: &'static str) -> Line {
+    Line {
+        optional: true,
+        ..line(value, label, class)
+    }
+}
+
+/// A bar chart of one figure per partition.
+struct Bars<'a> {
+    /// The chart's class (`bytes`, `ru`).
+    class: &'a str,
+    /// The bars' class (their colour).
+    fill: &'a str,
+    /// The partitions' figures and ids, in EPK order.
+    values: Vec<f64>,
+    ids: &'a [u64],
+    /// How a figure reads.
+    unit: fn(f64) -> String,
+    /// How a gridline's figure reads (the caption names a bare number's unit).
+    tick: fn(f64) -> String,
+    lines: Vec<Line>,
+    caption: String,
+}
+
+const W: f64 = 520.0;
+const LEFT: f64 = 58.0;
+const RIGHT: f64 = 8.0;
+const TOP: f64 = 8.0;
+const PLOT_H: f64 = 170.0;
+
+/// Partitions drawn together so that at most [`MAX_BARS`] are drawn: how many per group.
+pub fn group_size(partitions: usize) -> usize {
+    partitions.div_ceil(MAX_BARS).max(1)
+}
+
+/// The largest of each group of `k` adjacent values.
+fn group_max(values: &[f64], k: usize) -> Vec<f64> {
+    values
+        .chunks(k.max(1))
+        .map(|g| g.iter().copied().fold(0.0, f64::max))
+        .collect()
+}
+
+/// A step of 1, 2, 2.5 or 5 × 10ⁿ giving about four gridlines up to `max`.
+fn tick_step(max: f64) -> f64 {
+    round_up(max / 4.0)
+}
+
+/// Draws `b`: the bars, gridlines, the lines within scale (the others are named in the
+/// caption as off the scale).
+fn bar_chart(b: Bars) -> String {
+    let k = group_size(b.values.len());
+    let values = group_max(&b.values, k);
+    let top = values.iter().copied().fold(0.0, f64::max);
+    let on_scale: Vec<&Line> = (b.lines.iter())
+        .filter(|l| l.value > 0.0 && (!l.optional || l.value <= top * 1.6))
+        .collect();
+    let y_max = on_scale.iter().map(|l| l.value).fold(top, f64::max) * 1.08;
+    let y_max = if y_max > 0.0 { y_max } else { 1.0 };
+    let y = |v: f64| TOP + PLOT_H * (1.0 - v / y_max);
+    let mut s = axes(y_max, b.tick, &y);
+    let slot = (W - LEFT - RIGHT) / values.len().max(1) as f64;
+    for (i, v) in values.iter().enumerate() {
+        let ids = &b.ids[i * k..((i + 1) * k).min(b.ids.len())];
+        let name = match ids {
+            [one] => format!("pkrange {one}"),
+            [first, .., last] => format!("pkranges {first}–{last}, the largest"),
+            [] => String::new(),
+        };
+        s += &format!(
+            "<rect class=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"><title>{}: {}</title></rect>\n",
+            b.fill,
+            n(LEFT + slot * i as f64 + slot * 0.1),
+            n(y(*v)),
+            n(slot * 0.8),
+            n(TOP + PLOT_H - y(*v)),
+            esc(&name),
+            esc(&(b.unit)(*v))
+        );
+    }
+    for l in &on_scale {
+        s += &format!(
+            "<line class=\"{}\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\"/>\n\
+             <text class=\"l\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+            l.class,
+            n(W - RIGHT),
+            n(W - RIGHT - 2.0),
+            n(y(l.value) - 3.0),
+            esc(&l.label),
+            y = n(y(l.value)),
+        );
+    }
+    let mut caption = b.caption;
+    let off: Vec<&str> = (b.lines.iter())
+        .filter(|l| !on_scale.iter().any(|o| std::ptr::eq(*o, *l)))
+        .map(|l| l.label.as_str())
+        .collect();
+    if !off.is_empty() {
+        caption += &format!(" Off the scale: {}.", off.join("; "));
+    }
+    if k > 1 {
+        caption += &format!(" Each bar: the largest of {k} adjacent partitions.");
+    }
+    s += &format!(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} physical partitions, EPK order</text>\n",
+        n(LEFT + (W - LEFT - RIGHT) / 2.0),
+        n(TOP + PLOT_H + 16.0),
+        b.values.len()
+    );
+    figure(&esc(&caption), b.class, (W, TOP + PLOT_H + 22.0), &s)
+}
+
+/// The y axis with its gridlines and labels up to `y_max`.
+fn axes(y_max: f64, unit: fn(f64) -> String, y: &dyn Fn(f64) -> f64) -> String {
+    let step = tick_step(y_max);
+    let mut s = String::new();
+    let mut v = 0.0;
+    while v <= y_max {
+        s += &format!(
+            "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\"/>\
+             <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+            n(W - RIGHT),
+            n(LEFT - 4.0),
+            n(y(v) + 4.0),
+            esc(&unit(v)),
+            y = n(y(v)),
+        );
+        v += step;
+    }
+    s += &format!(
+        "<line class=\"ax\" x1=\"{LEFT}\" x2=\"{LEFT}\" y1=\"{TOP}\" y2=\"{}\"/>\n",
+        n(TOP + PLOT_H)
+    );
+    s
+}
+
+fn bytes_unit(v: f64) -> String {
+    human_bytes(v.round() as u64)
+}
+
+fn ru_s_unit(v: f64) -> String {
+    format!("{} RU/s", thousands(v))
+}
+
+fn ru_unit(v: f64) -> String {
+    format!("{} RU", thousands(v))
+}
+
+/// Bytes per physical partition, with the split size, the logical-partition limit and the
+/// largest logical partition projected.
+fn bytes_chart(c: &CandidateReport, p: &PartitionLoad) -> String {
+    let (split, logical) = match p.collections {
+        true => ("collection size", "one value's limit"),
+        false => ("split at", "logical partition limit"),
+    };
+    let mut lines = vec![line(
+        p.partition_bytes_limit as f64,
+        format!("{split} {}", human_bytes(p.partition_bytes_limit)),
+        "lim",
+    )];
+    if p.logical_bytes_limit != p.partition_bytes_limit {
+        lines.push(line(
+            p.logical_bytes_limit as f64,
+            format!("{logical} {}", human_bytes(p.logical_bytes_limit)),
+            "lim2",
+        ));
+    }
+    lines.push(line(
+        c.storage.largest_logical_bytes as f64,
+        format!(
+            "largest logical partition {}",
+            human_bytes(c.storage.largest_logical_bytes)
+        ),
+        "mark",
+    ));
+    bar_chart(Bars {
+        class: "bytes",
+        fill: "by",
+        values: p.bytes.iter().map(|&b| b as f64).collect(),
+        ids: &p.ids,
+        unit: bytes_unit,
+        tick: bytes_unit,
+        lines,
+        caption: "Storage per physical partition at the target.".to_owned(),
+    })
+}
+
+/// RU/s per physical partition at the workload's peak, with what each gets; RU over the
+/// log when the log gives no rates.
+fn ru_chart(report: &Report, c: &CandidateReport, p: &PartitionLoad) -> String {
+    let parts = p.ids.len().max(1) as f64;
+    let (values, unit, lines, caption) = match (&p.ru_per_second, c.cost.required_ru) {
+        (Some(rates), Some(need)) => {
+            let lines = vec![
+                optional(
+                    need / parts,
+                    format!("its {} RU/s ÷ {parts}", thousands(need)),
+                    "lim2",
+                ),
+                optional(
+                    report.target.throughput_ru / parts,
+                    format!(
+                        "the target's {} RU/s ÷ {parts}",
+                        thousands(report.target.throughput_ru)
+                    ),
+                    "mark",
+                ),
+                optional(
+                    p.partition_ru_limit,
+                    format!("limit {} RU/s", thousands(p.partition_ru_limit)),
+                    "lim",
+                ),
+            ];
+            let caption = "RU/s per physical partition at the workload's peak, against the RU/s each gets (provisioned throughput divides evenly).";
+            (
+                rates.clone(),
+                ru_s_unit as fn(f64) -> String,
+                lines,
+                caption.to_owned(),
+            )
+        }
+        _ => {
+            let mean = p.ru.iter().sum::<f64>() / parts;
+            let lines = vec![line(mean, format!("even share {}", ru_unit(mean)), "mark")];
+            let why = c
+                .cost
+                .required_ru_unknown
+                .as_deref()
+                .unwrap_or("rates unknown");
+            let caption = format!("RU per physical partition over the whole log ({why}).");
+            (p.ru.clone(), ru_unit as fn(f64) -> String, lines, caption)
+        }
+    };
+    bar_chart(Bars {
+        class: "ru",
+        fill: "ru",
+        values,
+        ids: &p.ids,
+        unit,
+        tick: thousands,
+        lines,
+        caption,
+    })
+}
+
+/// The heat map: physical partitions (rows, EPK order) × replay windows (columns, time
+/// order), each cell its normalised RU in ten steps.
+fn heat_chart(p: &PartitionLoad) -> String {
+    let windows = p.heat.len();
+    if windows == 0 {
+        return "<figure><figcaption>Normalised RU per partition and window: the replay charged nothing.</figcaption></figure>\n".to_owned();
+    }
+    let k = group_size(p.ids.len());
+    let rows: Vec<Vec<f64>> = p.heat.iter().map(|w| group_max(w, k)).collect();
+    let height = rows[0].len();
+    let cell_h = (180.0 / height as f64).clamp(3.0, 12.0);
+    let (plot_w, plot_h) = (W - LEFT - RIGHT, cell_h * height as f64);
+    // Cells are unit squares, scaled to the plot.
+    let mut s = format!(
+        "<g transform=\"translate({LEFT} {TOP}) scale({:.3} {:.3})\" shape-rendering=\"crispEdges\">\n",
+        plot_w / windows as f64,
+        cell_h
+    );
+    // One path per colour step, a unit square per cell: a quarter of the bytes of a rect
+    // per cell.
+    let mut steps = vec![String::new(); HEAT.len()];
+    for (x, column) in rows.iter().enumerate() {
+        for (y, v) in column.iter().enumerate() {
+            let step = ((v * 10.0).floor() as usize).min(HEAT.len() - 1);
+            steps[step] += &format!("M{x} {y}h1v1h-1z");
+        }
+    }
+    for (i, d) in steps.iter().enumerate().filter(|(_, d)| !d.is_empty()) {
+        s += &format!("<path class=\"h{i}\" d=\"{d}\"/>\n");
+    }
+    s += "</g>\n";
+    let first = p.ids.first().copied().unwrap_or(0);
+    let last = p.ids.last().copied().unwrap_or(0);
+    s += &format!(
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{first}</text>\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{last}</text>\n\
+         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{windows} windows of the replayed log{}</text>\n",
+        n(LEFT - 4.0),
+        n(TOP + 9.0),
+        n(LEFT - 4.0),
+        n(TOP + plot_h),
+        n(LEFT + plot_w / 2.0),
+        n(TOP + plot_h + 16.0),
+        p.window_seconds
+            .map_or(String::new(), |w| format!(", {} each", duration(w)))
+    );
+    let against = match p.heat_of_required {
+        true => {
+            "its RU/s in the window over the RU/s it gets when the key's RU/s are provisioned, as the Azure portal shows it (capped at 100%)"
+        }
+        false => "its RU in the window over the busiest cell's (the log gives no rates)",
+    };
+    let mut caption = format!(
+        "Normalised RU per physical partition (rows, pkrange ids in EPK order) and window (columns, in time order): {against}."
+    );
+    if k > 1 {
+        caption += &format!(" Each row: the busiest of {k} adjacent partitions.");
+    }
+    caption += "<br>";
+    for i in 0..HEAT.len() {
+        let words = match i {
+            0 => "0–10%",
+            9 => "90–100%",
+            _ => "",
+        };
+        caption += &swatch(&format!("h{i}"), words);
+    }
+    figure(&caption, "heat", (W, TOP + plot_h + 22.0), &s)
+}
+
+/// Seconds as a few words: `45 s`, `12 min`, `3.5 h`, `2.0 days`.
+fn duration(seconds: f64) -> String {
+    match seconds {
+        s if s < 120.0 => format!("{s:.0} s"),
+        s if s < 7_200.0 => format!("{:.0} min", s / 60.0),
+        s if s < 172_800.0 => format!("{:.1} h", s / 3_600.0),
+        s => format!("{:.1} days", s / 86_400.0),
+    }
+}
+
+/// One horizontal bar split into `parts` (class, words, share), and its legend.
+fn split_bar(caption: &str, class: &str, parts: &[(&str, String, f64)]) -> String {
+    let total: f64 = parts.iter().map(|p| p.2.max(0.0)).sum();
+    let width = W - 2.0 * RIGHT;
+    let mut x = RIGHT;
+    let mut s = String::new();
+    let mut legend = String::new();
+    for (fill, words, v) in parts {
+        let w = if total > 0.0 {
+            width * v.max(0.0) / total
+        } else {
+            0.0
+        };
+        s += &format!(
+            "<rect class=\"{fill}\" x=\"{}\" y=\"4\" width=\"{}\" height=\"26\"><title>{}</title></rect>\n",
+            n(x),
+            n(w),
+            esc(words)
+        );
+        x += w;
+        legend += &swatch(fill, words);
+    }
+    figure(&format!("{caption}<br>{legend}"), class, (W, 34.0), &s)
+}
+
+/// The reads' routing: single partition, targeted, fan-out.
+fn routing_chart(c: &CandidateReport) -> String {
+    let q = &c.queries;
+    if q.reads == 0 {
+        return "<figure><figcaption>Routing of reads: the log has no reads.</figcaption></figure>\n".to_owned();
+    }
+    split_bar(
+        &format!(
+            "Routing of the {} logged reads ({:.1} physical partitions per read).",
+            thousands(q.reads as f64),
+            q.avg_partitions
+        ),
+        "routing",
+        &[
+            ("rs", format!("single value {}", pct(q.single)), q.single),
+            ("rt", format!("targeted {}", pct(q.targeted)), q.targeted),
+            ("rf", format!("fan-out {}", pct(q.fan_out)), q.fan_out),
+        ],
+    )
+}
+
+/// The monthly bill split: throughput shared between reads, writes and the fan-out
+/// overhead by the RU each was charged, and storage; RU alone when rates are unknown.
+fn cost_chart(c: &CandidateReport, p: &PartitionLoad) -> String {
+    let m = &c.cost.monthly;
+    let ru = p.read_ru + p.write_ru + p.fan_out_ru;
+    match m.throughput {
+        Some(t) => {
+            let share = |x: f64| if ru > 0.0 { t * x / ru } else { 0.0 };
+            let usd = |what: &str, v: f64| format!("{what} {} USD", money(v));
+            split_bar(
+                &format!(
+                    "The monthly bill, {} USD: throughput shared by the RU each kind of request was charged, and storage.",
+                    thousands(m.total)
+                ),
+                "cost",
+                &[
+                    ("cr", usd("reads", share(p.read_ru)), share(p.read_ru)),
+                    ("cw", usd("writes", share(p.write_ru)), share(p.write_ru)),
+                    (
+                        "cf",
+                        usd("fan-out overhead", share(p.fan_out_ru)),
+                        share(p.fan_out_ru),
+                    ),
+                    ("cs", usd("storage", m.storage), m.storage),
+                ],
+            )
+        }
+        None => {
+            let of =
+                |what: &str, v: f64| format!("{what} {}", pct(if ru > 0.0 { v / ru } else { 0.0 }));
+            split_bar(
+                &format!(
+                    "RU charged over the log by kind of request (throughput's cost unknown; storage {} USD a month).",
+                    thousands(m.storage)
+                ),
+                "cost",
+                &[
+                    ("cr", of("reads", p.read_ru), p.read_ru),
+                    ("cw", of("writes", p.write_ru), p.write_ru),
+                    ("cf", of("fan-out overhead", p.fan_out_ru), p.fan_out_ru),
+                ],
+            )
+        }
+    }
+}
+
+/// `--explain`: the map's bars and its table.
+fn partition_map(r: &ExplainReport) -> String {
+    let mut s = format!("<h1>{}</h1>\n", esc(&map_header(r)));
+    s += &format!(
+        "<p>{}</p>\n",
+        esc(&MAP_LEGEND
+            .replace(" (--wide: whole)", "")
+            .replace('\n', " "))
+    );
+    let ids: Vec<u64> = r.map.partitions.iter().map(|p| p.id).collect();
+    let ru: Vec<f64> = r.map.partitions.iter().map(|p| p.ru).collect();
+    let mean = ru.iter().sum::<f64>() / ru.len().max(1) as f64;
+    let limits = crate::engine::Limits::default();
+    let limit_lines = if r.collections.is_empty() {
+        vec![
+            line(
+                limits.physical_bytes as f64,
+                format!("split at {}", human_bytes(limits.physical_bytes)),
+                "lim",
+            ),
+            line(
+                limits.logical_bytes as f64,
+                format!(
+                    "logical partition limit {}",
+                    human_bytes(limits.logical_bytes)
+                ),
+                "lim2",
+            ),
+        ]
+    } else {
+        Vec::new()
+    };
+    s += "<div class=\"charts\">\n";
+    s += &bar_chart(Bars {
+        class: "bytes",
+        fill: "by",
+        values: r.map.partitions.iter().map(|p| p.bytes as f64).collect(),
+        ids: &ids,
+        unit: bytes_unit,
+        tick: bytes_unit,
+        lines: limit_lines,
+        caption: "Storage per physical partition.".to_owned(),
+    });
+    s += &bar_chart(Bars {
+        class: "ru",
+        fill: "ru",
+        values: ru,
+        ids: &ids,
+        unit: ru_unit,
+        tick: thousands,
+        lines: vec![line(mean, format!("even share {}", ru_unit(mean)), "mark")],
+        caption: "RU the replayed log charged each physical partition.".to_owned(),
+    });
+    s += "</div>\n";
+    s + &map_table(r)
+}
+
+/// The map's table, ranges and values whole.
+fn map_table(r: &ExplainReport) -> String {
+    let mut s = String::from(
+        "<table>\n<thead><tr><th class=\"n\">#</th><th class=\"n\">pkrange</th><th>min</th><th>max</th>\
+         <th class=\"n\">bytes</th><th class=\"n\">logical</th><th class=\"n\">RU</th><th>largest values</th></tr></thead>\n<tbody>\n",
+    );
+    for (i, p) in r.map.partitions.iter().enumerate() {
+        let values = largest_values(r, p, None)
+            .lines()
+            .map(esc)
+            .collect::<Vec<_>>()
+            .join("<br>");
+        s += &format!(
+            "<tr><td class=\"n\">{}</td><td class=\"n\">{}</td><td><code>{}</code></td><td><code>{}</code></td>\
+             <td class=\"n\">{}</td><td class=\"n\">{}</td><td class=\"n\">{}</td><td>{values}</td></tr>\n",
+            i + 1,
+            esc(&partition_name(r, i, p)),
+            esc(&p.min),
+            esc(&p.max),
+            human_bytes(p.bytes),
+            p.logical_partitions,
+            thousands(p.ru),
+        );
+    }
+    s + "</tbody>\n</table>\n"
+}
+
+/// check's verdict, then the ranking it was drawn from.
+fn verdict(report: &Report, v: &CheckResult) -> String {
+    let c = report.declared();
+    let (class, status) = match v.passed {
+        true => ("pass", "PASS"),
+        false => ("fail", "FAIL"),
+    };
+    let container = v.container.as_ref().map_or(String::new(), |n| {
+        format!(" (container <code>{}</code>)", esc(n))
+    });
+    let mut s = format!(
+        "<h1>pkadvisor check: <span class=\"{class}\">{status}</span></h1>\n\
+         <p>Key <code>{}</code>{container}: score <strong>{:.1}</strong> (minimum {}).</p>\n<ul>\n",
+        esc(&v.key),
+        c.score,
+        v.min_score
+    );
+    for r in &v.reasons {
+        s += &format!("<li class=\"fail\">{}</li>\n", esc(&r.text));
+    }
+    s += &format!("<li>Cost: {}</li>\n", esc(&cost_line(report, v)));
+    if let Some(o) = &v.observed {
+        s += &format!("<li>Observed: {}</li>\n", esc(&observed_line(o)));
+    }
+    for i in &report.declared_indexes {
+        s += &format!(
+            "<li>Index <code>{}</code>: {}</li>\n",
+            esc(&i.key.spec),
+            esc(&i.reason)
+        );
+    }
+    s.extend(
+        (c.findings.iter())
+            .filter(|f| f.severity != Severity::Violation)
+            .map(finding),
+    );
+    s += "</ul>\n";
+    if let Some((spec, tail)) = best_alternative(report, v) {
+        s += &format!(
+            "<p><strong>Best alternative: <code>{}</code></strong> {}</p>\n",
+            esc(spec),
+            esc(&tail)
+        );
+    }
+    s + &ranking(report)
+        .replacen("<h1>", "<h2>", 1)
+        .replacen("</h1>", "</h2>", 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_what_html_reads() {
+        assert_eq!(
+            esc("<a href=\"x\">'&'</a>"),
+            "&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn coordinates_and_steps() {
+        assert_eq!(n(12.0), "12");
+        assert_eq!(n(12.345), "12.3");
+        assert_eq!(n(-0.01), "0");
+        assert_eq!(tick_step(100.0), 25.0);
+        assert_eq!(tick_step(50e9), 2e10);
+        assert_eq!(tick_step(7.0), 2.0);
+    }
+
+    #[test]
+    fn many_partitions_are_drawn_in_groups_showing_their_largest() {
+        assert_eq!(group_size(MAX_BARS), 1);
+        assert_eq!(group_size(MAX_BARS + 1), 2);
+        assert_eq!(group_size(20_000), 313);
+        assert_eq!(
+            group_max(&[1.0, 5.0, 2.0, 0.0, 3.0], 2),
+            vec![5.0, 2.0, 3.0]
+        );
+    }
+}

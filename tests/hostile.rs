@@ -1,0 +1,839 @@
+//! Hostile input, round two (issue 28): every case a second hostile run found, each with
+//! its input generated here (sizes included).
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+
+use crate::util::{pkadvisor, scratch, write};
+
+const DOCS: &str = "fixtures/multitenant/docs.ndjson";
+
+/// `analyze DOCS --queries LOG --key /tenantId -q` with `extra`.
+fn analyze(log: &str, extra: &[&str]) -> std::process::Output {
+    (pkadvisor().args([
+        "analyze",
+        DOCS,
+        "--queries",
+        log,
+        "--key",
+        "/tenantId",
+        "-q",
+    ]))
+    .args(extra)
+    .output()
+    .expect("runs")
+}
+
+fn report(out: &std::process::Output) -> Value {
+    assert!(
+        out.status.success(),
+        "{:?}: {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Lines from `line(i)` up to near `size` bytes, then `last.0`, padding, the multi-byte
+/// character `ch` straddling byte `size` (0-based), and `last.1`.
+fn straddling(size: usize, ch: char, line: impl Fn(usize) -> String, last: (&str, &str)) -> String {
+    let mut text = String::new();
+    let mut i = 0;
+    while text.len() + line(i).len() + last.0.len() + 1 < size - 1 {
+        text.push_str(&line(i));
+        i += 1;
+    }
+    text.push_str(last.0);
+    while text.len() < size - 1 {
+        text.push('a');
+    }
+    text.push(ch);
+    text.push_str(last.1);
+    assert!(!text.is_char_boundary(size), "byte {size} inside {ch}");
+    text
+}
+
+#[test]
+fn r28_a_log_cut_inside_a_character_at_the_sniffing_boundary_reads() {
+    let dir = scratch("r28_sniff");
+    for size in [4096, 8192] {
+        for ch in ['é', '漢', '😀'] {
+            let select = straddling(
+                size,
+                ch,
+                |i| format!("SELECT * FROM c WHERE c.tenantId = 't{i}'\n"),
+                ("SELECT * FROM c WHERE c.tenantId = '", "'\n"),
+            );
+            let lines = select.lines().count();
+            let log = write(&dir, "select.txt", &select);
+            let r = report(&analyze(&log, &["--format", "json"]));
+            assert_eq!(r["input"]["operations"], lines, "{size} {ch}");
+            let ndjson = straddling(
+                size,
+                ch,
+                |i| {
+                    format!(
+                        "{{\"op\":\"query\",\"sql\":\"SELECT * FROM c WHERE c.tenantId = 't{i}'\"}}\n"
+                    )
+                },
+                (
+                    "{\"op\":\"query\",\"sql\":\"SELECT * FROM c WHERE c.tenantId = '",
+                    "'\"}\n",
+                ),
+            );
+            let log = write(&dir, "ops.ndjson", &ndjson);
+            let r = report(&analyze(&log, &["--format", "json"]));
+            assert_eq!(r["input"]["operations"], ndjson.lines().count());
+            let header = "TimeGenerated [UTC],Type,ActivityId,OperationName,RequestCharge\n";
+            let csv = straddling(
+                size,
+                ch,
+                |i| {
+                    if i == 0 {
+                        header.to_owned()
+                    } else {
+                        format!("\"11/15/2026, 9:00:00.000 AM\",CDBDataPlaneRequests,a{i},Read,1\n")
+                    }
+                },
+                (
+                    "\"11/15/2026, 9:00:00.000 AM\",CDBDataPlaneRequests,",
+                    ",Read,1\n",
+                ),
+            );
+            let log = write(&dir, "portal.csv", &csv);
+            let r = report(&analyze(&log, &["--format", "json"]));
+            assert_eq!(r["input"]["monitor"]["requests"], csv.lines().count() - 1);
+        }
+    }
+}
+
+#[test]
+fn r28_a_write_that_fails_on_standard_output_is_an_error() {
+    let Ok(full) = std::fs::File::create("/dev/full") else {
+        return;
+    };
+    for args in [
+        &["completions", "bash"][..],
+        &["--help"],
+        &["analyze", "--help"],
+        &["--version"],
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_pkadvisor"))
+            .args(args)
+            .stdout(full.try_clone().unwrap())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("No space left on device"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+    }
+}
+
+#[test]
+fn r28_a_select_log_naming_export_columns_is_the_ndjson_log() {
+    let dir = scratch("r28_select_columns");
+    let text = "SELECT c.activityId, c.requestCharge FROM c WHERE c.tenantId = 'a'\n".repeat(7);
+    let log = write(&dir, "q.txt", &text);
+    let r = report(&analyze(&log, &["--format", "json"]));
+    assert_eq!(r["input"]["operations"], 7);
+    assert!(r["input"]["monitor"].is_null());
+}
+
+#[test]
+fn r28_an_array_of_ndjson_operations_is_refused_by_element() {
+    let dir = scratch("r28_array_of_ops");
+    let ops = json!([
+        {"op": "query", "sql": "SELECT * FROM c WHERE c.tenantId = 'a'"},
+        {"op": "read", "id": "1"}
+    ]);
+    let log = write(&dir, "ops.json", &ops.to_string());
+    let out = analyze(&log, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("ops.json:1:1: an operation of the NDJSON log (\"op\")"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Query statistics rows: page `i` of text `text(i)` under `correlated(i)`, with its
+/// request row (charged `i + 1`).
+fn pages(n: usize, text: impl Fn(usize) -> usize, correlated: impl Fn(usize) -> String) -> String {
+    let mut rows = Vec::new();
+    for i in 0..n {
+        let activity = format!("act-{i}");
+        rows.push(json!({
+            "Type": "CDBQueryRuntimeStatistics",
+            "TimeGenerated": "2026-11-15T09:00:00Z",
+            "ActivityId": activity,
+            "CorrelatedActivityId": correlated(i),
+            "QueryText": format!("SELECT * FROM c WHERE c.tenantId = 't{}'", text(i)),
+        }));
+        rows.push(json!({
+            "Type": "CDBDataPlaneRequests",
+            "TimeGenerated": "2026-11-15T09:00:00Z",
+            "ActivityId": activity,
+            "OperationName": "Query",
+            "RequestCharge": (i + 1) as f64,
+            "StatusCode": 200,
+        }));
+    }
+    serde_json::to_string(&rows).unwrap()
+}
+
+#[test]
+fn r28_a_correlated_id_that_tells_no_query_apart_groups_nothing() {
+    let dir = scratch("r28_correlated");
+    let cases = [
+        (
+            "empty-guid",
+            "00000000-0000-0000-0000-000000000000".to_owned(),
+        ),
+        (
+            "constant",
+            "11111111-2222-3333-4444-555555555555".to_owned(),
+        ),
+    ];
+    for (name, id) in cases {
+        let log = write(
+            &dir,
+            &format!("{name}.json"),
+            &pages(151, |i| i % 34, |_| id.clone()),
+        );
+        let r = report(&analyze(&log, &["--format", "json"]));
+        assert_eq!(r["input"]["operations"], 151, "{name}");
+        assert_eq!(r["input"]["monitor"]["uncorrelated"], 151, "{name}");
+    }
+    // Real ids: pages of one query (two pages each) are one operation.
+    let log = write(
+        &dir,
+        "real.json",
+        &pages(150, |i| (i / 2) % 34, |i| format!("q-{}", i / 2)),
+    );
+    let r = report(&analyze(&log, &["--format", "json"]));
+    assert_eq!(r["input"]["operations"], 75);
+    assert_eq!(r["input"]["monitor"]["uncorrelated"], 0);
+}
+
+#[test]
+fn r28_values_the_reader_cannot_take_name_their_row_and_column() {
+    let dir = scratch("r28_cells");
+    let request = |charge: Value| {
+        json!([{"Type": "CDBDataPlaneRequests", "ActivityId": "a", "OperationName": "Read", "RequestCharge": 1},
+               {"Type": "CDBDataPlaneRequests", "ActivityId": "b", "OperationName": "Read", "RequestCharge": charge}])
+    };
+    let stats = |size: Value, key: Value| {
+        json!([{"Type": "CDBPartitionKeyStatistics", "PartitionKey": "[\"a\"]", "SizeKb": 1},
+               {"Type": "CDBPartitionKeyStatistics", "PartitionKey": key, "SizeKb": size}])
+    };
+    let cases = [
+        (request(json!("many")), "RequestCharge \"many\""),
+        (request(json!(-1)), "RequestCharge -1"),
+        (request(json!("1,5")), "RequestCharge \"1,5\""),
+        (request(json!(2e6)), "RequestCharge 2000000.0"),
+        (stats(json!(-1), json!("[\"b\"]")), "SizeKb -1"),
+        (stats(json!(1e30), json!("[\"b\"]")), "SizeKb 1e+30"),
+        (stats(json!(5), json!("b")), "PartitionKey \"b\""),
+        (stats(json!(5), json!("[{\"x\":1}]")), "PartitionKey"),
+    ];
+    for (i, (rows, field)) in cases.into_iter().enumerate() {
+        let log = write(&dir, &format!("c{i}.json"), &rows.to_string());
+        let out = analyze(&log, &[]);
+        assert_eq!(out.status.code(), Some(2), "{field}");
+        let want = format!("c{i}.json:2:1: {field}");
+        assert!(stderr(&out).contains(&want), "{want}: {}", stderr(&out));
+        let r = report(&analyze(&log, &["--format", "json", "--skip-invalid"]));
+        assert_eq!(r["input"]["invalid"], 1, "{field}");
+    }
+}
+
+#[test]
+fn r28_point_operations_with_a_partition_key_that_does_not_parse_are_refused() {
+    let dir = scratch("r28_point_key");
+    let rows = json!([
+        {"Type": "CDBDataPlaneRequests", "ActivityId": "a", "OperationName": "Read", "RequestCharge": 1},
+        {"Type": "CDBPartitionKeyRUConsumption", "ActivityId": "a", "PartitionKey": "[\"t1\"", "RequestCharge": 1},
+    ]);
+    let log = write(&dir, "keys.json", &rows.to_string());
+    let out = analyze(&log, &["--current-key", "/tenantId"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("keys.json:2:1: PartitionKey \"[\\\"t1\\\"\""),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn r28_csv_line_ends_extra_fields_concatenated_arrays_and_doubled_exports() {
+    let dir = scratch("r28_shapes");
+    let header = "TimeGenerated,Type,ActivityId,OperationName,RequestCharge";
+    let rows: Vec<String> = (0..5)
+        .map(|i| {
+            format!(
+                "2026-11-15T09:00:0{i}Z,CDBDataPlaneRequests,a{i},Read,{}",
+                i + 1
+            )
+        })
+        .collect();
+    let cr = write(&dir, "cr.csv", &format!("{header}\r{}\r", rows.join("\r")));
+    let r = report(&analyze(&cr, &["--format", "json"]));
+    assert_eq!(r["input"]["monitor"]["requests"], 5);
+    let extra = write(
+        &dir,
+        "extra.csv",
+        &format!("{header}\n{}\n{},9\n", rows[0], rows[1]),
+    );
+    let out = analyze(&extra, &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("extra.csv:3:1: 6 fields where the header names 5 columns"),
+        "{}",
+        stderr(&out)
+    );
+    // `cat a.json b.json`: both arrays.
+    let one = |range: std::ops::Range<usize>| {
+        let v: Vec<Value> = range
+            .map(|i| json!({"Type": "CDBDataPlaneRequests", "ActivityId": format!("a{i}"), "OperationName": "Read", "RequestCharge": 2}))
+            .collect();
+        serde_json::to_string(&v).unwrap()
+    };
+    let both = write(
+        &dir,
+        "both.json",
+        &format!("{}\n{}\n", one(0..3), one(3..7)),
+    );
+    let r = report(&analyze(&both, &["--format", "json"]));
+    assert_eq!(r["input"]["monitor"]["requests"], 7);
+    assert_eq!(r["input"]["operations"], 7);
+    // The same export twice: the same charges, the repeats counted.
+    let once = report(&analyze(
+        "tests/data/monitor/resource-specific.json",
+        &["--format", "json"],
+    ));
+    let text = std::fs::read_to_string("tests/data/monitor/resource-specific.json").unwrap();
+    let twice = write(&dir, "twice.json", &format!("{text}\n{text}"));
+    let r = report(&analyze(&twice, &["--format", "json"]));
+    let ru = |r: &Value| {
+        r["candidates"][0]["cost"]["ru_per_operation"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(
+        (ru(&r) - ru(&once)).abs() < 1e-9,
+        "{} {}",
+        ru(&r),
+        ru(&once)
+    );
+    assert_eq!(r["input"]["operations"], once["input"]["operations"]);
+    let rows_once = once["input"]["monitor"]["rows"].as_u64().unwrap();
+    assert_eq!(r["input"]["monitor"]["rows"], 2 * rows_once);
+    assert!(r["input"]["monitor"]["duplicates"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn r28_pages_of_one_query_are_joined_in_linear_time() {
+    let dir = scratch("r28_pages");
+    let mut text = String::new();
+    for i in 0..80_000 {
+        text.push_str(&format!(
+            "{{\"Type\":\"CDBQueryRuntimeStatistics\",\"ActivityId\":\"p{i}\",\"CorrelatedActivityId\":\"q1\",\"PartitionKeyRangeId\":\"{i}\",\"QueryText\":\"SELECT * FROM c\"}}\n"
+        ));
+    }
+    let log = write(&dir, "pages.json", &text);
+    let started = Instant::now();
+    let r = report(&analyze(&log, &["--format", "json"]));
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(r["input"]["operations"], 1);
+    // Quadratic, 80,000 pages took 11 s in a release build; linear, well under a second.
+    assert!(took < 20.0, "{took} s");
+}
+
+/// `analyze` of `log` at `--memory 16MB`, and its peak resident memory in MB, polled from
+/// /proc while it runs (`None` where there is no /proc).
+fn measured(log: &str) -> (std::process::Output, Option<f64>) {
+    use std::io::Read;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pkadvisor"))
+        .args([
+            "analyze",
+            DOCS,
+            "--queries",
+            log,
+            "--key",
+            "/tenantId",
+            "-q",
+        ])
+        .args(["--memory", "16MB", "--format", "json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status_file = format!("/proc/{}/status", child.id());
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).map(|_| out)
+    });
+    let mut peak_kb: Option<f64> = None;
+    let status = loop {
+        // The high-water mark only grows: the last reading before the exit holds it.
+        let hwm = std::fs::read_to_string(&status_file).ok().and_then(|s| {
+            let line = s.lines().find_map(|l| l.strip_prefix("VmHWM:"))?.to_owned();
+            line.trim()
+                .trim_end_matches("kB")
+                .trim()
+                .parse::<f64>()
+                .ok()
+        });
+        peak_kb = hwm.or(peak_kb);
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    };
+    let mut stderr = Vec::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_end(&mut stderr)
+        .unwrap();
+    let stdout = reader.join().unwrap().unwrap();
+    let out = std::process::Output {
+        status,
+        stdout,
+        stderr,
+    };
+    (out, peak_kb.map(|kb| kb / 1000.0))
+}
+
+#[test]
+fn r28_long_in_lists_and_known_maps_count_against_the_memory_given() {
+    let dir = scratch("r28_memory");
+    // 150 distinct queries of an IN list of 5,000 values (about 50 KB each): their parsed
+    // trees took 600 KB each.
+    let mut text = String::new();
+    for q in 0..150 {
+        let values: Vec<String> = (0..5_000).map(|v| format!("'{q}-{v}'")).collect();
+        text.push_str(&format!(
+            "SELECT * FROM c WHERE c.tenantId IN ({})\n",
+            values.join(",")
+        ));
+    }
+    let log = write(&dir, "in.txt", &text);
+    let (out, peak) = measured(&log);
+    assert!(out.status.success(), "{}", stderr(&out));
+    if let Some(mb) = peak {
+        assert!(mb < 60.0, "IN lists: {mb} MB");
+    }
+    // 1,000 point reads, each knowing 100 KB of values.
+    let mut text = String::new();
+    for i in 0..1_000 {
+        let known = format!(
+            "{{\"/tenantId\":\"t{i}\",\"/pad\":\"{}\"}}",
+            "x".repeat(100_000)
+        );
+        text.push_str(&format!(
+            "{{\"op\":\"read\",\"id\":\"{i}\",\"known\":{known}}}\n"
+        ));
+    }
+    let log = write(&dir, "known.ndjson", &text);
+    let (out, peak) = measured(&log);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["input"]["operations"], 1_000);
+    if let Some(mb) = peak {
+        // 1,000 × 100 KB kept whole took 108 MB; counted, they are sampled.
+        assert!(mb < 60.0, "known maps: {mb} MB");
+    }
+}
+
+#[test]
+fn r28_azure_monitor_key_rows_count_their_partition_key() {
+    let dir = scratch("r28_key_rows");
+    let pad = "k".repeat(100_000);
+    let rows: Vec<Value> = (0..300)
+        .map(|i| json!({"Type": "CDBPartitionKeyRUConsumption", "ActivityId": format!("a{i}"), "PartitionKey": format!("[\"{pad}{i}\"]"), "RequestCharge": 1, "OperationName": "Read"}))
+        .collect();
+    let log = write(&dir, "keys.json", &serde_json::to_string(&rows).unwrap());
+    let (out, _) = measured(&log);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("outgrow the log's share of --memory"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn r28_a_file_of_one_bad_line_says_its_syntax_error() {
+    let dir = scratch("r28_bad_line");
+    let docs = write(&dir, "bad.ndjson", "{\"a\": 1,\n");
+    let out = pkadvisor().args(["analyze", &docs, "-q"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("bad.ndjson:1:"), "{}", stderr(&out));
+    assert!(
+        !stderr(&out).contains("no scalar properties"),
+        "{}",
+        stderr(&out)
+    );
+    // Positions are 1-based: a line too long, a JSON array cut at a line's start.
+    let long = write(
+        &dir,
+        "long.txt",
+        &format!("SELECT * FROM c WHERE c.a = '{}'\n", "x".repeat(17 << 20)),
+    );
+    let cut = write(&dir, "cut.json", "[{\"Type\":\"CDBDataPlaneRequests\"},\n");
+    for (log, want) in [
+        (long, "long.txt:1:1: line longer than 16 MiB"),
+        (cut, "cut.json:2:1: not a JSON array"),
+    ] {
+        let out = analyze(&log, &[]);
+        assert!(stderr(&out).contains(want), "{want}: {}", stderr(&out));
+    }
+}
+
+#[test]
+fn r28_the_epk_hint_quotes_once() {
+    for (value, want) in [
+        ("hello", "strings need quotes: '\"hello\"'"),
+        ("it's", "strings need quotes: '\"it'\\''s\"'"),
+        ("\"open", "a string is one JSON string"),
+    ] {
+        let out = pkadvisor().args(["epk", value]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains(want), "{want}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("'\"\""), "{}", stderr(&out));
+    }
+}
+
+/// `profile` of a fixture's documents into `out` (`--redact` with a key when `redact`).
+fn profile_of(docs: &str, out: &str, extra: &[&str], redact: bool) {
+    let mut cmd = pkadvisor();
+    cmd.args(["profile", docs, "-o", out, "-q"]).args(extra);
+    if redact {
+        cmd.arg("--redact").env("PKADVISOR_REDACT_KEY", "r28");
+    }
+    cmd.assert().success();
+}
+
+/// A report with what redaction changes taken out: value labels, finding messages (which
+/// quote values), the redacted flag.
+fn without_labels(mut r: Value) -> Value {
+    for c in r["candidates"].as_array_mut().unwrap() {
+        for v in c["largest_values"].as_array_mut().unwrap() {
+            v["value"] = Value::Null;
+        }
+        for f in c["findings"].as_array_mut().unwrap() {
+            f["message"] = Value::Null;
+        }
+    }
+    if let Some(g) = r["recommendation"].get_mut("secondary_index") {
+        *g = Value::Null;
+    }
+    r["input"]["redacted"] = Value::Null;
+    r
+}
+
+#[test]
+fn r28_a_redacted_profile_gives_the_figures_and_findings_of_a_plain_one_on_every_fixture() {
+    let dir = scratch("r28_redacted_fixtures");
+    let sets: [(&str, &[&str]); 4] = [
+        (
+            "iot",
+            &[
+                "--time-path",
+                "/ts",
+                "--key",
+                "/ts",
+                "--key",
+                "/vin",
+                "--key",
+                "/date",
+            ],
+        ),
+        ("multitenant", &[]),
+        ("nutrition", &[]),
+        ("profiles", &[]),
+    ];
+    for (set, extra) in sets {
+        let docs = format!("fixtures/{set}/docs.ndjson");
+        let queries = format!("fixtures/{set}/queries.ndjson");
+        let (plain, hidden) = (
+            dir.join(format!("{set}.profile")),
+            dir.join(format!("{set}.r.profile")),
+        );
+        let (plain, hidden) = (plain.to_string_lossy(), hidden.to_string_lossy());
+        profile_of(&docs, &plain, extra, false);
+        profile_of(&docs, &hidden, extra, true);
+        let run = |p: &str| {
+            crate::util::json(&[
+                "analyze",
+                "--profile",
+                p,
+                "--queries",
+                &queries,
+                "-q",
+                "--format",
+                "json",
+            ])
+        };
+        let (a, b) = (run(&plain), run(&hidden));
+        assert_eq!(b["input"]["redacted"], true);
+        assert_eq!(without_labels(a), without_labels(b), "{set}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn r28_profile_output_follows_links_and_keeps_permissions() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = scratch("r28_profile_files");
+    let real = dir.join("real.profile");
+    let link = dir.join("link.profile");
+    std::fs::write(&real, "old").unwrap();
+    std::os::unix::fs::symlink("real.profile", &link).unwrap();
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o600)).unwrap();
+    profile_of(
+        DOCS,
+        &link.to_string_lossy(),
+        &["--key", "/tenantId"],
+        false,
+    );
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    let text = std::fs::read_to_string(&real).unwrap();
+    assert!(
+        text.starts_with("{\"format\":\"pkadvisor-profile\""),
+        "{}",
+        &text[..text.len().min(40)]
+    );
+    let mode = std::fs::metadata(&real).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    let left: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(left.len(), 2, "{left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn r28_an_interrupted_profile_leaves_no_partial_file() {
+    let dir = scratch("r28_profile_signal");
+    // Enough distinct values that writing the profile takes a while.
+    let mut docs = String::new();
+    for i in 0..200_000 {
+        docs.push_str(&format!(
+            "{{\"id\":\"doc-{i}\",\"a\":\"a-{i}\",\"b\":{i}}}\n"
+        ));
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let out = dir.join("out.profile");
+    for signal in ["-TERM", "-INT"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pkadvisor"))
+            .args([
+                "profile", &docs, "-q", "--key", "/id", "--key", "/a", "--key", "/b", "-o",
+            ])
+            .arg(&out)
+            .spawn()
+            .unwrap();
+        let partial = || {
+            std::fs::read_dir(&dir).unwrap().any(|e| {
+                e.unwrap()
+                    .file_name()
+                    .to_string_lossy()
+                    .ends_with(".partial")
+            })
+        };
+        let mut seen = false;
+        while child.try_wait().unwrap().is_none() {
+            if partial() {
+                seen = true;
+                let pid = child.id().to_string();
+                std::process::Command::new("kill")
+                    .args([signal, &pid])
+                    .status()
+                    .unwrap();
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let status = child.wait().unwrap();
+        assert!(
+            seen,
+            "{signal}: the profile was written before its partial file was seen"
+        );
+        assert!(!partial(), "{signal}: a partial file is left");
+        assert!(!out.exists(), "{signal}: {status:?}");
+    }
+}
+
+/// The output formats `analyze --help` lists (a format added later is covered too).
+fn formats() -> Vec<String> {
+    let out = pkadvisor().args(["analyze", "--help"]).output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).into_owned();
+    let section = help
+        .split("--format <FORMAT>")
+        .nth(1)
+        .expect("--format in the help");
+    let list = section.split("[default").next().unwrap();
+    let formats: Vec<String> = list
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("- ")?
+                .split(':')
+                .next()
+                .map(str::to_owned)
+        })
+        .collect();
+    assert!(formats.len() >= 3, "{formats:?}");
+    formats
+}
+
+#[test]
+fn r28_redact_hides_every_value_of_every_source_in_every_format_of_every_command() {
+    let dir = scratch("r28_redact_everywhere");
+    let tenant = |i: usize| format!("SECRETTENANT{i:03}");
+    let mut docs = String::new();
+    for i in 0..400 {
+        docs.push_str(&format!(
+            "{{\"id\":\"SECRETID{i}\",\"tenantId\":\"{}\",\"userId\":\"SECRETUSER{}\",\"ts\":\"2026-11-15T09:{:02}:00Z\"}}\n",
+            tenant(i % 40),
+            i % 7,
+            i % 60
+        ));
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    // An Azure Monitor log whose partitions are a 1 MB value and known tenants.
+    let huge = format!("SECRETHUGE{}", "x".repeat(1 << 20));
+    let mut rows = vec![
+        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{huge}\"]"), "SizeKb": 900_000}),
+        json!({"Type": "CDBPartitionKeyStatistics", "PartitionKey": format!("[\"{}\"]", tenant(1)), "SizeKb": 19_500_000}),
+    ];
+    for i in 0..30 {
+        let a = format!("a{i}");
+        rows.push(json!({"Type": "CDBDataPlaneRequests", "ActivityId": a, "OperationName": "Read", "RequestCharge": 1, "TimeGenerated": "2026-11-15T09:00:00Z"}));
+        rows.push(json!({"Type": "CDBPartitionKeyRUConsumption", "ActivityId": a, "PartitionKey": format!("[\"{}\"]", tenant(i)), "RequestCharge": 1}));
+        rows.push(json!({"Type": "CDBQueryRuntimeStatistics", "ActivityId": format!("q{i}"), "QueryText": format!("SELECT * FROM c WHERE c.tenantId = '{}'", tenant(i))}));
+    }
+    let log = write(&dir, "monitor.json", &serde_json::to_string(&rows).unwrap());
+    // A lookup layout whose collection names are long and secret.
+    let collection = format!("SECRETCOLLECTION{}", "c".repeat(200_000));
+    let map = write(
+        &dir,
+        "map.json",
+        &json!({ tenant(1): collection, "*": "SECRETOTHER" }).to_string(),
+    );
+    let lookup = format!("lookup:/tenantId={map}");
+    let range = "range:/tenantId=SECRETTENANT000..SECRETTENANT019,SECRETTENANT020..SECRETTENANT039";
+    let profile = dir.join("hidden.profile").to_string_lossy().into_owned();
+    profile_of(
+        &docs,
+        &profile,
+        &["--key", "/tenantId", "--key", "/userId"],
+        true,
+    );
+    let common = [
+        "--queries",
+        log.as_str(),
+        "--current-key",
+        "/tenantId",
+        "-q",
+        "--wide",
+        "--top",
+        "50",
+    ];
+    let layouts = ["--layout", lookup.as_str(), "--layout", range];
+    let runs: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "analyze",
+            [
+                &[
+                    "analyze",
+                    &docs,
+                    "--key",
+                    "/tenantId",
+                    "--key",
+                    "/userId",
+                    "--redact",
+                ][..],
+                &layouts,
+            ]
+            .concat(),
+        ),
+        (
+            "explain",
+            vec!["analyze", &docs, "--explain", "/tenantId", "--redact"],
+        ),
+        (
+            "explain layout",
+            vec!["analyze", &docs, "--explain", &lookup, "--redact"],
+        ),
+        (
+            "check",
+            vec![
+                "check",
+                &docs,
+                "--key",
+                "/tenantId",
+                "--redact",
+                "--min-score",
+                "0",
+            ],
+        ),
+        (
+            "check layout",
+            vec![
+                "check",
+                &docs,
+                "--layout",
+                &lookup,
+                "--redact",
+                "--min-score",
+                "0",
+            ],
+        ),
+        ("analyze --profile", vec!["analyze", "--profile", &profile]),
+        (
+            "explain --profile",
+            vec!["analyze", "--explain", "/tenantId", "--profile", &profile],
+        ),
+    ];
+    for format in formats() {
+        for (name, args) in &runs {
+            // --profile takes every file after it: the common flags go first.
+            let out = pkadvisor()
+                .args(&args[..1])
+                .args(common)
+                .args(["--format", &format])
+                .args(&args[1..])
+                .output()
+                .unwrap();
+            assert!(
+                matches!(out.status.code(), Some(0 | 1)),
+                "{name} {format}: {}",
+                stderr(&out)
+            );
+            let text = String::from_utf8_lossy(&out.stdout);
+            assert!(text.len() > 200, "{name} {format}: {text}");
+            if let Some(at) = text.find("SECRET") {
+                let around = &text[at.saturating_sub(80)..(at + 80).min(text.len())];
+                panic!("{name} --format {format} shows a raw value: …{around}…");
+            }
+        }
+    }
+}

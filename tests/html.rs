@@ -1,0 +1,411 @@
+//! `--format html`: the page of every fixture set is valid HTML (html5ever's parse errors,
+//! and `tidy` when installed), self-contained, under 1 MB and the same bytes on every run;
+//! in a real headless browser it loads, every chart has its elements (bars per partition,
+//! heat-map cells per partition and window, the routing and cost segments), a screenshot is
+//! written and it prints on A4.
+//!
+//! The browser is Chromium (`PKADVISOR_CHROMIUM`, else `chromium`, `chromium-browser` or
+//! `google-chrome` on the path). Without it the browser checks say `SKIPPED` on stderr, or
+//! fail when `CI` is set (`.ci/run` installs Debian's `chromium` and `tidy`).
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use assert_cmd::Command;
+use scraper::{Html, Selector};
+use serde_json::Value;
+
+use crate::util::{json, pkadvisor, scratch, skip_unless_ci};
+
+/// Each fixture set: its name, and the flags of its run besides DOCS and its log.
+const SETS: [(&str, &[&str]); 5] = [
+    ("multitenant", &[]),
+    ("iot", &["--time-path", "/ts"]),
+    ("nutrition", &[]),
+    ("profiles", &[]),
+    (
+        "layouts",
+        &[
+            "--layout",
+            "spillover",
+            "--layout",
+            "hash:/customerId=8",
+            "--target-storage",
+            "60GB",
+        ],
+    ),
+];
+
+/// What a browser is given to finish a page.
+const BROWSER_TIMEOUT: Duration = Duration::from_secs(180);
+/// The screenshot's size.
+const WINDOW: (u32, u32) = (1200, 2400);
+
+/// `analyze` of a fixture set in `format`, with `extra` flags.
+fn analyze_args(set: &str, flags: &[&str], format: &str) -> Vec<String> {
+    let mut args: Vec<String> = ["analyze", "-q", "--format", format]
+        .map(str::to_owned)
+        .to_vec();
+    args.push(format!("fixtures/{set}/docs.ndjson"));
+    args.extend([
+        "--queries".to_owned(),
+        format!("fixtures/{set}/queries.ndjson"),
+    ]);
+    args.extend(flags.iter().map(|f| f.to_string()));
+    args
+}
+
+/// Runs `cmd` (`what` in messages) and asserts it succeeds.
+fn succeed(cmd: &mut Command, what: &str) -> std::process::Output {
+    let out = cmd.output().expect("runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{what}: {stderr}");
+    out
+}
+
+/// Runs `args` with `-o FILE` and returns the page written.
+fn page(args: &[String], file: &Path) -> String {
+    let out = succeed(pkadvisor().args(args).arg("-o").arg(file), &args.join(" "));
+    assert!(out.stdout.is_empty(), "-o leaves standard output empty");
+    std::fs::read_to_string(file).expect("the page")
+}
+
+/// The HTML parser's errors (the WHATWG parsing algorithm's, as html5ever reports them).
+fn parse_errors(html: &str) -> Vec<String> {
+    let doc = Html::parse_document(html);
+    let mut errors: Vec<String> = doc.errors.iter().map(|e| e.to_string()).collect();
+    // Without `<!DOCTYPE html>` a browser renders in quirks mode.
+    let mode = format!("{:?}", doc.quirks_mode);
+    if mode != "NoQuirks" {
+        errors.push(format!("quirks mode {mode}"));
+    }
+    errors
+}
+
+/// Runs `tidy` on `file` when installed: its warnings and errors (none is clean).
+fn tidy(file: &Path) -> Option<String> {
+    let run = std::process::Command::new("tidy")
+        .args(["-q", "-e", "--show-warnings", "yes"])
+        .arg(file)
+        .output();
+    match run {
+        Ok(out) => Some(String::from_utf8_lossy(&out.stderr).into_owned()),
+        Err(_) => {
+            use std::io::Write as _;
+            let _ = writeln!(
+                std::io::stderr(),
+                "SKIPPED: tidy is not installed; html5ever alone checks {}",
+                file.display()
+            );
+            None
+        }
+    }
+}
+
+#[test]
+fn the_parsers_catch_a_broken_page() {
+    assert!(!parse_errors("<!DOCTYPE html><html><body><p></div></body></html>").is_empty());
+    assert!(
+        !parse_errors("<html><body></body></html>").is_empty(),
+        "no doctype"
+    );
+    let dir = scratch("html_broken");
+    let file = dir.join("broken.html");
+    std::fs::write(&file, "<!DOCTYPE html><title>x</title><p><blink>").expect("written");
+    if let Some(report) = tidy(&file) {
+        assert!(!report.trim().is_empty(), "tidy says nothing of <blink>");
+    }
+}
+
+/// A fixture set's page: valid, self-contained, under 1 MB (the multitenant set's also the
+/// same bytes on a second run); then in the browser, with a screenshot and a print for
+/// the multitenant set.
+fn fixture_page(set: &str) {
+    let flags = SETS.iter().find(|s| s.0 == set).expect("a set").1;
+    let dir = scratch(&format!("html_{set}"));
+    let browser = chromium();
+    let args = analyze_args(set, flags, "html");
+    let file = dir.join(format!("{set}.html"));
+    let html = page(&args, &file);
+    let pictures = set == "multitenant";
+    if pictures {
+        assert_eq!(
+            html,
+            page(&args, &dir.join("again.html")),
+            "{set}: two runs"
+        );
+    }
+    assert_eq!(parse_errors(&html), Vec::<String>::new(), "{set}");
+    if let Some(report) = tidy(&file) {
+        assert_eq!(report.trim(), "", "{set}: tidy");
+    }
+    assert!(html.len() < 1_000_000, "{set}: {} bytes", html.len());
+    for outside in ["<script", "src=", "href=\"http", "url(", "@import"] {
+        assert!(
+            !html.contains(outside),
+            "{set}: {outside} fetches or runs something"
+        );
+    }
+    let json_args = analyze_args(set, flags, "json");
+    let report = json(&json_args.iter().map(String::as_str).collect::<Vec<_>>());
+    charts_match_the_report(&Html::parse_document(&html), &report, set);
+    if let Some(b) = &browser {
+        let dom = in_browser(b, &file, &dir, pictures);
+        charts_match_the_report(&Html::parse_document(&dom), &report, set);
+    }
+}
+
+#[test]
+fn multitenant_page() {
+    fixture_page("multitenant");
+}
+
+#[test]
+fn iot_page() {
+    fixture_page("iot");
+}
+
+#[test]
+fn nutrition_page() {
+    fixture_page("nutrition");
+}
+
+#[test]
+fn profiles_page() {
+    fixture_page("profiles");
+}
+
+#[test]
+fn layouts_page() {
+    fixture_page("layouts");
+}
+
+/// Every candidate of `report` has its section and each chart its elements: a bar per
+/// physical partition (bytes and RU), a heat-map cell per partition and window, three
+/// routing segments and the cost's (four with the bill, three in RU alone).
+fn charts_match_the_report(doc: &Html, report: &Value, set: &str) {
+    let candidates = report["candidates"].as_array().expect("candidates");
+    assert!(!candidates.is_empty());
+    let one = |css: &str| Selector::parse(css).expect("selector");
+    assert_eq!(
+        doc.select(&one("section.candidate")).count(),
+        candidates.len(),
+        "{set}"
+    );
+    let ranking_rows = doc.select(&one("table.ranking tbody tr")).count();
+    assert_eq!(ranking_rows, candidates.len(), "{set}");
+    for c in candidates {
+        let rank = c["rank"].as_u64().expect("rank");
+        let spec = c["key"]["spec"].as_str().expect("spec");
+        let at = |chart: &str| one(&format!("section#c{rank} svg.chart.{chart}"));
+        let count = |css: &str| doc.select(&one(&format!("section#c{rank} {css}"))).count();
+        let heading = doc.select(&one(&format!("section#c{rank} h2 code"))).next();
+        assert_eq!(
+            heading.map(|h| h.text().collect::<String>()),
+            Some(spec.to_owned())
+        );
+        let parts = c["storage"]["physical_partitions"]
+            .as_u64()
+            .expect("partitions") as usize;
+        let bars = parts.div_ceil(parts.div_ceil(64));
+        assert_eq!(count("svg.bytes rect"), bars, "{set} {spec}: bytes bars");
+        assert_eq!(count("svg.ru rect"), bars, "{set} {spec}: RU bars");
+        let windows = c["throughput"]["busiest_share_by_window"]
+            .as_array()
+            .expect("windows")
+            .len();
+        let cells: usize = (doc.select(&at("heat")))
+            .flat_map(|svg| svg.select(&one("path")).collect::<Vec<_>>())
+            .map(|p| p.value().attr("d").unwrap_or("").matches('M').count())
+            .sum();
+        assert_eq!(cells, bars * windows, "{set} {spec}: heat-map cells");
+        let reads = c["queries"]["reads"].as_u64().expect("reads");
+        assert_eq!(
+            count("svg.routing rect"),
+            if reads > 0 { 3 } else { 0 },
+            "{set} {spec}"
+        );
+        let billed = c["cost"]["monthly"]["throughput"].is_number();
+        assert_eq!(
+            count("svg.cost rect"),
+            if billed { 4 } else { 3 },
+            "{set} {spec}"
+        );
+        // Each bar's tooltip gives a partition and its figure.
+        let first = doc
+            .select(&one(&format!("section#c{rank} svg.bytes rect title")))
+            .next();
+        let tip = first
+            .map(|t| t.text().collect::<String>())
+            .unwrap_or_default();
+        assert!(tip.starts_with("pkrange"), "{set} {spec}: {tip}");
+    }
+}
+
+/// The browser to run, or `None` (after saying `SKIPPED`) when there is none; under `CI`
+/// that is a failure instead.
+fn chromium() -> Option<PathBuf> {
+    let named = std::env::var_os("PKADVISOR_CHROMIUM").map(PathBuf::from);
+    let found = named.into_iter().chain(
+        ["chromium", "chromium-browser", "google-chrome"]
+            .into_iter()
+            .filter_map(|name| {
+                let path = std::env::var_os("PATH")?;
+                std::env::split_paths(&path)
+                    .map(|d| d.join(name))
+                    .find(|p| p.is_file())
+            }),
+    );
+    if let Some(b) = found.into_iter().next() {
+        return Some(b);
+    }
+    let reason = "no Chromium (set PKADVISOR_CHROMIUM, or install Debian's chromium)";
+    skip_unless_ci("html browser test", reason, ".ci/run installs it");
+    None
+}
+
+/// Headless Chromium on `page`: a profile of its own in `dir`, nothing fetched.
+fn headless(browser: &Path, dir: &Path, name: &str) -> Command {
+    let mut cmd = Command::new(browser);
+    cmd.args([
+        "--headless",
+        "--disable-gpu",
+        "--no-sandbox",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--hide-scrollbars",
+    ])
+    .arg(format!(
+        "--user-data-dir={}",
+        dir.join(format!("profile-{name}")).display()
+    ))
+    .timeout(BROWSER_TIMEOUT);
+    cmd
+}
+
+/// Loads `file` in the browser: returns the DOM it built; with `pictures`, also checks a
+/// screenshot (`<name>.png`, the window's size, not blank) and a print to PDF (A4 pages).
+fn in_browser(browser: &Path, file: &Path, dir: &Path, pictures: bool) -> String {
+    let url = format!("file://{}", file.canonicalize().expect("page").display());
+    let name = file
+        .file_stem()
+        .expect("name")
+        .to_string_lossy()
+        .into_owned();
+    let out = succeed(
+        headless(browser, dir, &name).args(["--dump-dom", &url]),
+        &name,
+    );
+    let dom = String::from_utf8(out.stdout).expect("UTF-8 DOM");
+    // The whole page was read: its last paragraph is there.
+    assert!(
+        dom.contains("Written by pkadvisor"),
+        "{name}: the DOM stops short"
+    );
+    if pictures {
+        screenshot(browser, dir, &name, &url);
+        prints_on_a4(browser, dir, &name, &url);
+    }
+    dom
+}
+
+fn screenshot(browser: &Path, dir: &Path, name: &str, url: &str) {
+    let png = dir.join(format!("{name}.png"));
+    succeed(
+        headless(browser, dir, name)
+            .arg(format!("--screenshot={}", png.display()))
+            .arg(format!("--window-size={},{}", WINDOW.0, WINDOW.1))
+            .arg(url),
+        "the screenshot",
+    );
+    let bytes = std::fs::read(&png).expect("a screenshot");
+    // PNG: the signature, then IHDR's width and height (big-endian).
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+    let be = |at: usize| u32::from_be_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    assert_eq!((be(16), be(20)), WINDOW);
+    // A blank page of this size compresses to a few kB; charts and text do not.
+    assert!(
+        bytes.len() > 60_000,
+        "{name}: a {}-byte screenshot",
+        bytes.len()
+    );
+    eprintln!("screenshot: {}", png.display());
+}
+
+fn prints_on_a4(browser: &Path, dir: &Path, name: &str, url: &str) {
+    let pdf = dir.join(format!("{name}.pdf"));
+    succeed(
+        headless(browser, dir, name)
+            .arg("--no-pdf-header-footer")
+            .arg(format!("--print-to-pdf={}", pdf.display()))
+            .arg(url),
+        "the print",
+    );
+    let text = String::from_utf8_lossy(&std::fs::read(&pdf).expect("a PDF")).into_owned();
+    let boxes: Vec<&str> = text
+        .match_indices("/MediaBox [")
+        .map(|(i, _)| &text[i..])
+        .collect();
+    assert!(boxes.len() > 1, "{name}: {} pages", boxes.len());
+    for b in boxes {
+        let figures: Vec<f64> = b["/MediaBox [".len()..b.find(']').expect("a box")]
+            .split_whitespace()
+            .map(|x| x.parse().expect("a number"))
+            .collect();
+        // A4 in points: 210 × 297 mm.
+        assert!(
+            (figures[2] - 595.3).abs() < 1.0 && (figures[3] - 841.9).abs() < 1.0,
+            "{figures:?}"
+        );
+    }
+}
+
+/// `check --format html` and `--explain --format html` are pages too; `--redact` leaves no
+/// key value in the page.
+#[test]
+fn verdict_map_and_redacted_pages() {
+    let dir = scratch("html_pages");
+    let tenant = ["--key", "/tenantId"];
+    let mut check = analyze_args("multitenant", &tenant, "html");
+    check[0] = "check".to_owned();
+    let verdict = pkadvisor().args(&check).output().expect("runs");
+    assert_eq!(verdict.status.code(), Some(1), "/tenantId fails its gate");
+    let html = String::from_utf8(verdict.stdout).expect("UTF-8");
+    assert_eq!(parse_errors(&html), Vec::<String>::new());
+    assert!(html.contains("<title>pkadvisor check: FAIL</title>"));
+    assert!(html.contains("LOGICAL_PARTITION_LIMIT"));
+    let explain = analyze_args("multitenant", &["--explain", "/tenantId,/userId"], "html");
+    let map = page(&explain, &dir.join("map.html"));
+    assert_eq!(parse_errors(&map), Vec::<String>::new());
+    let doc = Html::parse_document(&map);
+    let count = |css: &str| doc.select(&Selector::parse(css).expect("selector")).count();
+    let (rows, bars) = (count("table tbody tr"), count("svg.bytes rect"));
+    assert!(rows > 1 && rows == bars, "{rows} partitions, {bars} bars");
+    // The values the plain report shows, gone from the redacted page.
+    let plain = analyze_args("multitenant", &tenant, "json");
+    let plain = json(&plain.iter().map(String::as_str).collect::<Vec<_>>());
+    let values: Vec<String> = (plain["candidates"][0]["largest_values"].as_array())
+        .expect("values")
+        .iter()
+        .map(|v| {
+            v["value"]
+                .as_str()
+                .expect("value")
+                .trim_matches('"')
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(values.len(), 3);
+    let args = analyze_args("multitenant", &tenant, "html");
+    let text = |out: std::process::Output| String::from_utf8(out.stdout).expect("UTF-8");
+    let shown = text(succeed(pkadvisor().args(&args), "plain"));
+    let hidden = text(succeed(pkadvisor().args(&args).arg("--redact"), "redacted"));
+    for v in &values {
+        assert!(shown.contains(v.as_str()), "{v} shown without --redact");
+        assert!(
+            !hidden.contains(v.as_str()),
+            "{v} left in the redacted page"
+        );
+    }
+}
