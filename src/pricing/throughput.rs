@@ -378,6 +378,16 @@ impl ThroughputBilling for Serverless {
 mod tests {
     use super::*;
 
+    /// List prices with `ru_hour` per 100 RU/s-hour, one region, no discount.
+    fn one_region(ru_hour: f64) -> RuPrice {
+        RuPrice {
+            ru_hour,
+            ru_million: SERVERLESS_RU_MILLION,
+            regions: 1,
+            discount: 0.0,
+        }
+    }
+
     /// 24 hours: two busy hours at 9,000 RU/s of volume, the rest at 500.
     fn day(factor: f64) -> Demand {
         let mut hours = vec![(500.0, 22.0)];
@@ -421,12 +431,7 @@ mod tests {
             factor: 1.0,
             ..Demand::default()
         };
-        let price = RuPrice {
-            ru_hour: AUTOSCALE_RU_HOUR,
-            ru_million: SERVERLESS_RU_MILLION,
-            regions: 1,
-            discount: 0.0,
-        };
+        let price = one_region(AUTOSCALE_RU_HOUR);
         assert!((a.monthly(&idle, 10_000.0, &price) - 87.60).abs() < 1e-9);
     }
 
@@ -476,12 +481,7 @@ mod tests {
     #[test]
     fn serverless_bills_ru_consumed_and_serves_by_its_partitions() {
         let d = day(1.0);
-        let price = RuPrice {
-            ru_hour: 0.0,
-            ru_million: SERVERLESS_RU_MILLION,
-            regions: 1,
-            discount: 0.0,
-        };
+        let price = one_region(0.0);
         let ru_month = d.mean_volume * 3_600.0 * 730.0;
         assert!((Serverless.monthly(&d, 0.0, &price) - ru_month / 1e6 * 0.25).abs() < 1e-9);
         assert_eq!(Serverless.capacity(0.0, 1), 5_000.0);
