@@ -257,6 +257,41 @@ pub enum QueriesFormat {
     AzureMonitor,
 }
 
+/// How autoscale scales.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum AutoscaleModeArg {
+    /// Classic: the whole container to its hottest partition.
+    Container,
+    /// Dynamic: each physical partition and region on its own.
+    Partition,
+}
+
+/// The consistency of reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConsistencyArg {
+    /// Strong: reads cost twice.
+    Strong,
+    /// Bounded staleness: reads cost twice.
+    BoundedStaleness,
+    /// Session.
+    Session,
+    /// Consistent prefix.
+    ConsistentPrefix,
+    /// Eventual.
+    Eventual,
+}
+
+/// A reserved-capacity term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ReservedArg {
+    /// One year: 20% off throughput.
+    #[value(name = "1y")]
+    OneYear,
+    /// Three years: 30% off throughput.
+    #[value(name = "3y")]
+    ThreeYears,
+}
+
 /// Whether to weigh a global secondary index.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GsiArg {
@@ -306,6 +341,11 @@ pub struct ReadArgs {
     /// Seed for random suffixes (rand_suffix), so runs are reproducible.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// The container's indexing policy (a JSON `indexingPolicy` object, or a container
+    /// resource holding one): writes are charged 0.2 RU per term it indexes [default: every
+    /// path; check: the policy --container declares].
+    #[arg(long, value_name = "FILE")]
+    pub indexing_policy: Option<String>,
 }
 
 /// Options shared by `analyze` and `check`.
@@ -330,12 +370,35 @@ pub struct CommonArgs {
     /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,
-    /// Provisioned manual throughput in RU/s to project onto [default: 20000].
+    /// Provisioned manual throughput in RU/s to project onto, in steps of 100 [default:
+    /// 20000].
     #[arg(long, value_name = "RU", conflicts_with = "autoscale_max")]
     pub throughput: Option<f64>,
-    /// Autoscale maximum RU/s to project onto, instead of --throughput.
+    /// Autoscale maximum RU/s to project onto, in steps of 1,000, instead of --throughput:
+    /// each hour is billed at the highest RU/s reached in it, at least a tenth of it.
     #[arg(long, value_name = "RU")]
     pub autoscale_max: Option<f64>,
+    /// How autoscale scales: `container` (classic: the whole container, in every region, to
+    /// its hottest partition) or `partition` (dynamic: each physical partition and region on
+    /// its own, the default of accounts created since 2024-09-25) [default: container].
+    #[arg(long, value_enum, value_name = "MODE", requires = "autoscale_max")]
+    pub autoscale_mode: Option<AutoscaleModeArg>,
+    /// Bill as a serverless account instead: 0.25 USD per million RU consumed, one region,
+    /// at most 5,000 RU/s per container (1,000 more per partition past five) and 1 TB.
+    #[arg(long, conflicts_with_all = ["throughput", "autoscale_max"])]
+    pub serverless: bool,
+    /// Every region takes writes: throughput at the multi-region-write price (0.016 USD per
+    /// 100 RU/s-hour per region, manual or autoscale); needs --regions 2 or more.
+    #[arg(long)]
+    pub multi_region_writes: bool,
+    /// The consistency of reads: `strong` and `bounded-staleness` reads cost twice the RU
+    /// [default: session].
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub consistency: Option<ConsistencyArg>,
+    /// Reserved capacity bought for throughput: `1y` (20% off) or `3y` (30% off the
+    /// throughput bill, storage excluded).
+    #[arg(long, value_enum, value_name = "TERM")]
+    pub reserved: Option<ReservedArg>,
     /// The share of the real traffic the query log holds (0.000001–1), so its rates scale
     /// up: 0.1 for a log of one request in ten [default: 1].
     #[arg(long, value_name = "F")]

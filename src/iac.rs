@@ -5,6 +5,7 @@
 use serde_json::Value;
 
 use crate::engine::{DefinitionError, PartitionKeyDefinition, PartitionKind};
+use crate::indexing::IndexingPolicy;
 use crate::key::{KeyLevel, KeySpec};
 
 /// The ARM resource type of a Cosmos DB (API for NoSQL) container.
@@ -28,6 +29,9 @@ pub struct Declared {
     /// `database/container` when the file says which database holds it (an ARM resource
     /// name `account/database/container`), else the name alone.
     pub qualified: String,
+    /// Its indexing policy when the file declares one (ARM `indexingPolicy`, Terraform
+    /// `indexing_policy`), or why it is not one the service accepts.
+    pub indexing: Option<Result<IndexingPolicy, String>>,
 }
 
 /// Every container declared in `doc`.
@@ -42,7 +46,9 @@ pub fn containers(doc: &Value) -> Vec<Declared> {
             .get("id")
             .and_then(Value::as_str)
             .unwrap_or("(resource)");
-        out.push(declared(name, "/partitionKey", res));
+        let mut d = declared(name, "/partitionKey", res);
+        d.indexing = arm_indexing(doc);
+        out.push(d);
         return out;
     }
     arm(doc, "", "", &mut out);
@@ -57,7 +63,40 @@ fn declared(name: &str, at: &str, pk: &Value) -> Declared {
         definition: arm_definition(pk),
         source: None,
         qualified: name.to_owned(),
+        indexing: None,
     }
+}
+
+/// The indexing policy an ARM resource (`resource`: its `properties.resource`) declares.
+fn arm_indexing(resource: &Value) -> Option<Result<IndexingPolicy, String>> {
+    let policy = resource.get("indexingPolicy")?;
+    Some(IndexingPolicy::from_json(policy, "declared").map_err(|e| format!("indexingPolicy{e}")))
+}
+
+/// The indexing policy a Terraform container declares (`indexing_policy`, a list of one
+/// block of `indexing_mode`, `included_path`, `excluded_path` and `composite_index`), read
+/// as the ARM object it stands for.
+fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy, String>> {
+    let block = match values.get("indexing_policy")? {
+        Value::Array(a) => a.first()?,
+        other => other,
+    };
+    let paths = |field: &str| -> Value {
+        let items = block.get(field).and_then(Value::as_array);
+        let each = items.into_iter().flatten().map(|p| match p.get("path") {
+            Some(path) => serde_json::json!({ "path": path }),
+            None => p.clone(),
+        });
+        Value::Array(each.collect())
+    };
+    let composite = block.get("composite_index").cloned().unwrap_or(Value::Null);
+    let arm = serde_json::json!({
+        "indexingMode": block.get("indexing_mode").cloned().unwrap_or_else(|| "consistent".into()),
+        "includedPaths": paths("included_path"),
+        "excludedPaths": paths("excluded_path"),
+        "compositeIndexes": composite,
+    });
+    Some(IndexingPolicy::from_json(&arm, "declared").map_err(|e| format!("indexing_policy{e}")))
 }
 
 /// ARM resources, nested under their parents or not, and a lone resource object.
@@ -81,6 +120,7 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
             .and_then(Value::as_str)
             .unwrap_or("(unnamed)");
         let mut d = declared(name, &format!("{at}/properties/resource/partitionKey"), pk);
+        d.indexing = arm_indexing(res);
         d.source = res
             .pointer("/materializedViewDefinition/sourceCollectionId")
             .and_then(Value::as_str)
@@ -147,6 +187,7 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                         definition: terraform_definition(values),
                         source: None,
                         qualified,
+                        indexing: terraform_indexing(values),
                     });
                 }
                 return;
@@ -341,6 +382,16 @@ pub enum IacError {
     /// The declared paths make no key spec.
     #[error("declared key: {0}")]
     Spec(String),
+    /// The chosen container's indexing policy is not one the service accepts.
+    #[error("{file}: container {name:?} declares an invalid indexing policy: {error}")]
+    InvalidPolicy {
+        /// The file.
+        file: String,
+        /// The container's name.
+        name: String,
+        /// Why, with the field.
+        error: String,
+    },
 }
 
 /// Every container declared in `text`, the contents of `file`.
@@ -408,6 +459,25 @@ impl Declared {
     }
 }
 
+impl Declared {
+    /// The indexing policy it declares in `file`, named after them, if any.
+    pub fn indexing_policy(&self, file: &str) -> Result<Option<IndexingPolicy>, IacError> {
+        match &self.indexing {
+            None => Ok(None),
+            Some(Ok(p)) => {
+                let mut p = p.clone();
+                p.source = format!("{file} (container {})", self.name);
+                Ok(Some(p))
+            }
+            Some(Err(error)) => Err(IacError::InvalidPolicy {
+                file: file.to_owned(),
+                name: self.name.clone(),
+                error: error.clone(),
+            }),
+        }
+    }
+}
+
 /// The spec of a declared definition: one path, or a hierarchical key. A one-level
 /// MultiHash key hashes like Hash V2: its spec is the single path (the candidate keeps
 /// the declared definition).
@@ -454,6 +524,41 @@ mod tests {
             let e = def(pk.clone()).unwrap_err();
             assert!(e.contains(field), "{pk}: {e}");
         }
+    }
+
+    #[test]
+    fn indexing_policies_are_read_from_arm_and_terraform() {
+        let arm = serde_json::json!({"type": ARM_TYPE, "name": "a/db/c", "properties": {"resource": {
+            "id": "c", "partitionKey": {"paths": ["/k"]},
+            "indexingPolicy": {"includedPaths": [{"path": "/k/?"}], "excludedPaths": [{"path": "/*"}]}}}});
+        let tf = serde_json::json!({"type": TERRAFORM_TYPE, "values": {"name": "t",
+            "partition_key_paths": ["/k"], "partition_key_version": 2,
+            "indexing_policy": [{"indexing_mode": "consistent",
+                "included_path": [{"path": "/k/?"}], "excluded_path": [{"path": "/*"}],
+                "composite_index": [{"index": [{"path": "/k", "order": "Ascending"}]}]}]}});
+        for (doc, composite) in [(arm, 0), (tf, 1)] {
+            let d = containers(&doc).remove(0);
+            let p = d.indexing_policy("f.json").unwrap().expect("a policy");
+            assert!(p.indexes(&["k"]) && !p.indexes(&["other"]), "{doc}");
+            assert_eq!(p.extra_terms(), composite);
+            assert!(
+                p.describe().starts_with("f.json (container "),
+                "{}",
+                p.describe()
+            );
+        }
+        let bad = serde_json::json!({"type": TERRAFORM_TYPE, "values": {"name": "t",
+            "partition_key_paths": ["/k"], "indexing_policy": [{"indexing_mode": "eager"}]}});
+        let e = containers(&bad)
+            .remove(0)
+            .indexing_policy("f.json")
+            .unwrap_err();
+        assert!(
+            e.to_string().contains("indexing_policy/indexingMode"),
+            "{e}"
+        );
+        let none = serde_json::json!({"paths": ["/k"]});
+        assert!(containers(&none).remove(0).indexing.is_none());
     }
 
     #[test]

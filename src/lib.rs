@@ -15,6 +15,7 @@ pub mod engine;
 pub mod field;
 pub mod gate;
 pub mod iac;
+pub mod indexing;
 pub mod input;
 pub mod key;
 pub mod log;

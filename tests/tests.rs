@@ -57,5 +57,7 @@ mod profile;
 // The Spark driver in contrib/spark: profiles of partitions merge into the whole's report.
 mod spark;
 
+// Bills as Azure makes them: splits, indexed writes, autoscale by the hour, the rest.
+mod billing;
 // Hostile input, round two: non-ASCII at the sniffing boundary, misreads, memory, positions.
 mod hostile;

@@ -11,6 +11,8 @@ use super::redact::redact;
 use super::round::{cents, round4};
 use super::target::Target;
 use super::{findings, gsi, need, score};
+use crate::pricing::throughput::HOURS_PER_MONTH;
+use crate::pricing::{Model, Prices, Reserved};
 use crate::report::model::{
     CandidateReport, CostReport, InputSummary, LargestValue, Monthly, PricesReport, QueryReport,
     Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
@@ -71,8 +73,9 @@ pub fn build_report(
             p.value = redact(&p.value);
         }
     }
-    let (mut candidates, needs): (Vec<CandidateReport>, Vec<f64>) =
+    let (mut candidates, costs): (Vec<CandidateReport>, Vec<need::Cost>) =
         evals.iter_mut().map(|e| candidate(e, opts)).unzip();
+    let needs: Vec<f64> = costs.iter().map(|c| c.need).collect();
     findings::excess_ru(&mut candidates, &needs);
     let unranked = candidates.clone();
     rank(&mut candidates);
@@ -101,20 +104,12 @@ pub fn build_report(
         target: TargetReport {
             storage_bytes: t.storage_bytes,
             throughput_ru: t.throughput.max_ru(),
-            throughput_mode: match t.throughput {
-                crate::engine::Throughput::Manual(_) => "manual".into(),
-                crate::engine::Throughput::Autoscale(_) => "autoscale".into(),
-            },
+            throughput_mode: opts.prices.billing().name().to_owned(),
             physical_partitions: t
                 .throughput
                 .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
             defaults: opts.defaults.clone(),
-            prices: PricesReport {
-                ru_hour_per_100: opts.prices.ru_hour_per_100,
-                gb_month: opts.prices.gb_month,
-                regions: opts.prices.regions,
-                source: opts.prices.source.clone(),
-            },
+            prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,
         },
         candidates,
@@ -124,14 +119,52 @@ pub fn build_report(
     }
 }
 
-/// A candidate's report, and what its busiest window needs (to compare candidates).
-fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64) {
+/// The prices and what the bill assumes, as the report states them: the indexed terms of
+/// the sample, and how the log's hours (the same for every candidate) make a month.
+fn prices_report(p: &Prices, evals: &[Evaluation], costs: &[need::Cost]) -> PricesReport {
+    let terms = evals.first().map_or(0.0, |e| e.charges.terms);
+    let hours = (costs.iter()).find_map(|c| c.demand.as_ref().map(|d| d.span_hours()));
+    let month = match hours {
+        Some(h) => format!(
+            "{HOURS_PER_MONTH:.0} hours: the log's {h:.0} clock hour(s), each at its busiest window, repeated"
+        ),
+        None => "no hourly bill: the log gives no rates".to_owned(),
+    };
+    let autoscale_mode = match p.model {
+        Model::Autoscale(m) => Some(m.name().to_owned()),
+        _ => None,
+    };
+    PricesReport {
+        ru_hour_per_100: match p.model {
+            Model::Serverless => 0.0,
+            _ => p.ru_hour_per_100,
+        },
+        gb_month: p.gb_month,
+        regions: p.regions,
+        source: p.source.clone(),
+        billing: p.billing().name().to_owned(),
+        autoscale_mode,
+        ru_million: (p.model == Model::Serverless).then_some(p.ru_million),
+        multi_region_writes: p.multi_region_writes,
+        consistency: p.consistency.name().to_owned(),
+        reserved: p.reserved.map(|r| r.name().to_owned()),
+        reserved_discount: p.reserved.map_or(0.0, Reserved::discount),
+        indexing: p.indexing.clone(),
+        terms_per_document: round4(terms),
+        month,
+        log_hours: hours,
+    }
+}
+
+/// A candidate's report, and its cost.
+fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need::Cost) {
     let cost = need::cost(e, &opts.target, &opts.prices);
     let components = score::components(e, &cost, opts.target.storage_bytes, opts.margin);
     let exact_score = score::exact_score(&components, &score::weights());
     let rank_score = score::rank_score(&components, cost.efficiency);
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
-    let findings = findings::findings(e, &opts.target, &cost, throughput_given, opts.redact);
+    let given = (throughput_given, opts.prices.model);
+    let findings = findings::findings(e, &opts.target, &cost, given, opts.redact);
     let w = &e.workload;
     let report = CandidateReport {
         rank: 0,
@@ -179,7 +212,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, f64)
             .partitions
             .then(|| super::map::partition_load(e, &opts.prices, cost.required_ru)),
     };
-    (report, cost.need)
+    (report, cost)
 }
 
 fn cost_report(c: &need::Cost) -> CostReport {
@@ -188,6 +221,7 @@ fn cost_report(c: &need::Cost) -> CostReport {
         efficiency: round4(c.efficiency),
         required_ru: c.required_ru,
         required_ru_unknown: c.unknown_because.clone(),
+        need_ru: c.need_ru(),
         monthly: Monthly {
             throughput: c.monthly_throughput.map(cents),
             storage: cents(c.monthly_storage),

@@ -42,6 +42,8 @@ pub struct Evaluation {
     pub arrival_order: Option<f64>,
     /// Whether the values are clock readings (dates, times).
     pub clock_reading: bool,
+    /// What its requests were charged under.
+    pub charges: crate::pricing::charge::Charges,
 }
 
 /// What the evaluation needs besides the candidate.
@@ -54,6 +56,8 @@ pub struct Context<'a> {
     pub seed: u64,
     /// Whether documents arrived by `--time-path` timestamps (not file order).
     pub timed: bool,
+    /// What requests are charged under (indexed terms, consistency).
+    pub charges: crate::pricing::charge::Charges,
     /// The share of the real traffic the log holds (`--log-share`).
     pub log_share: f64,
 }
@@ -87,6 +91,7 @@ pub fn evaluate(
         avg_doc,
         concurrency: super::clock::concurrency(&stats.values, stats.documents),
         timed: ctx.timed,
+        charges: ctx.charges,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     // Redacted values order nothing: what they said before is recorded.
@@ -126,6 +131,7 @@ pub fn evaluate(
         usable,
         arrival_order,
         clock_reading,
+        charges: ctx.charges,
     }
 }
 
@@ -213,6 +219,7 @@ pub(crate) mod testing {
             storage_skew: 1.0,
             ru_skew: 1.0,
             usable: 1.0,
+            charges: Default::default(),
             arrival_order: None,
             clock_reading: false,
         }

@@ -8,6 +8,7 @@ use super::score::HAZARD_SHARE;
 use super::target::Target;
 use crate::engine::Limits;
 use crate::key::Layout;
+use crate::pricing::{Model, Serverless, ThroughputBilling};
 use crate::report::model::{CandidateReport, Finding, FindingCode, Severity};
 use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
 use crate::units::human_bytes;
@@ -52,7 +53,7 @@ pub fn findings(
     e: &Evaluation,
     target: &Target,
     cost: &Cost,
-    throughput_given: bool,
+    (throughput_given, model): (bool, Model),
     redact: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -68,7 +69,14 @@ pub fn findings(
             logical_limit(e, target, &mut out);
             value_throughput(e, cost, &hide, &mut out);
             values(e, target, &mut out);
-            if throughput_given {
+            if model == Model::Serverless {
+                let parts = e.projection.container.partitions().len();
+                let most = Serverless.capacity(0.0, parts);
+                let source = format!(
+                    "the {most:.0} RU/s a serverless container of {parts} physical partition(s) serves"
+                );
+                shortfall(cost, most, "partition", &source, &mut out);
+            } else if throughput_given {
                 let given = target.throughput.max_ru();
                 let source = format!("the {given:.0} RU/s given");
                 shortfall(cost, given, "partition", &source, &mut out);
@@ -82,12 +90,29 @@ pub fn findings(
 }
 
 /// `THROUGHPUT_SHORTFALL` when the RU/s required pass `given`, which `source` describes;
-/// `unit` is what throttles (a partition, a layout's collection).
+/// `unit` is what throttles (a partition, a layout's collection). It says which is the
+/// cause: the load (throttling), or the service's minimum for the data stored (1 RU/s per
+/// GB manual, an autoscale maximum of 10 per GB), which the load alone would not need.
 fn shortfall(cost: &Cost, given: f64, unit: &str, source: &str, out: &mut Vec<Finding>) {
-    if let Some(need) = cost.required_ru.filter(|r| *r > given) {
-        out.push(finding(FindingCode::ThroughputShortfall, Severity::Warning, format!(
-            "needs {need:.0} RU/s so that no {unit} throttles in the busiest window, more than {source}")));
-    }
+    let Some(need) = cost.required_ru.filter(|r| *r > given) else {
+        return;
+    };
+    let load = cost.load_ru.unwrap_or(need);
+    let message = if load <= given && cost.minimum_ru > given {
+        format!(
+            "needs {need:.0} RU/s, more than {source}, because of the storage minimum: the data stored requires at least {:.0} RU/s (1 RU/s per GB manual, an autoscale maximum of 10 per GB) whatever the load, which needs {load:.0}: no {unit} throttles",
+            cost.minimum_ru
+        )
+    } else {
+        format!(
+            "needs {need:.0} RU/s so that no {unit} throttles in the busiest window, more than {source}: throttling (the load needs {load:.0} RU/s)"
+        )
+    };
+    out.push(finding(
+        FindingCode::ThroughputShortfall,
+        Severity::Warning,
+        message,
+    ));
 }
 
 /// `EXCESS_RU` on every candidate that needs at least [`EXCESS_RU_RATIO`] times the RU/s of
@@ -536,6 +561,9 @@ mod tests {
             monthly_storage: 0.0,
             need: 0.0,
             value_ru: None,
+            load_ru: Some(1_000.0),
+            minimum_ru: 400.0,
+            demand: None,
         }
     }
 
@@ -545,7 +573,7 @@ mod tests {
             need: e.workload.need_ru,
             ..cost()
         };
-        findings(e, &TARGET, &cost, throughput_given, false)
+        findings(e, &TARGET, &cost, (throughput_given, Model::Manual), false)
             .into_iter()
             .map(|f| f.code)
             .collect()
@@ -643,11 +671,15 @@ mod tests {
             throughput: Throughput::Manual(999.0),
             ..TARGET
         };
-        let f = |given| findings(&clean(), &short, &cost(), given, false);
+        let f = |given| findings(&clean(), &short, &cost(), (given, Model::Manual), false);
+        let found = f(true);
+        let shortfall = (found.iter())
+            .find(|f| f.code == FindingCode::ThroughputShortfall)
+            .expect("a shortfall");
         assert!(
-            f(true)
-                .iter()
-                .any(|f| f.code == FindingCode::ThroughputShortfall)
+            shortfall.message.contains("throttling"),
+            "{}",
+            shortfall.message
         );
         assert!(
             !f(false)
@@ -658,7 +690,48 @@ mod tests {
         let mut e = clean();
         e.stats.missing = 1;
         e.projection.largest.as_mut().unwrap().bytes = 30 * GB;
-        let all = findings(&e, &TARGET, &cost(), false, false);
+        let all = findings(&e, &TARGET, &cost(), (false, Model::Manual), false);
         assert_eq!(all[0].severity, Severity::Violation);
+    }
+
+    #[test]
+    fn a_shortfall_says_whether_the_load_or_the_storage_minimum_causes_it() {
+        // 2 TB need 2,000 RU/s manual whatever the load, which needs 300: 1,000 given.
+        let given = Target {
+            throughput: Throughput::Manual(1_000.0),
+            ..TARGET
+        };
+        let stored = Cost {
+            required_ru: Some(2_000.0),
+            load_ru: Some(300.0),
+            minimum_ru: 2_000.0,
+            ..cost()
+        };
+        let message = |c: &Cost, model: Model| -> String {
+            (findings(&clean(), &given, c, (true, model), false).into_iter())
+                .find(|f| f.code == FindingCode::ThroughputShortfall)
+                .map(|f| f.message)
+                .unwrap_or_default()
+        };
+        let m = message(&stored, Model::Manual);
+        assert!(
+            m.contains("storage minimum") && !m.contains(": throttling"),
+            "{m}"
+        );
+        let loaded = Cost {
+            load_ru: Some(1_500.0),
+            ..stored
+        };
+        let m = message(&loaded, Model::Manual);
+        assert!(m.contains(": throttling (the load needs 1500"), "{m}");
+        // Serverless: 32 partitions serve 32,000 RU/s at most, whatever was given.
+        let busy = Cost {
+            required_ru: Some(40_000.0),
+            load_ru: Some(40_000.0),
+            minimum_ru: 0.0,
+            ..cost()
+        };
+        let m = message(&busy, Model::Serverless);
+        assert!(m.contains("32000 RU/s a serverless container of 32"), "{m}");
     }
 }

@@ -6,16 +6,18 @@
 //! candidate keyed by one top-level property (a GSI's definition cannot compute a key) that
 //! is free of violations is tried as the index's key: the reads it routes to fewer
 //! partitions move there. Their RU under the index replaces their RU on the source; the
-//! index pays about one write per source write (a create at the mean document's size) and
-//! the source pays the change feed's reads (a point read's charge per write). Each
+//! index pays the same write for each source write (a create, a replace, a delete, each by
+//! its charge at the source's item size and indexed terms) and the source pays the change
+//! feed's reads (a point read's charge per write). It needs continuous backup on the
+//! account. Each
 //! container's RU/s follow its need (partitions × its hottest partition's RU over the log):
 //! the moved reads, which loaded every partition alike, leave the source's hottest
 //! partition by their share; the index is as skewed as its key over the whole log. The
-//! index is priced as autoscale (the only mode
-//! a GSI takes, at 1.5× the manual price unless prices are given) and billed no less than
-//! autoscale's floor (a tenth of the larger of 1,000 RU/s and 10 RU/s per GB; both rules in
-//! [`crate::pricing`]); it stores a
-//! full copy. A GSI is proposed when the moved reads carry at least a tenth of the reads'
+//! source is billed under the run's model at its share of the key's demand hour by hour;
+//! the index as autoscale (the only mode a GSI takes, at 1.5× the manual price unless
+//! prices are given), each hour at its need and never below a tenth of its maximum (at
+//! least 1,000 RU/s and 10 per GB; every rule in [`crate::pricing`]); it stores a full
+//! copy. A GSI is proposed when the moved reads carry at least a tenth of the reads'
 //! RU and the pair costs less a month than the single container (without rates: fewer RU),
 //! and no hierarchical candidate serves both patterns for less.
 
@@ -27,6 +29,9 @@ use crate::key::{KeyKind, KeyLevel};
 use crate::pricing::{self, Autoscale, Prices, ThroughputBilling, charge};
 use crate::report::model::{CandidateReport, SecondaryIndex, Severity};
 use crate::report::text::thousands;
+
+/// What a global secondary index asks of the account beyond its bill.
+pub const BACKUP: &str = "It needs continuous backup on the account (the 7-day tier is free; the 30-day tier costs 0.20 USD per GB per region a month, not in this bill).";
 
 /// Moved reads must carry at least this share of the reads' RU.
 pub const MIN_MOVED_SHARE: f64 = 0.1;
@@ -82,7 +87,7 @@ pub fn pair(
     let mut p = price(evals, reports, (source, &m), target, prices);
     let fan = remaining_fan_out(&evals[source], &evals[index]);
     p.reason = format!(
-        "declared beside {}: it serves {:.0}% of the reads for fewer RU; {}; reads that still visit every partition spend {:.0}% of the reads' RU.",
+        "declared beside {}: it serves {:.0}% of the reads for fewer RU; {}; reads that still visit every partition spend {:.0}% of the reads' RU. {BACKUP}",
         reports[source].key.spec,
         p.queries_moved * 100.0,
         match p.monthly_after {
@@ -162,7 +167,9 @@ fn price(
     let w = &b.workload;
     let avg_doc = b.stats.bytes as f64 / b.stats.documents.max(1) as f64;
     let writes = if w.writes_from_sample { 0 } else { w.writes } as f64;
-    let write_ru_added = writes * charge::create(avg_doc);
+    // Each source write costs the index the same write by its kind (a create, a replace,
+    // a delete), at the source's item size and indexed terms.
+    let write_ru_added = if writes > 0.0 { w.write_ru_model } else { 0.0 };
     let change_feed_ru = writes * charge::read(avg_doc);
     let share = m.ru_before / w.read_ru.max(f64::MIN_POSITIVE);
     let source_ru = w.ru - m.ru_before + change_feed_ru;
@@ -176,18 +183,13 @@ fn price(
     let index_need = index_ru * g_skew.max(1.0);
     let ru_saved = m.ru_before - m.ru_after;
     let before = reports[best].cost.monthly.total;
-    let rate = need::rate(b, prices).ok();
-    let monthly = match (rate, reports[best].cost.required_ru) {
-        (Some(r), Some(_)) => {
-            let source =
-                (r * source_need).max(pricing::min_ru(target.throughput, target.storage_bytes));
-            // The index is autoscale: billed at least its floor.
-            let index = (r * index_need).max(Autoscale.least_billed(target.storage_bytes));
-            Some(
-                pricing::monthly(source, prices.ru_hour_per_100, prices)
-                    + pricing::monthly(index, prices.ru_hour(&Autoscale), prices)
-                    + 2.0 * pricing::monthly_storage(target.storage_bytes, prices),
-            )
+    let monthly = match (
+        need::demand(b, target, prices),
+        reports[best].cost.required_ru,
+    ) {
+        (Ok(d), Some(_)) => {
+            let ru = (source_need, source_ru, index_need, index_ru);
+            Some(pair_monthly(&d, (b, g), ru, write_ru_added, target, prices))
         }
         _ => None,
     };
@@ -216,6 +218,46 @@ fn price(
         reason,
         fan_out_share: None,
     }
+}
+
+/// What the source and its index cost a month: the source under the run's billing model
+/// at its share of the key's demand, the index as autoscale (the only mode an index takes,
+/// scaling as the run's autoscale does) at its own, and both copies' storage. `ru` holds
+/// the source's and the index's need and RU over the log.
+fn pair_monthly(
+    d: &pricing::Demand,
+    (b, g): (&Evaluation, &Evaluation),
+    (source_need, source_ru, index_need, index_ru): (f64, f64, f64, f64),
+    write_ru_added: f64,
+    target: &Target,
+    prices: &Prices,
+) -> f64 {
+    let w = &b.workload;
+    let ideal = w.ideal_need_ru.max(f64::MIN_POSITIVE);
+    let billing = prices.billing();
+    let mut source = d.scaled(source_need / w.need_ru.max(f64::MIN_POSITIVE));
+    source.consumed = source_ru / ideal;
+    let provisioned = billing.provision(source.peak(), target.storage_bytes);
+    let source_usd = billing.monthly(&source, provisioned, &prices.ru_price(billing));
+    let mode = match prices.model {
+        pricing::Model::Autoscale(mode) => mode,
+        _ => pricing::AutoscaleMode::default(),
+    };
+    let index_billing = Autoscale { mode };
+    // The index's partitions carry its load as the index key spreads it.
+    let spread = &g.workload.partition_ru;
+    let total: f64 = spread.iter().sum::<f64>().max(f64::MIN_POSITIVE);
+    let shares = |ru: f64| -> Vec<f64> { spread.iter().map(|p| p / total * ru / ideal).collect() };
+    let index = pricing::Demand {
+        factor: index_need / ideal,
+        partitions: shares(index_ru),
+        partition_writes: shares(write_ru_added),
+        consumed: index_ru / ideal,
+        ..d.clone()
+    };
+    let max = index_billing.provision(index.peak(), target.storage_bytes);
+    let index_usd = index_billing.monthly(&index, max, &prices.ru_price(&index_billing));
+    source_usd + index_usd + 2.0 * pricing::monthly_storage(target.storage_bytes, prices)
 }
 
 /// A hierarchical candidate without violations that serves both patterns (fans out no read
@@ -293,6 +335,6 @@ fn reason(
         );
     }
     format!(
-        "{moved}; {bill}. The index is eventually consistent (filled by the change feed): reads that must see their own writes stay on the source."
+        "{moved}; {bill}. The index is eventually consistent (filled by the change feed): reads that must see their own writes stay on the source. {BACKUP}"
     )
 }

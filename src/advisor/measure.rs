@@ -114,6 +114,8 @@ pub struct MeasureSink {
     pub stats: Vec<CandidateStats>,
     /// Documents whose `--time-path` held no timestamp (left out of arrival windows).
     pub untimed: u64,
+    /// Indexed terms of every document read, under the reading's indexing policy.
+    pub terms: u64,
     scratch: Scratch,
     /// Per candidate, the digest of the document's value for a plain version-2 key.
     digests: Vec<Option<V2Digest>>,
@@ -136,6 +138,7 @@ impl MeasureSink {
             plan,
             stats,
             untimed: 0,
+            terms: 0,
             scratch: Default::default(),
             digests: Vec::new(),
             threads,
@@ -249,6 +252,7 @@ const INLINE_INPUTS: usize = 8;
 impl Sink for MeasureSink {
     fn document(&mut self, doc: &Document<'_>) {
         let position = self.position(doc);
+        self.terms += u64::from(doc.terms);
         // Borrow the fields apart: cloning the shared plan per document would make the
         // reading threads fight over its reference count.
         let MeasureSink {
@@ -327,6 +331,7 @@ impl Sink for MeasureSink {
         let pairs: Vec<_> = self.stats.iter_mut().zip(other.stats).collect();
         crate::parallel::map(pairs, self.threads, &|_, (mine, theirs)| mine.merge(theirs));
         self.untimed += other.untimed;
+        self.terms += other.terms;
     }
 
     fn finish(&mut self) {

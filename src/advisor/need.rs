@@ -1,6 +1,6 @@
 //! What a key needs and what that costs: the RU/s it must provision so that its hottest
 //! physical partition is not throttled in the busiest window (throughput divides evenly
-//! over partitions), and its monthly bill at the prices of [`crate::pricing`].
+//! over partitions), and its monthly bill under the billing model of [`crate::pricing`].
 //!
 //! * `ru_per_operation`: RU charged per logged operation (or sample create) under the key.
 //! * `efficiency` in (0, 1]: what an ideal key needs over what this key needs: the same
@@ -9,17 +9,21 @@
 //!   replay window, so windows would mistake counts for bursts). Fan-out (every query pays
 //!   2.5 RU per partition it visits) and hot partitions both lower it; it needs no
 //!   timestamps.
-//! * `required_ru`: with timestamps on the logged operations, the key's need over the whole
-//!   log scaled to the workload's busiest window (its share of the ideal RU, the same for
-//!   every key) per second, and by `--log-share`, and never below the service minimums (manual: 400
-//!   RU/s and 1 RU/s per GB stored; autoscale maximum: 1,000 and 10 per GB).
-//! * `monthly`: the required RU/s and the target's storage billed a month
-//!   ([`crate::pricing::bill`]).
+//! * the [`Demand`]: with timestamps on the logged operations, each clock hour's volume
+//!   (the ideal RU/s of its busiest window, by `--log-share`) and how the key spreads it (its
+//!   need over the ideal one, each partition's share), net of chance when the log is a
+//!   sample. The month is the log's hours repeated: a log of ten minutes stands for every
+//!   hour, one of a day for every day.
+//! * `required_ru`: the key's need in its busiest hour, provisioned as the model provisions
+//!   (manual in steps of 100, at least 400 and 1 RU/s per GB; an autoscale maximum in steps
+//!   of 1,000, at least 1,000 and 10 per GB; serverless the need itself).
+//! * `monthly`: the demand billed a month by the model ([`crate::pricing::throughput`]) and
+//!   the target's storage ([`crate::pricing::bill`]).
 
 use super::evaluate::Evaluation;
 use super::target::Target;
 use crate::pricing::throughput::MIN_COLLECTION_RU;
-use crate::pricing::{Prices, min_ru, monthly, monthly_storage};
+use crate::pricing::{Demand, Prices, monthly_storage};
 
 /// A candidate's cost.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,7 +32,8 @@ pub struct Cost {
     pub ru_per_operation: f64,
     /// Ideal need over this key's need.
     pub efficiency: f64,
-    /// RU/s to provision, when rates are known.
+    /// RU/s to provision (an autoscale maximum; serverless: the busiest hour's RU/s), when
+    /// rates are known.
     pub required_ru: Option<f64>,
     /// Why `required_ru` is unknown.
     pub unknown_because: Option<String>,
@@ -42,12 +47,25 @@ pub struct Cost {
     /// RU/s the busiest single key value needs in the busiest window at the target's rates
     /// (net of chance), when the log's operations have times.
     pub value_ru: Option<f64>,
+    /// RU/s the load needs in its busiest hour, before the service's minimums and steps.
+    pub load_ru: Option<f64>,
+    /// The least RU/s the service allows the target's storage (and a layout's collections),
+    /// whatever the load.
+    pub minimum_ru: f64,
+    /// The demand billed, when rates are known.
+    pub demand: Option<Demand>,
 }
 
 impl Cost {
     /// The monthly total: storage, plus throughput when known.
     pub fn monthly_total(&self) -> f64 {
         self.monthly_storage + self.monthly_throughput.unwrap_or(0.0)
+    }
+
+    /// What the key needs provisioned before the model's steps: its load or the minimums,
+    /// whichever is more (keys compare on it: steps of 1,000 would make 1,001 twice 1,000).
+    pub fn need_ru(&self) -> Option<f64> {
+        self.load_ru.map(|l| l.max(self.minimum_ru))
     }
 }
 
@@ -61,20 +79,41 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
     } else {
         1.0
     };
-    let (required_ru, unknown_because) = match required(e, target, prices) {
-        Ok(ru) => (Some(ru), None),
-        Err(why) => (None, Some(why.to_owned())),
+    let billing = prices.billing();
+    let minimum_ru = billing
+        .min_ru(target.storage_bytes)
+        .max(collections_minimum(e));
+    let demand = demand(e, target, prices);
+    let load_ru = demand.as_ref().ok().map(Demand::peak);
+    let required_ru = load_ru.map(|l| {
+        billing
+            .provision(l, target.storage_bytes)
+            .max(collections_minimum(e))
+    });
+    let monthly_throughput = match (&demand, required_ru) {
+        (Ok(d), Some(ru)) => Some(billing.monthly(d, ru, &prices.ru_price(billing))),
+        _ => None,
     };
-    let monthly_throughput = required_ru.map(|ru| monthly(ru, prices.ru_hour_per_100, prices));
     Cost {
         ru_per_operation: w.ru / ops,
         efficiency,
         required_ru,
-        unknown_because,
+        unknown_because: demand.as_ref().err().map(|why| (*why).to_owned()),
         monthly_throughput,
         monthly_storage: monthly_storage(target.storage_bytes, prices),
         need,
         value_ru: value_rate(e, prices),
+        load_ru,
+        minimum_ru,
+        demand: demand.ok(),
+    }
+}
+
+/// A layout's collections are containers of their own: 400 RU/s each at least.
+fn collections_minimum(e: &Evaluation) -> f64 {
+    match e.layout {
+        Some(_) => e.projection.container.partitions().len() as f64 * MIN_COLLECTION_RU,
+        None => 0.0,
     }
 }
 
@@ -121,53 +160,77 @@ pub fn ratio(
     alt: &crate::report::model::CandidateReport,
 ) -> f64 {
     let by_efficiency = alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
-    let by_ru = match (c.cost.required_ru, alt.cost.required_ru) {
+    let by_ru = match (c.cost.need_ru, alt.cost.need_ru) {
         (Some(mine), Some(theirs)) => mine / theirs.max(f64::MIN_POSITIVE),
         _ => 0.0,
     };
     by_efficiency.max(by_ru)
 }
 
-/// The RU/s to provision, or why it is unknown.
-fn required(e: &Evaluation, target: &Target, prices: &Prices) -> Result<f64, &'static str> {
-    let per_need = rate(e, prices)?;
-    let per_second = key_need(e, prices) * per_need;
-    // A layout's collections are containers of their own: 400 RU/s each at least.
-    let collections = match e.layout {
-        Some(_) => e.projection.container.partitions().len() as f64 * MIN_COLLECTION_RU,
-        None => 0.0,
-    };
-    Ok(per_second
-        .max(min_ru(target.throughput, target.storage_bytes))
-        .max(collections)
-        .ceil())
-}
-
-/// RU/s to provision per unit of `need_ru` (the same for every candidate of a run: they
-/// replay the same windows), or why rates are unknown.
-pub fn rate(e: &Evaluation, prices: &Prices) -> Result<f64, &'static str> {
+/// Why rates are unknown, when they are.
+fn rates_unknown(e: &Evaluation) -> Option<&'static str> {
     let w = &e.workload;
     if w.reads == 0 && !w.writes_from_sample && w.writes == 0 {
-        return Err("no operations to measure");
+        return Some("no operations to measure");
     }
     if w.writes_from_sample && w.reads == 0 {
-        return Err("no query log: the sample's documents arrive at no known rate");
+        return Some("no query log: the sample's documents arrive at no known rate");
     }
     if w.writes_from_sample {
-        return Err(
+        return Some(
             "the log holds no writes: the sample's documents stand in for them at no known rate",
         );
     }
-    let Some(seconds) = w.window_seconds else {
-        return Err("the log's operations lack timestamps (ts), so rates are unknown");
-    };
+    if w.window_seconds.is_none() {
+        return Some("the log's operations lack timestamps (ts), so rates are unknown");
+    }
+    None
+}
+
+/// RU/s at the workload's peak per RU of the whole log (the same for every candidate of a
+/// run: they replay the same windows), or why rates are unknown: a partition's RU over the
+/// log times it is its RU/s in the busiest window.
+pub fn rate(e: &Evaluation, prices: &Prices) -> Result<f64, &'static str> {
+    if let Some(why) = rates_unknown(e) {
+        return Err(why);
+    }
+    let w = &e.workload;
+    let seconds = w.window_seconds.unwrap_or(1.0).max(1.0);
     let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
-    // The key's need over the whole log, at the workload's peak: the busiest window's share
-    // of the ideal RU (the same for every key, so RU/s follow efficiency).
     let peak = match is_sample(e, prices) {
         true => w.peak_ideal_ru_net,
         false => w.peak_ideal_ru,
     };
-    let peak = peak / w.ideal_need_ru.max(f64::MIN_POSITIVE);
-    Ok(peak / seconds.max(1.0) / share)
+    Ok(peak / w.ideal_need_ru.max(f64::MIN_POSITIVE) / seconds / share)
+}
+
+/// What the key asks of its container over a month at `target` (see [`Demand`]), or why
+/// rates are unknown.
+pub fn demand(e: &Evaluation, target: &Target, prices: &Prices) -> Result<Demand, &'static str> {
+    if let Some(why) = rates_unknown(e) {
+        return Err(why);
+    }
+    let w = &e.workload;
+    let seconds = w.window_seconds.unwrap_or(1.0).max(1.0);
+    let share = prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
+    let sample = is_sample(e, prices);
+    let ideal = w.ideal_need_ru.max(f64::MIN_POSITIVE);
+    let pick = |counted: &[f64], net: &[f64], per: f64| -> Vec<f64> {
+        (if sample { net } else { counted })
+            .iter()
+            .map(|r| r / per)
+            .collect()
+    };
+    // Each window's volume: its ideal RU a second at the target's rates.
+    let volumes = pick(&w.window_ideal, &w.window_ideal_net, seconds * share);
+    let windows = w.window_ideal.len().max(1) as f64;
+    Ok(Demand {
+        hours: Demand::clock_hours(&volumes, w.log_start.unwrap_or(0), seconds),
+        factor: key_need(e, prices) / ideal,
+        partitions: pick(&w.partition_ru, &w.partition_ru_net, ideal),
+        partition_writes: pick(&w.partition_write_ru, &w.partition_write_ru_net, ideal),
+        consumed: w.counted_ru / ideal,
+        mean_volume: w.ideal_need_ru / (windows * seconds) / share,
+        storage_bytes: target.storage_bytes,
+    })
 }

@@ -135,6 +135,8 @@ pub struct Request {
     pub profile: Option<Profile>,
     /// How the log is written, and the current key of an Azure Monitor log.
     pub log_options: crate::log::LogOptions,
+    /// The consistency of the account's reads (strong and bounded staleness cost twice).
+    pub consistency: crate::pricing::charge::Consistency,
     /// The share of the real traffic the log holds (`--log-share`, 1 for all of it).
     pub log_share: f64,
 }
@@ -180,7 +182,7 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
 pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
     choose_candidates(&mut req)?;
     let plan = plan(&req);
-    let (mut stats, untimed, read) = read_documents(&req, &plan, progress)?;
+    let (mut stats, counted, read) = read_documents(&req, &plan, progress)?;
     for (s, c) in stats.iter_mut().zip(&req.candidates) {
         s.measured = Some(c.spec.to_string());
     }
@@ -192,9 +194,11 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         documents: read.documents,
         bytes: read.bytes,
         invalid: read.invalid,
-        untimed,
+        untimed: counted.untimed,
         stats,
         redacted: false,
+        terms: counted.terms,
+        indexing: req.read.indexing.rules(),
         redact_key: None,
         checksum: None,
     })
@@ -335,17 +339,64 @@ fn plan(req: &Request) -> Arc<Plan> {
     ))
 }
 
-/// Reads the documents into statistics: `(stats, untimed, what was read)`.
+/// What reading counted over all the documents, beside the candidates' statistics.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counted {
+    /// Documents without a timestamp at `--time-path`.
+    untimed: u64,
+    /// Indexed terms, under the reading's indexing policy.
+    terms: u64,
+}
+
+/// Reads the documents into statistics: `(stats, counts, what was read)`.
 fn read_documents(
     req: &Request,
     plan: &Arc<Plan>,
     progress: &dyn Progress,
-) -> anyhow::Result<(Vec<CandidateStats>, u64, input::ReadSummary)> {
+) -> anyhow::Result<(Vec<CandidateStats>, Counted, input::ReadSummary)> {
     let make = || MeasureSink::new(Arc::clone(plan), req.read.threads);
     let started = std::time::Instant::now();
     let (sink, summary) = input::read(&req.sources, plan.paths(), &req.read, &make, progress)?;
     timing("read and measure", started);
-    Ok((sink.stats, sink.untimed, summary))
+    let counted = Counted {
+        untimed: sink.untimed,
+        terms: sink.terms,
+    };
+    Ok((sink.stats, counted, summary))
+}
+
+/// The profile's statistics, with those of the documents read now added; its terms must
+/// have been counted under the policy the documents are read under.
+fn with_profile(
+    req: &Request,
+    plan: &Arc<Plan>,
+    mut p: Profile,
+    progress: &dyn Progress,
+) -> anyhow::Result<(Vec<CandidateStats>, Counted, input::ReadSummary)> {
+    let rules = req.read.indexing.rules();
+    if p.indexing != rules {
+        anyhow::bail!(
+            "the profiles counted indexed terms under another indexing policy ({}) than this run's ({rules}): give analyze the --indexing-policy the profiles were measured with",
+            p.indexing
+        );
+    }
+    let mut summary = profile_summary(&p);
+    let mut counted = Counted {
+        untimed: p.untimed,
+        terms: p.terms,
+    };
+    if !req.sources.is_empty() {
+        let (stats, now, read) = read_documents(req, plan, progress)?;
+        for (mine, theirs) in p.stats.iter_mut().zip(stats) {
+            mine.merge(theirs);
+        }
+        summary.documents += read.documents;
+        summary.bytes += read.bytes;
+        summary.invalid += read.invalid;
+        counted.untimed += now.untimed;
+        counted.terms += now.terms;
+    }
+    Ok((p.stats, counted, summary))
 }
 
 fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
@@ -371,23 +422,8 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             "the profiles hold key values as hashes (profile --redact) and the documents given here do not: write them to a redacted profile too, with the same key"
         );
     }
-    let (stats, untimed, summary) = match req.profile.take() {
-        // Profiles alone: nothing more to read.
-        Some(p) if req.sources.is_empty() => {
-            let summary = profile_summary(&p);
-            (p.stats, p.untimed, summary)
-        }
-        Some(mut p) => {
-            let (stats, untimed, read) = read_documents(&req, &plan, progress)?;
-            for (mine, theirs) in p.stats.iter_mut().zip(stats) {
-                mine.merge(theirs);
-            }
-            let mut summary = profile_summary(&p);
-            summary.documents += read.documents;
-            summary.bytes += read.bytes;
-            summary.invalid += read.invalid;
-            (p.stats, p.untimed + untimed, summary)
-        }
+    let (stats, counted, summary) = match req.profile.take() {
+        Some(p) => with_profile(&req, &plan, p, progress)?,
         None => read_documents(&req, &plan, progress)?,
     };
     let started = std::time::Instant::now();
@@ -396,6 +432,10 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         log: log.as_ref(),
         seed: req.seed,
         timed: req.time_path.is_some(),
+        charges: crate::pricing::charge::Charges {
+            terms: counted.terms as f64 / summary.documents.max(1) as f64,
+            consistency: req.consistency,
+        },
         log_share: req.log_share,
     };
     // Each candidate's projection and replay is independent.
@@ -418,7 +458,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         evaluations,
         input,
         warnings: log.map(|l| l.warnings).unwrap_or_default(),
-        untimed,
+        untimed: counted.untimed,
     })
 }
 

@@ -23,9 +23,9 @@ use crate::stats::CandidateStats;
 
 /// The `format` field of every profile.
 pub const FORMAT: &str = "pkadvisor-profile";
-/// The layout version written, and the only one read (3: version-1 keys' values are
-/// hashed over every byte of their EPK, so version-2 files' hashes of them do not match).
-pub const VERSION: u32 = 3;
+/// The layout version written, and the only one read (4: the documents' indexed terms,
+/// which price their writes, are counted; version 3 did not count them).
+pub const VERSION: u32 = 4;
 /// What a file given after `--profile` that is not one most likely means.
 const ORDER: &str = "DOCS go before --profile, which takes every file after it";
 /// The largest profile read, decompressed: 1 GiB (a decompression bomb ends there; input
@@ -55,6 +55,11 @@ pub struct Profile {
     pub stats: Vec<CandidateStats>,
     /// Whether key values were written as hashes (`profile --redact`).
     pub redacted: bool,
+    /// Indexed terms of the documents read, under `indexing`.
+    pub terms: u64,
+    /// The rules of the indexing policy the terms were counted under
+    /// ([`crate::indexing::IndexingPolicy::rules`]).
+    pub indexing: String,
     /// With `redacted`: which key hashed them ([`key_fingerprint`]), so that profiles
     /// hashed with other keys (whose hashes of one value differ) are not merged.
     pub redact_key: Option<String>,
@@ -77,6 +82,10 @@ struct File {
     bytes: u64,
     invalid: u64,
     untimed: u64,
+    /// Indexed terms of the documents, under `indexing`.
+    terms: u64,
+    /// The indexing policy's rules.
+    indexing: String,
     /// Key values written as hashes (absent when not).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     redacted: bool,
@@ -116,6 +125,8 @@ impl File {
             self.bytes,
             self.invalid,
             self.untimed,
+            self.terms,
+            self.indexing,
         ]);
         // Signed only when set, so that files written before it existed still verify.
         if let (true, Some(h)) = (self.redacted, header.as_array_mut()) {
@@ -202,6 +213,14 @@ pub enum Invalid {
         invalid: u64,
         /// Documents without a timestamp.
         untimed: u64,
+    },
+    /// More indexed terms than bytes: a term takes at least one.
+    #[error("{terms} indexed terms in {bytes} bytes of documents: more than any input holds")]
+    Terms {
+        /// Terms counted.
+        terms: u64,
+        /// Bytes of the documents.
+        bytes: u64,
     },
     /// The statistics are not readable.
     #[error("line {line} column {column}: statistics unreadable ({error})")]
@@ -291,6 +310,16 @@ pub enum Incompatible {
     /// Another `--time-path` or `--seed`.
     #[error("was measured with another --time-path or --seed than the first profile")]
     Settings,
+    /// Indexed terms counted under another indexing policy.
+    #[error(
+        "counted indexed terms under another indexing policy ({theirs}) than the first profile ({mine}); give every profile the same --indexing-policy"
+    )]
+    Indexing {
+        /// This profile's policy rules.
+        theirs: String,
+        /// The first profile's.
+        mine: String,
+    },
     /// Values hashed with another key, or not hashed where the first profile's are.
     #[error(
         "holds key values {theirs}, the first profile {mine}: the same value would count as two (write every profile with the same --redact key)"
@@ -368,6 +397,8 @@ impl Profile {
             bytes: self.bytes,
             invalid: self.invalid,
             untimed: self.untimed,
+            terms: self.terms,
+            indexing: self.indexing.clone(),
             redacted: self.redacted,
             redact_key: self.redact_key.clone().filter(|_| self.redacted),
             checksum: String::new(),
@@ -435,6 +466,8 @@ impl Profile {
             untimed: file.untimed,
             stats,
             redacted: file.redacted,
+            terms: file.terms,
+            indexing: file.indexing,
             redact_key: file.redact_key.clone(),
             checksum: Some(file.checksum.clone()),
         })
@@ -473,6 +506,13 @@ impl Profile {
         if self.time_path != other.time_path || self.seed != other.seed {
             return Err(incompatible(name, Incompatible::Settings));
         }
+        if self.indexing != other.indexing {
+            let problem = Incompatible::Indexing {
+                theirs: other.indexing,
+                mine: self.indexing.clone(),
+            };
+            return Err(incompatible(name, problem));
+        }
         let held = |p: &Profile| match (p.redacted, &p.redact_key) {
             (false, _) => "as they are".to_owned(),
             (true, Some(k)) => format!("hashed with key {k}"),
@@ -501,6 +541,7 @@ impl Profile {
         self.bytes = self.bytes.saturating_add(other.bytes);
         self.invalid = self.invalid.saturating_add(other.invalid);
         self.untimed = self.untimed.saturating_add(other.untimed);
+        self.terms = self.terms.saturating_add(other.terms);
         Ok(())
     }
 }
@@ -561,6 +602,12 @@ fn check_header(file: &File) -> Result<(), Invalid> {
             bytes: file.bytes,
             invalid: file.invalid,
             untimed: file.untimed,
+        });
+    }
+    if file.terms > file.bytes {
+        return Err(Invalid::Terms {
+            terms: file.terms,
+            bytes: file.bytes,
         });
     }
     Ok(())
@@ -840,6 +887,8 @@ mod tests {
             untimed: 0,
             stats: vec![stats],
             redacted: false,
+            terms: 4_000,
+            indexing: crate::indexing::IndexingPolicy::default().rules(),
             redact_key: None,
             checksum: None,
         }

@@ -237,7 +237,7 @@ mod tests {
                     let mut c = with(&format!("/k{i}"), 50.0, *v);
                     // Efficiency follows the need (the same ideal for all), RU/s unknown.
                     c.cost.efficiency = 1.0;
-                    c.cost.required_ru = None;
+                    (c.cost.required_ru, c.cost.need_ru) = (None, None);
                     c
                 })
                 .collect();
@@ -251,6 +251,7 @@ mod tests {
 
     #[test]
     fn the_cost_ratio_takes_the_larger_of_efficiency_and_rus() {
+        // RU/s before the billing model's steps: what the keys need.
         let mut a = candidate("/a", &[]);
         let mut b = candidate("/b", &[]);
         // (a's efficiency, a's RU/s, b's efficiency, b's RU/s, a over b)
@@ -261,8 +262,8 @@ mod tests {
             (1.0, Some(400.0), 0.5, Some(800.0), 0.5),
         ];
         for (ea, ra, eb, rb, ratio) in cases {
-            (a.cost.efficiency, a.cost.required_ru) = (ea, ra);
-            (b.cost.efficiency, b.cost.required_ru) = (eb, rb);
+            (a.cost.efficiency, a.cost.need_ru) = (ea, ra);
+            (b.cost.efficiency, b.cost.need_ru) = (eb, rb);
             assert!(
                 (need::ratio(&a, &b) - ratio).abs() < 1e-12,
                 "{ea} {ra:?} {eb} {rb:?}"

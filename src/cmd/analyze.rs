@@ -56,7 +56,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     } else {
         profile_plan(&args)?
     };
-    let request = request::request(c, plan, target)?;
+    let request = request::request(c, plan, &settings.prices, target)?;
     let mut outcome = request::run(request, c.read.quiet)?;
     let (style, path) = (request::style(c), c.output.as_deref());
     if let Some(wanted) = explain_spec {

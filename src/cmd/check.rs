@@ -7,6 +7,7 @@ use pkadvisor::advisor::{Target, build_report};
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
+use pkadvisor::indexing::IndexingPolicy;
 use pkadvisor::key::KeySpec;
 use pkadvisor::report::model::Role;
 use pkadvisor::report::{self, View};
@@ -23,9 +24,9 @@ const INDEX: &str = "global secondary index of";
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let gate_options = GateOptions::new(args.min_score, &args.deny, args.max_cost_ratio)?;
     let c = &args.common;
-    let settings = request::Settings::new(c)?;
+    let mut settings = request::Settings::new(c)?;
     let target = settings.target;
-    let (declared, container) = declared_design(&args, &target)?;
+    let (declared, container, policy) = declared_design(&args, &target)?;
     let indexes = match (&args.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name)?,
         _ => Vec::new(),
@@ -55,7 +56,13 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         declared: declared_key,
         profiles: None,
     };
-    let outcome = request::run(request::request(c, plan, target)?, c.read.quiet)?;
+    let mut request = request::request(c, plan, &settings.prices, target)?;
+    // The container's own indexing policy prices its writes, unless one is given.
+    if let (Some(p), None) = (policy, &c.read.indexing_policy) {
+        request.read.indexing = p;
+    }
+    settings.prices.indexing = request.read.indexing.describe();
+    let outcome = request::run(request, c.read.quiet)?;
     let opts = settings.report_options(c, pairs);
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate::gate(&report, container, &gate_options);
@@ -68,24 +75,28 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
 
+/// The design a file declares: its key's candidate, the container's name and its
+/// indexing policy.
+type Design = (Candidate, Option<String>, Option<IndexingPolicy>);
+
 /// The design to check: a key (see [`declared_key`]) or a client-side layout given with
 /// `--layout`.
-fn declared_design(args: &CheckArgs, target: &Target) -> Result<(Candidate, Option<String>)> {
+fn declared_design(args: &CheckArgs, target: &Target) -> Result<Design> {
     let mut layouts = request::layouts(&args.common, &args.common.layouts, target)?;
     match layouts.len() {
         0 => declared_key(args),
         1 if args.container.is_none() && args.common.read.keys.is_empty() => {
             let mut l = layouts.remove(0);
             l.origin = format!("{DECLARED} with --layout");
-            Ok((l.with_role(Role::Declared), None))
+            Ok((l.with_role(Role::Declared), None, None))
         }
         1 => bail!("give one design to gate: --container FILE, --key SPEC or --layout SPEC"),
         _ => bail!("check gates one design: give --layout once"),
     }
 }
 
-/// The key to check, from `--container` or `--key`, and the container's name.
-fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
+/// The key to check, from `--container` or `--key`, the container's name and policy.
+fn declared_key(args: &CheckArgs) -> Result<Design> {
     match (&args.container, args.common.read.keys.as_slice()) {
         (None, []) => bail!(
             "check needs the design to gate: --container FILE (ARM, Bicep JSON, Terraform JSON), --key SPEC or --layout SPEC"
@@ -94,7 +105,7 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
         (None, [key]) => {
             let spec = request::parse_spec(key, "--key")?;
             let c = Candidate::new(spec, format!("{DECLARED} with --key"));
-            Ok((c.with_role(Role::Declared), None))
+            Ok((c.with_role(Role::Declared), None, None))
         }
         // With a file, each --key is an alternative to compare the declared key with.
         (Some(file), _) => from_file(file, args.container_name.as_deref()),
@@ -137,7 +148,7 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
     }
 }
 
-fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String>)> {
+fn from_file(file: &str, name: Option<&str>) -> Result<Design> {
     let found = read_declared(file)?;
     // Global secondary indexes are checked with their source, unless named.
     let found: Vec<Declared> = found
@@ -147,7 +158,9 @@ fn from_file(file: &str, name: Option<&str>) -> Result<(Candidate, Option<String
     let chosen = iac::pick(file, found, name)?;
     let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
     let name = chosen.name.clone();
-    Ok((candidate_of(file, "container", chosen, origin)?, Some(name)))
+    let policy = chosen.indexing_policy(file)?;
+    let candidate = candidate_of(file, "container", chosen, origin)?;
+    Ok((candidate, Some(name), policy))
 }
 
 /// The candidate a declared container (`what`: a container, an index) stands for.

@@ -10,15 +10,23 @@ use pkadvisor::advisor::profile::Profile;
 use pkadvisor::advisor::score::DEFAULT_MARGIN;
 use pkadvisor::engine::Tier;
 use pkadvisor::engine::{KeyPath, Throughput};
+use pkadvisor::indexing::IndexingPolicy;
 use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::layout::MAX_COLLECTIONS;
 use pkadvisor::key::{KeySpec, Layout};
-use pkadvisor::pricing::Prices;
+use pkadvisor::pricing::charge::Consistency;
+use pkadvisor::pricing::throughput::{
+    AUTOSCALE_STEP, MANUAL_STEP, SERVERLESS_MAX_BYTES, SERVERLESS_RU,
+};
+use pkadvisor::pricing::{AutoscaleMode, Model, Prices, Reserved};
 use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
-use crate::cli::{ColorArg, CommonArgs, FormatArg, GsiArg, QueriesFormat, ReadArgs};
+use crate::cli::{
+    AutoscaleModeArg, ColorArg, CommonArgs, ConsistencyArg, FormatArg, GsiArg, QueriesFormat,
+    ReadArgs, ReservedArg,
+};
 use pkadvisor::log::{LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
@@ -150,14 +158,24 @@ fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
     if storage_bytes > MAX_TARGET_STORAGE {
         bail!("--target-storage must be at most 1PB (the largest container the engine models)");
     }
-    let throughput = match (args.throughput, args.autoscale_max) {
-        (Some(ru), _) => Throughput::Manual(check_ru(ru, "--throughput", 400.0)?),
-        (None, Some(ru)) => Throughput::Autoscale(check_ru(ru, "--autoscale-max", 1000.0)?),
-        (None, None) => {
+    let throughput = match (args.throughput, args.autoscale_max, args.serverless) {
+        (Some(ru), _, _) => Throughput::Manual(check_ru(ru, "--throughput", 400.0, MANUAL_STEP)?),
+        (None, Some(ru), _) => {
+            Throughput::Autoscale(check_ru(ru, "--autoscale-max", 1000.0, AUTOSCALE_STEP)?)
+        }
+        // A serverless container is laid out by its storage alone: one partition to start.
+        (None, None, true) => Throughput::Manual(SERVERLESS_RU),
+        (None, None, false) => {
             defaults.push("throughput".to_owned());
             Target::DEFAULT_THROUGHPUT
         }
     };
+    if args.serverless && storage_bytes > SERVERLESS_MAX_BYTES {
+        bail!(
+            "--serverless: a serverless container holds at most 1TB, not {}",
+            pkadvisor::units::human_bytes(storage_bytes)
+        );
+    }
     Ok((
         Target {
             storage_bytes,
@@ -167,10 +185,69 @@ fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
     ))
 }
 
-/// The prices and log share of the cost: list prices for the target's throughput mode,
-/// overridden by the flags given.
+/// The billing model the flags give: serverless, autoscale in its mode, or manual.
+fn model(args: &CommonArgs, target: &Target) -> Model {
+    match (args.serverless, target.throughput) {
+        (true, _) => Model::Serverless,
+        (false, Throughput::Autoscale(_)) => Model::Autoscale(match args.autoscale_mode {
+            Some(AutoscaleModeArg::Partition) => AutoscaleMode::Partition,
+            _ => AutoscaleMode::Container,
+        }),
+        (false, Throughput::Manual(_)) => Model::Manual,
+    }
+}
+
+/// What the rest of the bill's flags ask for, checked against each other: multi-region
+/// writes need two regions; serverless has one region, no reservation and no RU/s price.
+fn check_bill(args: &CommonArgs) -> Result<()> {
+    let regions = args.regions.unwrap_or(1);
+    if args.multi_region_writes && regions < 2 {
+        bail!("--multi-region-writes needs --regions 2 or more (the container is in {regions})");
+    }
+    if args.serverless {
+        let conflict = [
+            (
+                regions > 1,
+                "--regions (a serverless account has one region)",
+            ),
+            (
+                args.multi_region_writes,
+                "--multi-region-writes (one region)",
+            ),
+            (
+                args.reserved.is_some(),
+                "--reserved (reserved capacity is for provisioned throughput)",
+            ),
+            (
+                args.price_ru_hour.is_some(),
+                "--price-ru-hour (serverless bills RU consumed, 0.25 USD per million)",
+            ),
+        ];
+        if let Some((_, flag)) = conflict.iter().find(|c| c.0) {
+            bail!("--serverless cannot be combined with {flag}");
+        }
+    }
+    Ok(())
+}
+
+/// The prices and log share of the cost: list prices for the billing model, overridden by
+/// the flags given.
 fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
-    let mut p = Prices::list(target.throughput);
+    check_bill(args)?;
+    let mut p = Prices::of_model(model(args, target));
+    p.multi_region_writes = args.multi_region_writes;
+    p.ru_hour_per_100 = p.billing().list_ru_hour(p.multi_region_writes);
+    p.consistency = match args.consistency {
+        Some(ConsistencyArg::Strong) => Consistency::Strong,
+        Some(ConsistencyArg::BoundedStaleness) => Consistency::BoundedStaleness,
+        Some(ConsistencyArg::ConsistentPrefix) => Consistency::ConsistentPrefix,
+        Some(ConsistencyArg::Eventual) => Consistency::Eventual,
+        Some(ConsistencyArg::Session) | None => Consistency::Session,
+    };
+    p.reserved = args.reserved.map(|r| match r {
+        ReservedArg::OneYear => Reserved::OneYear,
+        ReservedArg::ThreeYears => Reserved::ThreeYears,
+    });
     let price = |v: f64, flag: &str| -> Result<f64> {
         if !v.is_finite() || !(0.0..=1e6).contains(&v) {
             bail!("{flag} must be a price between 0 and 1,000,000 USD, not {v}");
@@ -179,6 +256,7 @@ fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
     };
     if let Some(v) = args.price_ru_hour {
         p.ru_hour_per_100 = price(v, "--price-ru-hour")?;
+        p.ru_hour_given = true;
         p.source = "given with --price-ru-hour".into();
     }
     if let Some(v) = args.price_gb_month {
@@ -200,12 +278,21 @@ fn prices(args: &CommonArgs, target: &Target) -> Result<Prices> {
         p.log_share = share;
     }
     p.regions = args.regions.unwrap_or(1);
+    p.indexing = indexing_policy(&args.read)?.describe();
     Ok(p)
 }
 
-fn check_ru(ru: f64, flag: &str, min: f64) -> Result<f64> {
+/// `ru` given with `flag`: at least `min`, at most a billion, in steps of `step`.
+fn check_ru(ru: f64, flag: &str, min: f64, step: f64) -> Result<f64> {
     if !ru.is_finite() || ru < min || ru > 1e9 {
         bail!("{flag} must be between {min} and 1,000,000,000 RU/s, not {ru}");
+    }
+    if (ru / step).fract() != 0.0 {
+        let below = (ru / step).floor() * step;
+        bail!(
+            "{flag} is set in steps of {step} RU/s, as Cosmos DB sets it: {ru} is not one (give {below} or {})",
+            below + step
+        );
     }
     Ok(ru)
 }
@@ -227,7 +314,7 @@ pub struct Plan {
 }
 
 /// The library's request, built complete from the shared flags and the command's plan.
-pub fn request(args: &CommonArgs, plan: Plan, target: Target) -> Result<Request> {
+pub fn request(args: &CommonArgs, plan: Plan, prices: &Prices, target: Target) -> Result<Request> {
     let profiles = plan.profiles.as_ref().map(|(files, _)| files.as_slice());
     if let Some(files) = profiles {
         let readers = files.iter().chain(&args.read.docs).chain(&args.queries);
@@ -256,6 +343,7 @@ pub fn request(args: &CommonArgs, plan: Plan, target: Target) -> Result<Request>
         auto_extend: plan.auto_extend,
         profile: plan.profiles.map(|(_, p)| p),
         log_options: log_options(args, plan.declared.as_ref())?,
+        consistency: prices.consistency,
         log_share: args.log_share.unwrap_or(1.0),
     })
 }
@@ -283,6 +371,7 @@ pub fn profile_request(
         auto_extend: false,
         profile: None,
         log_options: LogOptions::default(),
+        consistency: Consistency::default(),
         log_share: 1.0,
     })
 }
@@ -341,6 +430,7 @@ fn reading(args: &ReadArgs, profiles: bool) -> Result<Reading> {
     let max_doc = parse_size(&args.max_document_size)
         .map_err(|e| anyhow!("invalid --max-document-size: {e}"))?;
     let read = ReadOptions {
+        indexing: indexing_policy(args)?,
         skip_invalid: args.skip_invalid,
         max_document_bytes: max_doc.max(1) as usize,
         max_depth: args.max_depth as usize,
@@ -359,6 +449,15 @@ fn reading(args: &ReadArgs, profiles: bool) -> Result<Reading> {
         read,
         memory: memory as usize,
     })
+}
+
+/// The indexing policy of `--indexing-policy`, or the default (every path).
+pub fn indexing_policy(args: &ReadArgs) -> Result<IndexingPolicy> {
+    let Some(file) = &args.indexing_policy else {
+        return Ok(IndexingPolicy::default());
+    };
+    let text = read_capped(file, "an indexing policy (a JSON object)")?;
+    IndexingPolicy::read(file, &text).map_err(|e| anyhow!("--indexing-policy {e}"))
 }
 
 fn log_input(arg: &str) -> LogInput {
@@ -489,7 +588,7 @@ fn tier(args: &CommonArgs) -> Result<Tier> {
         }
     }
     if let Some(ru) = args.collection_throughput {
-        tier.ru = check_ru(ru, "--collection-throughput", 100.0)?;
+        tier.ru = check_ru(ru, "--collection-throughput", 100.0, 100.0)?;
     }
     Ok(tier)
 }

@@ -9,6 +9,13 @@ use super::definition::{PartitionKeyDefinition, PartitionKind};
 use super::epk::{self, Epk, EpkRange};
 use super::load::WindowedLoad;
 
+/// How near the storage limit a partition must be to split with one of its generation that
+/// passed it (a share of the limit): 0.1%, 50 MB of 50 GB. Halves of evenly spread data
+/// differ by the few logical partitions the median cut cannot divide (kilobytes to
+/// megabytes); a skewed key's partitions a few hundred MB short of the limit have not
+/// reached it.
+pub const TOGETHER: f64 = 0.001;
+
 /// 1 GB as Cosmos DB's storage limits count it (decimal; the smaller reading, so limits
 /// are met no later than the service would meet them).
 pub const GB: u64 = 1_000_000_000;
@@ -361,11 +368,43 @@ impl Container {
         });
     }
 
-    /// Splits every partition over the storage limit, recursively, at byte medians.
+    /// Splits every partition over the storage limit, at byte medians, generation by
+    /// generation as data that grew evenly splits: when a partition passes the limit, every
+    /// partition of its generation (as many splits from the initial layout) within
+    /// [`TOGETHER`] of the limit reached it at the same time and splits with it. A uniform
+    /// key at 100 GB is then laid out 25/25/25/25, not 50/25/25 because one half of the
+    /// first split held a few bytes more than the other.
     pub fn settle(&mut self) {
-        for idx in (0..self.partitions.len()).rev() {
-            if self.partitions[idx].bytes > self.limits.physical_bytes {
-                self.split_for_storage(idx);
+        if self.fixed {
+            for idx in 0..self.partitions.len() {
+                if self.partitions[idx].bytes > self.limits.physical_bytes {
+                    self.split_for_storage(idx);
+                }
+            }
+            return;
+        }
+        let limit = self.limits.physical_bytes;
+        let together = limit - (limit as f64 * TOGETHER) as u64;
+        // Partitions that hold one logical partition: they never split.
+        let mut whole: Vec<u64> = Vec::new();
+        loop {
+            let over = (self.partitions.iter())
+                .filter(|p| p.bytes > limit && !whole.contains(&p.id))
+                .map(|p| p.depth)
+                .min();
+            let Some(depth) = over else { return };
+            // From the last: splitting one shifts no index below it.
+            for idx in (0..self.partitions.len()).rev() {
+                let p = &self.partitions[idx];
+                if p.depth != depth || p.bytes < together || whole.contains(&p.id) {
+                    continue;
+                }
+                if let Err(SplitError::SingleLogical(id)) = self.split_at_median(idx) {
+                    whole.push(id);
+                    if self.partitions[idx].bytes > limit && !self.unsplittable.contains(&id) {
+                        self.unsplittable.push(id);
+                    }
+                }
             }
         }
     }
@@ -698,6 +737,76 @@ mod tests {
             assert!((540..=660).contains(&p.bytes()), "{}", p.bytes());
         }
         assert_eq!(c.bytes(), 1_200);
+    }
+
+    /// Data of `n` keys of `each` bytes, loaded unsplit under a 1 MB limit and settled.
+    fn settled(n: usize, each: impl Fn(usize) -> u64) -> Container {
+        let limits = Limits {
+            physical_bytes: 1_000_000,
+            logical_bytes: 400_000,
+            ..Limits::default()
+        };
+        let mut c = Container::with_limits(hash_def(), Throughput::Manual(400.0), limits);
+        for i in 0..n {
+            let v = format!("k{i}");
+            c.insert_unsplit(hash_def().epk(&[PkValueRef::Str(&v)]).unwrap(), each(i), 1);
+        }
+        c.settle();
+        c
+    }
+
+    #[test]
+    fn a_generation_that_reaches_the_limit_together_splits_together() {
+        let sizes =
+            |c: &Container| -> Vec<u64> { c.partitions().iter().map(|p| p.bytes()).collect() };
+        // 2,000,500 bytes over a 1 MB limit: the halves hold about 1 MB each, one a few
+        // hundred bytes over and the other within 0.1% of it; both split, as data growing
+        // evenly splits them. 1,960,000 bytes: neither.
+        let even = settled(2_001, |i| if i == 0 { 1_500 } else { 1_000 });
+        assert_eq!(even.partitions().len(), 4, "{:?}", sizes(&even));
+        let quarter = 400_000..=600_000;
+        assert!(
+            even.partitions()
+                .iter()
+                .all(|p| quarter.contains(&p.bytes()))
+        );
+        let under = settled(1_960, |_| 1_000);
+        assert_eq!(under.partitions().len(), 2, "{:?}", sizes(&under));
+    }
+
+    #[test]
+    fn only_the_generation_near_the_limit_splits_with_the_one_past_it() {
+        // Four initial partitions filled to 1,001,000, 999,500, 990,000 and 500,000 bytes
+        // under a 1 MB limit: the first passes it, the second is within 0.1% and splits
+        // too, the last two have not reached it.
+        let limits = Limits {
+            physical_bytes: 1_000_000,
+            logical_bytes: 400_000,
+            ..Limits::default()
+        };
+        let mut c = Container::with_limits(hash_def(), Throughput::Manual(20_000.0), limits);
+        assert_eq!(c.partitions().len(), 4);
+        let mut left = [1_001_000u64, 999_500, 990_000, 500_000];
+        for i in 0.. {
+            if left.iter().all(|&b| b == 0) {
+                break;
+            }
+            let v = format!("k{i}");
+            let epk = hash_def().epk(&[PkValueRef::Str(&v)]).unwrap();
+            let slot = &mut left[c.route(&epk)];
+            let bytes = (*slot).min(500);
+            if bytes > 0 {
+                *slot -= bytes;
+                c.insert_unsplit(epk, bytes, 1);
+            }
+        }
+        c.settle();
+        let sizes: Vec<u64> = c.partitions().iter().map(|p| p.bytes()).collect();
+        assert_eq!(sizes.len(), 6, "{sizes:?}");
+        assert!(
+            sizes.contains(&990_000) && sizes.contains(&500_000),
+            "{sizes:?}"
+        );
     }
 
     #[test]

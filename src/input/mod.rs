@@ -38,6 +38,7 @@ mod frame;
 pub mod progress;
 mod reader;
 pub mod source;
+mod terms;
 mod threads;
 mod worker;
 
@@ -71,6 +72,9 @@ pub struct ReadOptions {
     /// The size of the text chunks handed to the parsing threads (default 4 MiB). Tests
     /// make it tiny to exercise documents and lines that straddle chunks.
     pub chunk_bytes: usize,
+    /// The container's indexing policy: which values count as indexed terms
+    /// ([`Document::terms`]).
+    pub indexing: crate::indexing::IndexingPolicy,
 }
 
 impl Default for ReadOptions {
@@ -81,6 +85,7 @@ impl Default for ReadOptions {
             max_depth: DEFAULT_MAX_DEPTH,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
             chunk_bytes: DEFAULT_CHUNK_BYTES,
+            indexing: crate::indexing::IndexingPolicy::default(),
         }
     }
 }
@@ -102,6 +107,9 @@ pub struct Document<'a> {
     /// Bit `i` set: field `i` (of the first 64) is an integer literal beyond ±2^53, which
     /// its double (possibly exactly ±2^53) cannot show.
     pub beyond_2_53: u64,
+    /// The values the indexing policy of [`ReadOptions::indexing`] indexes: what a write
+    /// of it adds to the index (see [`crate::indexing`]).
+    pub terms: u32,
 }
 
 /// Receives documents. With several threads, each has its own sink; they are merged at

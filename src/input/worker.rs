@@ -190,6 +190,7 @@ impl<'a> Worker<'a> {
                     source: chunk.source,
                     line: span.line,
                     beyond_2_53: self.visits.beyond,
+                    terms: super::terms::count(&tape.0, &self.opts.indexing),
                 });
                 self.fields = recycle(fields);
                 self.tally.documents += 1;

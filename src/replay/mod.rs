@@ -26,7 +26,7 @@ use window::{sample_by_window, window_count, window_ops};
 
 pub use outcome::{OpCharge, WorkloadStats};
 pub use subject::{Sample, Subject};
-pub use window::{MAX_WINDOWS, OPS_PER_PARTITION};
+pub use window::{Clock, MAX_WINDOWS, OPS_PER_PARTITION};
 
 /// Replays `log` (if any) and, when it has no writes, the sample documents as creates.
 pub fn replay(
@@ -35,14 +35,16 @@ pub fn replay(
     log: Option<&Log>,
     sample: &Sample<'_>,
 ) -> WorkloadStats {
-    let mut r = Replayer::new(container, subject, log, sample.avg_doc);
+    let mut r = Replayer::new(container, subject, log, sample.avg_doc, sample.charges);
     let sample_writes = !log.is_some_and(Log::has_writes);
     let windows = window_count(r.container, log, sample.arrival, sample_writes);
-    let (ops_by_window, window_seconds) = match log {
+    let (ops_by_window, clock) = match log {
         Some(l) => window_ops(l, windows),
         None => (vec![Vec::new(); windows], None),
     };
+    let window_seconds = clock.map(|c| c.seconds);
     r.stats.window_seconds = window_seconds;
+    r.stats.log_start = clock.map(|c| c.start);
     if let (Some(l), Some(w)) = (log, window_seconds) {
         // A sampled log keeps a share of the lines: its values' loads are partly chance.
         let kept = subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(l.level.min(60) as i32);

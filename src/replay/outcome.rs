@@ -43,6 +43,10 @@ pub struct WorkloadStats {
     pub ru: f64,
     /// RU charged to reads.
     pub read_ru: f64,
+    /// What the cost model charges the logged writes by their kind (creates, replaces,
+    /// patches, deletes; observed charges aside): what the same writes cost a container
+    /// that copies this one (a global secondary index).
+    pub write_ru_model: f64,
     /// RU that reads visiting every partition spend on partitions beyond the first.
     pub fan_out_ru: f64,
     /// Over the whole replay: partitions × the hottest partition's RU. Provisioned RU/s
@@ -71,6 +75,24 @@ pub struct WorkloadStats {
     /// Seconds per replay window, when every logged operation has a timestamp (rates are
     /// known).
     pub window_seconds: Option<f64>,
+    /// When the first replay window starts (seconds since the epoch), with
+    /// `window_seconds`: the windows' clock hours.
+    pub log_start: Option<i64>,
+    /// Each replay window's ideal RU (the workload's volume in it, the same for every key),
+    /// as counted.
+    pub window_ideal: Vec<f64>,
+    /// The same net of chance (see [`super::load::net_of_chance`]).
+    pub window_ideal_net: Vec<f64>,
+    /// Each physical partition's RU over the whole replay (what `need_ru` counts).
+    pub partition_ru: Vec<f64>,
+    /// The same net of chance.
+    pub partition_ru_net: Vec<f64>,
+    /// Each physical partition's RU of writes over the whole replay: what every other
+    /// region's copy of it serves (writes are replicated, reads are served where they
+    /// arrive).
+    pub partition_write_ru: Vec<f64>,
+    /// The same net of chance.
+    pub partition_write_ru_net: Vec<f64>,
     /// Per logged operation (in log order): the RU its reads were charged (times `count`)
     /// and whether any of them visited every partition. Writes: zero.
     pub per_op: Vec<OpCharge>,

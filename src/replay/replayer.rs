@@ -2,7 +2,7 @@
 //! model to the partitions it reaches, and counted as single-partition, targeted or
 //! fan-out; what the key needs provisioned is summed as it goes.
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::load::{WindowLoad, net_of_chance, random_spread};
 use super::outcome::{OpCharge, WorkloadStats};
@@ -16,7 +16,7 @@ use crate::field::Field;
 use crate::key::{KeyValue, Scratch};
 use crate::log::Log;
 use crate::log::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
-use crate::pricing::charge as cost;
+use crate::pricing::charge::{self as cost, Charges};
 use crate::stats::arrival::SLICES;
 use crate::stats::value_hash;
 
@@ -32,6 +32,10 @@ struct Need {
     totals: Vec<f64>,
     /// Σ lump² per partition: the variance chance gives its total.
     squares: Vec<f64>,
+    /// RU of writes per partition, and their Σ lump².
+    writes: (Vec<f64>, Vec<f64>),
+    /// Whether the operation being charged writes.
+    writing: bool,
     /// Ideal RU over the whole replay.
     ideal_total: f64,
     /// Ideal RU in the open window, and its Σ lump².
@@ -53,6 +57,15 @@ impl Need {
             }
             self.totals[idx] += ru;
             self.squares[idx] += ru * ru;
+            if self.writing {
+                let (w, sq) = &mut self.writes;
+                if w.len() < parts {
+                    w.resize(parts, 0.0);
+                    sq.resize(parts, 0.0);
+                }
+                w[idx] += ru;
+                sq[idx] += ru * ru;
+            }
         }
     }
 
@@ -68,11 +81,11 @@ impl Need {
         self.windows.push(std::mem::take(&mut self.window_ideal));
     }
 
-    /// The busiest window's ideal RU: as counted, and net of chance (see
-    /// [`net_of_chance`]).
-    fn peak(&self) -> (f64, f64) {
+    /// Each window's ideal RU: as counted, and net of chance (see [`net_of_chance`]).
+    fn windows(&self) -> (Vec<f64>, Vec<f64>) {
         let (ru, sq): (Vec<f64>, Vec<f64>) = self.windows.iter().copied().unzip();
-        (max(ru.iter().copied()), max(net_of_chance(&ru, &sq)))
+        let net = net_of_chance(&ru, &sq);
+        (ru, net)
     }
 
     /// The hottest partition's RU over the whole replay: as counted, and net of chance.
@@ -113,9 +126,16 @@ pub(super) struct Replayer<'a, 'c> {
     pub(super) container: &'c mut Container,
     subject: &'a Subject<'a>,
     avg_doc: f64,
+    /// What requests are charged under.
+    charges: Charges,
+    /// Whether the log holds every operation of the traffic it covers.
+    whole_log: bool,
     pub(super) stats: WorkloadStats,
     /// Item id → what the log wrote under it.
     owners: FxHashMap<String, IdTrack>,
+    /// Hashes of the ids the log has written: an upsert of one of them replaces, of another
+    /// creates.
+    written: FxHashSet<u64>,
     /// The open window's loads on single values and on each partition's writes.
     pub(super) load: WindowLoad,
     /// The time of the logged operation being replayed (the last one given).
@@ -150,12 +170,15 @@ impl<'a, 'c> Replayer<'a, 'c> {
         subject: &'a Subject<'a>,
         log: Option<&Log>,
         avg_doc: f64,
+        charges: Charges,
     ) -> Replayer<'a, 'c> {
         let parts = container.partitions().len();
         Replayer {
             container,
             subject,
             avg_doc,
+            charges,
+            whole_log: subject.log_share >= 1.0 && log.is_none_or(|l| l.level == 0),
             stats: WorkloadStats {
                 usable_relative: 1.0,
                 write_spread_load: 1.0,
@@ -170,6 +193,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 .iter()
                 .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
             owners: FxHashMap::default(),
+            written: FxHashSet::default(),
             load: WindowLoad::default(),
             now: 0,
             start: 0,
@@ -229,10 +253,27 @@ impl Replayer<'_, '_> {
     /// the hottest partition of a sampled log are partly luck, and only their excess beyond
     /// it is billed when the log is a sample.
     pub(super) fn close_need(&mut self, log: Option<&Log>) {
-        (self.stats.peak_ideal_ru, self.stats.peak_ideal_ru_net) = self.need.peak();
+        let (windows, windows_net) = self.need.windows();
+        self.stats.peak_ideal_ru = max(windows.iter().copied());
+        self.stats.peak_ideal_ru_net = max(windows_net.iter().copied());
+        (self.stats.window_ideal, self.stats.window_ideal_net) = (windows, windows_net);
         self.stats.counted_ru = self.need.totals.iter().sum();
-        let partitions = self.container.partitions().len() as f64;
+        let parts = self.container.partitions().len();
+        let partitions = parts as f64;
         let (hottest, net) = self.need.hottest();
+        let n = &mut self.need;
+        for v in [
+            &mut n.totals,
+            &mut n.squares,
+            &mut n.writes.0,
+            &mut n.writes.1,
+        ] {
+            v.resize(parts.max(v.len()), 0.0);
+        }
+        self.stats.partition_ru_net = net_of_chance(&n.totals, &n.squares);
+        self.stats.partition_ru = std::mem::take(&mut n.totals);
+        self.stats.partition_write_ru_net = net_of_chance(&n.writes.0, &n.writes.1);
+        self.stats.partition_write_ru = std::mem::take(&mut n.writes.0);
         (self.stats.need_ru, self.stats.need_ru_net) = (hottest * partitions, net * partitions);
         let lines = log.map_or(0, |l| l.ops.len()) as f64;
         self.stats.lines_per_window = lines / self.need.windows.len().max(1) as f64;
@@ -262,7 +303,7 @@ impl Replayer<'_, '_> {
     fn sample_creates(&mut self, slices: &Arrivals) {
         let v1 = self.subject.definition.is_v1();
         for &(slice, docs, bytes) in slices {
-            let ru = cost::create(bytes as f64 / docs as f64) * docs as f64;
+            let ru = self.charges.create(bytes as f64 / docs as f64) * docs as f64;
             self.need.ideal(ru);
             self.stats.writes = self.stats.writes.saturating_add(docs);
             self.all_lumps.0 += docs as f64;
@@ -338,18 +379,11 @@ impl Replayer<'_, '_> {
             RouteClass::Targeted => s.targeted = s.targeted.saturating_add(n),
             RouteClass::FanOut => s.fan_out = s.fan_out.saturating_add(n),
         }
-        let (overhead, payload) = match (kind, class) {
-            (OpKind::Read(_), RouteClass::Single) => (0.0, cost::read(result_bytes)),
-            (OpKind::Read(_), _) => cost::query(n_visits, 1.0, result_bytes),
-            _ => cost::query(n_visits, results, result_bytes),
-        };
-        let (overhead, payload) = observed_charge(kind, observed, (overhead, payload));
+        let (overhead, payload, single) =
+            self.read_charge(kind, class, (n_visits, results, result_bytes), observed);
         let each = (overhead + payload) / n_visits.max(1) as f64 * n as f64;
         let visits = n_visits.max(1) as f64;
-        let single = match kind {
-            OpKind::Read(_) => cost::read(result_bytes),
-            _ => overhead / visits + payload,
-        } * n as f64;
+        let single = single * n as f64;
         // Never more than it was charged (an observed charge may be below the model's).
         self.need.ideal(single.min(each * visits));
         self.stats.read_ru += each * visits;
@@ -378,6 +412,35 @@ impl Replayer<'_, '_> {
         for _ in 0..somewhere.min(all) {
             self.charge_spread(each);
         }
+    }
+
+    /// A read's `(overhead, payload)` on the `visits` partitions it reaches, returning
+    /// `results` of `bytes` each, by the model or its `observed` charge; and what it costs
+    /// on one partition: a point read, or the query's one lookup (observed: its charge less
+    /// the other partitions' index checks).
+    fn read_charge(
+        &self,
+        kind: &OpKind,
+        class: RouteClass,
+        (visits, results, bytes): (usize, f64, f64),
+        observed: Option<(f64, Option<u32>)>,
+    ) -> (f64, f64, f64) {
+        let c = self.charges;
+        let (overhead, payload) = match (kind, class) {
+            (OpKind::Read(_), RouteClass::Single) => (0.0, c.read(bytes)),
+            (OpKind::Read(_), _) => c.query(visits, 1.0, bytes),
+            _ => c.query(visits, results, bytes),
+        };
+        let (overhead, payload) = observed_charge(kind, observed, (overhead, payload));
+        let single = match (kind, observed) {
+            (OpKind::Read(_), _) => c.read(bytes),
+            (_, Some(_)) => overhead / visits.max(1) as f64 + payload,
+            _ => {
+                let (o, p) = c.query(1, results, bytes);
+                o + p
+            }
+        };
+        (overhead, payload, single)
     }
 
     /// Charges `ru` over the partitions in proportion to their bytes: an operation on a
@@ -410,37 +473,38 @@ impl Replayer<'_, '_> {
 
     /// Charges a write; returns the key value (hash) it addressed, when one.
     fn write(&mut self, kind: &OpKind, observed: Option<f64>, line: u64, n: u64) -> Option<u64> {
+        self.need.writing = true;
+        let key = self.charge_write(kind, observed, line, n);
+        self.need.writing = false;
+        key
+    }
+
+    fn charge_write(
+        &mut self,
+        kind: &OpKind,
+        observed: Option<f64>,
+        line: u64,
+        n: u64,
+    ) -> Option<u64> {
         self.stats.writes = self.stats.writes.saturating_add(n);
         self.all_lumps.0 += n as f64;
         self.all_lumps.1 += (n as f64) * (n as f64);
-        let (epk, ru) = match kind {
+        let model = self.write_charge(kind);
+        self.stats.write_ru_model += model * n as f64;
+        let epk = match kind {
             // A spillover stores new items in its newest collection and finds others by
-            // visiting every one.
-            OpKind::Create(w) if self.spillover() => {
-                (Some(self.newest_collection()), cost::create(w.bytes as f64))
+            // visiting every one; an upsert lands in the newest collection (a new item
+            // does; an old one is found by visiting every collection); a replace finds the
+            // item wherever it is.
+            OpKind::Create(_) | OpKind::Upsert(_) if self.spillover() => {
+                Some(self.newest_collection())
             }
-            // An upsert lands in the newest collection (a new item does; an old one is
-            // found by visiting every collection); a replace finds the item wherever it is.
-            OpKind::Upsert(w) if self.spillover() => (
-                Some(self.newest_collection()),
-                cost::replace(w.bytes as f64),
-            ),
-            OpKind::Replace(w) if self.spillover() => (None, cost::replace(w.bytes as f64)),
-            OpKind::Create(w) => (self.write_epk(w, line), cost::create(w.bytes as f64)),
-            OpKind::Upsert(w) | OpKind::Replace(w) => {
-                (self.write_epk(w, line), cost::replace(w.bytes as f64))
-            }
-            OpKind::Patch(p) | OpKind::Delete(p) => {
-                let ru = if matches!(kind, OpKind::Patch(_)) {
-                    cost::replace(self.avg_doc)
-                } else {
-                    cost::create(self.avg_doc)
-                };
-                (single_point(&self.point_reaches(p)), ru)
-            }
-            _ => (None, 0.0),
+            OpKind::Replace(_) if self.spillover() => None,
+            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => self.write_epk(w, line),
+            OpKind::Patch(p) | OpKind::Delete(p) => single_point(&self.point_reaches(p)),
+            _ => None,
         };
-        let ru = observed.unwrap_or(ru) * n as f64;
+        let ru = observed.unwrap_or(model) * n as f64;
         self.need.ideal(ru);
         if epk.is_none() && self.unknown_value(kind) {
             // Its key value is not in the log: placed as the sample's documents lie, and
@@ -489,6 +553,38 @@ impl Replayer<'_, '_> {
         key
     }
 
+    /// What the model charges a write by its kind (see [`cost`]): an upsert of an id a
+    /// whole log has not written before is a create (a new item), else a replace (a log
+    /// that is a sample of the traffic, by `--log-share` or thinned to fit `--memory`, has
+    /// not seen most earlier writes); patches and deletes are of an item of the sample's
+    /// mean size.
+    fn write_charge(&mut self, kind: &OpKind) -> f64 {
+        let c = self.charges;
+        match kind {
+            OpKind::Create(w) => {
+                self.remember(w);
+                c.create(w.bytes as f64)
+            }
+            OpKind::Upsert(w) => match self.remember(w) || !self.whole_log {
+                true => c.replace(w.bytes as f64),
+                false => c.create(w.bytes as f64),
+            },
+            OpKind::Replace(w) => {
+                self.remember(w);
+                c.replace(w.bytes as f64)
+            }
+            OpKind::Patch(_) => c.patch(self.avg_doc),
+            OpKind::Delete(_) => c.delete(self.avg_doc),
+            _ => 0.0,
+        }
+    }
+
+    /// Records that the log wrote `w`'s id; whether it had before.
+    fn remember(&mut self, w: &WriteOp) -> bool {
+        let Some(id) = &w.id else { return false };
+        !(self.written).insert(crate::engine::murmur::murmur3_x64_128(id.as_bytes()).0)
+    }
+
     /// The stretch of the log the operation being replayed falls in (see
     /// [`super::load::VALUE_SECONDS`]); 0 without times.
     fn stretch(&self) -> i64 {
@@ -529,8 +625,8 @@ impl Replayer<'_, '_> {
         t.moves = t.moves.saturating_add(n);
         // A key value cannot change in place: the item is read, deleted and created again
         // under the new value, where the log shows one write.
-        let bytes = w.bytes as f64;
-        let extra = cost::read(bytes) + 2.0 * cost::create(bytes) - cost::replace(bytes);
+        let (bytes, c) = (w.bytes as f64, self.charges);
+        let extra = c.read(bytes) + c.delete(bytes) + c.create(bytes) - c.replace(bytes);
         if let Some(idx) = at {
             t.surcharge.push((idx, extra.max(0.0) * n as f64));
         }

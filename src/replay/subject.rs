@@ -38,4 +38,6 @@ pub struct Sample<'a> {
     /// nothing of what arrives together (an export may be grouped by key), so only the
     /// values open at one moment judge the spread.
     pub timed: bool,
+    /// What requests are charged under: the documents' indexed terms, the consistency.
+    pub charges: crate::pricing::charge::Charges,
 }

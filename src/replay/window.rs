@@ -34,22 +34,35 @@ pub(super) fn window_count(
     (events / (OPS_PER_PARTITION * parts).max(1)).clamp(1, MAX_WINDOWS as u64) as usize
 }
 
+/// When the windows are: the time the first starts (seconds since the epoch) and the
+/// seconds each spans.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    /// The first window's start.
+    pub start: i64,
+    /// Seconds per window.
+    pub seconds: f64,
+}
+
 /// The log's operations cut into `windows` windows: by time when (nearly) every operation
-/// has one (then with the seconds each window spans), else by position (weighted by count).
-pub(super) fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<usize>>, Option<f64>) {
+/// has one (then with when the windows are), else by position (weighted by count).
+pub(super) fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<usize>>, Option<Clock>) {
     let mut out = vec![Vec::new(); windows];
-    let mut seconds = None;
+    let mut clock = None;
     match arrival_times(log) {
         Some(ts) => {
             let (lo, hi) = (
                 ts.iter().min().copied().unwrap_or(0),
                 ts.iter().max().copied().unwrap_or(0),
             );
-            let span = (hi - lo).max(1) as f64;
+            let span = (hi.saturating_sub(lo)).max(1) as f64;
             // One second of log says nothing of rates.
-            seconds = (hi > lo).then_some(span / windows as f64);
+            clock = (hi > lo).then_some(Clock {
+                start: lo,
+                seconds: span / windows as f64,
+            });
             for (i, t) in ts.into_iter().enumerate() {
-                let w = (((t - lo) as f64 / span) * windows as f64) as usize;
+                let w = ((t.saturating_sub(lo) as f64 / span) * windows as f64) as usize;
                 out[w.min(windows - 1)].push(i);
             }
         }
@@ -65,7 +78,7 @@ pub(super) fn window_ops(log: &Log, windows: usize) -> (Vec<Vec<usize>>, Option<
             }
         }
     }
-    (out, seconds)
+    (out, clock)
 }
 
 /// Each operation's time, when at least 95% of the weighted operations have one: an

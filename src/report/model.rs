@@ -233,10 +233,10 @@ pub struct TargetReport {
     pub log_share: f64,
 }
 
-/// Prices of the monthly cost.
+/// Prices of the monthly cost, and what the bill assumes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PricesReport {
-    /// USD per 100 RU/s for an hour.
+    /// USD per 100 RU/s for an hour (serverless: none is paid).
     pub ru_hour_per_100: f64,
     /// USD per GB stored for a month.
     pub gb_month: f64,
@@ -244,6 +244,56 @@ pub struct PricesReport {
     pub regions: u32,
     /// Where the prices come from.
     pub source: String,
+    /// The billing model: `manual`, `autoscale` or `serverless`.
+    pub billing: String,
+    /// Autoscale: `container` (the whole container scales to its hottest partition) or
+    /// `partition` (each partition and region on its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub autoscale_mode: Option<String>,
+    /// Serverless: USD per million RU consumed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ru_million: Option<f64>,
+    /// Whether every region takes writes (the multi-region-write price).
+    pub multi_region_writes: bool,
+    /// The consistency of reads (`strong` and `bounded-staleness` reads cost twice).
+    pub consistency: String,
+    /// Reserved capacity (`1y`, `3y`), when bought.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reserved: Option<String>,
+    /// The share reserved capacity takes off the throughput bill.
+    pub reserved_discount: f64,
+    /// The indexing policy writes are charged under.
+    pub indexing: String,
+    /// Indexed terms per document under it (the sample's mean): a write adds 0.2 RU each.
+    pub terms_per_document: f64,
+    /// How the log's hours make a month of 730.
+    pub month: String,
+    /// Clock hours the log spans, when its operations have times.
+    pub log_hours: Option<f64>,
+}
+
+impl Default for PricesReport {
+    /// Manual throughput at list prices, one region, session reads, the default indexing
+    /// policy, rates unknown.
+    fn default() -> Self {
+        PricesReport {
+            ru_hour_per_100: 0.008,
+            gb_month: 0.25,
+            regions: 1,
+            source: String::new(),
+            billing: "manual".to_owned(),
+            autoscale_mode: None,
+            ru_million: None,
+            multi_region_writes: false,
+            consistency: "session".to_owned(),
+            reserved: None,
+            reserved_discount: 0.0,
+            indexing: crate::indexing::DEFAULT_SOURCE.to_owned(),
+            terms_per_document: 0.0,
+            month: "no hourly bill: the log gives no rates".to_owned(),
+            log_hours: None,
+        }
+    }
 }
 
 /// What a candidate costs.
@@ -260,6 +310,10 @@ pub struct CostReport {
     /// Why `required_ru` is `null`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub required_ru_unknown: Option<String>,
+    /// What the key needs provisioned before the billing model's steps (not written): keys
+    /// compare on it.
+    #[serde(skip)]
+    pub need_ru: Option<f64>,
     /// The monthly bill at the stated prices.
     pub monthly: Monthly,
 }
@@ -717,6 +771,11 @@ pub(crate) mod testing {
                 gb_month: 0.25,
                 regions: 1,
                 source: "list".to_owned(),
+                terms_per_document: 12.5,
+                month: "730 hours: the log's 2 clock hour(s), each at its busiest window, repeated"
+                    .to_owned(),
+                log_hours: Some(2.0),
+                ..PricesReport::default()
             },
             log_share: 1.0,
         }
@@ -755,6 +814,7 @@ pub(crate) mod testing {
                 efficiency: 0.5,
                 required_ru: Some(12_345.0),
                 required_ru_unknown: None,
+                need_ru: Some(12_345.0),
                 monthly: Monthly {
                     throughput: Some(720.95),
                     storage: 250.0,

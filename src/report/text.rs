@@ -89,13 +89,46 @@ pub fn target_line(report: &Report) -> String {
     };
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}. {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
         t.throughput_ru,
         t.throughput_mode,
-        t.physical_partitions
+        t.physical_partitions,
+        billing_note(&t.prices)
+    )
+}
+
+/// What the bill assumes, in one sentence: the model and its price, the regions, reserved
+/// capacity, the consistency of reads, what writes index, and how the log makes a month.
+fn billing_note(p: &super::model::PricesReport) -> String {
+    let model = match (&p.autoscale_mode, p.ru_million) {
+        (_, Some(m)) => format!("serverless at {m} USD per million RU"),
+        (Some(mode), _) => format!(
+            "autoscale by {mode}, {} USD per 100 RU/s-hour",
+            p.ru_hour_per_100
+        ),
+        _ => format!(
+            "{} at {} USD per 100 RU/s-hour",
+            p.billing, p.ru_hour_per_100
+        ),
+    };
+    let writes = match p.multi_region_writes {
+        true => ", writes in every region",
+        false => "",
+    };
+    let reserved = match &p.reserved {
+        Some(r) => format!(", reserved {r} ({:.0}% off)", p.reserved_discount * 100.0),
+        None => String::new(),
+    };
+    format!(
+        "Billed: {model}, {} region(s){writes}{reserved}; {} reads; writes indexed by {}, {:.1} terms a document; {}.",
+        p.regions,
+        p.consistency.replace('-', " "),
+        p.indexing,
+        p.terms_per_document,
+        p.month
     )
 }
 
