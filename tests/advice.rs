@@ -213,6 +213,79 @@ fn a_key_the_workflow_sets_after_creation_is_refused() {
     assert_eq!(out.status.code(), Some(1));
 }
 
+/// Items created under `k` and replaced 30 seconds later, under another value of `k` when
+/// `moved`, else under the same one.
+fn renames(dir: &std::path::Path, moved: bool) -> (String, String) {
+    let (mut docs, mut log) = (String::new(), String::new());
+    for i in 0..2_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"n{i}","k":"a{}","body":"{}"}}"#,
+            i % 400,
+            "x".repeat(600)
+        )
+        .unwrap();
+        let doc = |k: &str| {
+            format!(
+                r#"{{"id":"n{i}","k":"{k}{}","body":"{}"}}"#,
+                i % 400,
+                "x".repeat(600)
+            )
+        };
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{},"ts":"{}"}}"#,
+            doc("a"),
+            at(i / 2)
+        )
+        .unwrap();
+        let k = if moved { "b" } else { "a" };
+        writeln!(
+            log,
+            r#"{{"op":"replace","doc":{},"ts":"{}"}}"#,
+            doc(k),
+            at(i / 2 + 30)
+        )
+        .unwrap();
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+#[test]
+fn what_moves_cost_is_provisioned_as_well_as_charged() {
+    let figures = |moved: bool| {
+        let dir = scratch(if moved {
+            "advice_renamed"
+        } else {
+            "advice_kept"
+        });
+        let (docs, log) = renames(&dir, moved);
+        // One physical partition: the key needs what the log charges it, moves included.
+        let one = ["--target-storage", "10GB", "--throughput", "4000"];
+        let flags = [&["--key", "/k", "--log-share", "0.001"][..], &one].concat();
+        let r = analyze(&docs, &log, &flags);
+        assert_eq!(r["target"]["physical_partitions"], 1);
+        let cost = &candidate(&r, "/k")["cost"];
+        let per_op = cost["ru_per_operation"].as_f64().unwrap();
+        (per_op, cost["required_ru"].as_f64().unwrap())
+    };
+    let (kept, renamed) = (figures(false), figures(true));
+    // Each move is a read, a delete and a create where the log shows one replace.
+    let charged = renamed.0 / kept.0;
+    assert!(
+        charged > 1.05,
+        "moves add to the charges: {kept:?} {renamed:?}"
+    );
+    let provisioned = renamed.1 / kept.1;
+    assert!(
+        (provisioned / charged - 1.0).abs() < 0.02,
+        "RU/s rise with the charges: {kept:?} {renamed:?}"
+    );
+}
+
 #[test]
 fn a_key_no_document_holds_fails_at_any_target() {
     let docs = "fixtures/multitenant/docs.ndjson";

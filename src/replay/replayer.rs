@@ -253,6 +253,8 @@ impl Replayer<'_, '_> {
     /// the hottest partition of a sampled log are partly luck, and only their excess beyond
     /// it is billed when the log is a sample.
     pub(super) fn close_need(&mut self, log: Option<&Log>) {
+        // Moves are settled first: what they cost is part of what the key must provision.
+        self.settle_moves();
         let (windows, windows_net) = self.need.windows();
         self.stats.peak_ideal_ru = max(windows.iter().copied());
         self.stats.peak_ideal_ru_net = max(windows_net.iter().copied());
@@ -281,7 +283,6 @@ impl Replayer<'_, '_> {
         self.stats.ideal_need_ru = self.need.ideal_total;
         self.load.finish();
         self.stats.hot_value = self.load.hottest.take();
-        self.settle_moves();
     }
 
     /// The spread of the logged writes: over their runs (see [`super::spread`]) and by
@@ -638,6 +639,7 @@ impl Replayer<'_, '_> {
         let owners = std::mem::take(&mut self.owners);
         let parts = self.container.partitions().len();
         self.need.logged = self.need.counts_logged;
+        self.need.writing = true;
         for t in owners.values() {
             let values = 1 + t.left.len() as u64;
             let items = if t.several { values } else { 1 };
