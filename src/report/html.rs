@@ -27,7 +27,8 @@ use super::model::{
 };
 use super::text::{
     MAP_LEGEND, best_alternative, cost_line, cost_summary, largest_values, map_header,
-    observed_line, partition_name, round_up, secondary_index_line, target_line, thousands,
+    observed_line, partition_name, prices_note, round_up, secondary_index_line, target_line,
+    thousands,
 };
 use crate::units::human_bytes;
 
@@ -168,12 +169,8 @@ fn ranking(report: &Report) -> String {
     }
     let p = &report.target.prices;
     s += &format!(
-        "<p class=\"info\">Prices: {} USD per 100 RU/s-hour, {} USD per GB-month, {} region(s): {}. \
-         Written by {} {}.</p>\n",
-        p.ru_hour_per_100,
-        p.gb_month,
-        p.regions,
-        esc(&p.source),
+        "<p class=\"info\">{} Written by {} {}.</p>\n",
+        esc(&prices_note(p)),
         esc(&report.tool.name),
         esc(&report.tool.version)
     );

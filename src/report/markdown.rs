@@ -11,7 +11,7 @@ use super::columns::COLUMNS;
 use super::model::{CandidateReport, ExplainReport, Report, Severity};
 use super::text::{
     MAP_LEGEND, best_alternative, cell, cost_line, largest_values, map_header, observed_line,
-    partition_name, round_up, secondary_index_line, target_line,
+    partition_name, prices_note, round_up, secondary_index_line, target_line,
 };
 use crate::units::human_bytes;
 
@@ -38,14 +38,7 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for c in &report.candidates {
         writeln!(out, "{}", row(c))?;
     }
-    writeln!(
-        out,
-        "\nPrices: {} USD per 100 RU/s-hour, {} USD per GB-month, {} region(s): {}.",
-        report.target.prices.ru_hour_per_100,
-        report.target.prices.gb_month,
-        report.target.prices.regions,
-        report.target.prices.source
-    )?;
+    writeln!(out, "\n{}", prices_note(&report.target.prices))?;
     write!(out, "{}", charts(&report.candidates))?;
     if let Some(r) = &report.recommendation {
         writeln!(

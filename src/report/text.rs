@@ -132,6 +132,23 @@ fn billing_note(p: &super::model::PricesReport) -> String {
     )
 }
 
+/// The prices the bill uses and where they come from, in one sentence: throughput by the
+/// hour (by the million RU when serverless), storage, regions, reserved capacity.
+pub(super) fn prices_note(p: &super::model::PricesReport) -> String {
+    let throughput = match p.ru_million {
+        Some(m) => format!("{m} USD per million RU"),
+        None => format!("{} USD per 100 RU/s-hour", p.ru_hour_per_100),
+    };
+    let reserved = match &p.reserved {
+        Some(r) => format!(" ({:.0}% off, reserved {r})", p.reserved_discount * 100.0),
+        None => String::new(),
+    };
+    format!(
+        "Prices: {throughput}{reserved}, {} USD per GB-month, {} region(s): {}.",
+        p.gb_month, p.regions, p.source
+    )
+}
+
 /// What an Azure Monitor log showed, in a few words.
 fn monitor_note(m: &super::model::MonitorReport) -> String {
     let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
@@ -316,6 +333,19 @@ mod tests {
         assert_eq!(thousands(999.0), "999");
         assert_eq!(thousands(1_543.0), "1,543");
         assert_eq!(thousands(12_345_678.0), "12,345,678");
+    }
+
+    #[test]
+    fn the_prices_line_names_what_each_model_charges_for() {
+        let mut p = crate::report::model::testing::target().prices;
+        assert!(prices_note(&p).starts_with("Prices: 0.008 USD per 100 RU/s-hour, 0.25 USD"));
+        (p.ru_million, p.ru_hour_per_100) = (Some(0.25), 0.0);
+        let serverless = prices_note(&p);
+        assert!(serverless.starts_with("Prices: 0.25 USD per million RU, 0.25 USD"));
+        assert!(!serverless.contains("RU/s-hour"), "{serverless}");
+        (p.ru_million, p.ru_hour_per_100) = (None, 0.012);
+        (p.reserved, p.reserved_discount) = (Some("3y".to_owned()), 0.3);
+        assert!(prices_note(&p).contains("0.012 USD per 100 RU/s-hour (30% off, reserved 3y)"));
     }
 
     #[test]
