@@ -302,7 +302,7 @@ fn forged_profiles_with_a_valid_checksum_are_refused_by_their_shape() {
         p.to_string_lossy().into_owned()
     };
     type Forgery<'a> = (&'a str, &'a dyn Fn(&mut serde_json::Value), &'a str);
-    let cases: [Forgery<'_>; 5] = [
+    let cases: [Forgery<'_>; 7] = [
         // 400,000 empty windows would each expand to a row of slices.
         (
             "windows",
@@ -338,6 +338,23 @@ fn forged_profiles_with_a_valid_checksum_are_refused_by_their_shape() {
             "count",
             &|f| f["documents"] = serde_json::json!(7),
             "count 3600 documents, the profile 7",
+        ),
+        // An exact count claimed as a sample: most values are ones level 3 drops ...
+        (
+            "kept",
+            &|f| f["stats"][0]["values"]["level"] = serde_json::json!(3),
+            "values that sampling level 3 would not keep",
+        ),
+        // ... and without them, the histogram (kept only once sampling starts) is empty:
+        // the projection would scale 1.6 MB by 10^12.
+        (
+            "level",
+            &|f| {
+                f["stats"][0]["values"]["level"] = serde_json::json!(1);
+                let kept = f["stats"][0]["values"]["sample"].as_object_mut().unwrap();
+                kept.retain(|hash, _| hash.parse::<u64>().unwrap() % 2 == 0);
+            },
+            "sampled values that hold more than their histogram",
         ),
     ];
     for (name, edit, says) in cases {

@@ -375,7 +375,12 @@ impl CandidateStats {
         if !within(histogram) || self.histogram.total_bytes > bytes || !within(arrival) {
             return Err("histograms that hold more than the documents".into());
         }
-        self.values.validate(docs, bytes)
+        self.values.validate(docs, bytes)?;
+        // Sampled values are some of the documents the histogram counts, all of them.
+        if !self.values.is_exact() && self.values.held_bytes() > self.histogram.total_bytes {
+            return Err("sampled values that hold more than their histogram".into());
+        }
+        Ok(())
     }
 
     /// Adds everything `other` counted.

@@ -681,6 +681,13 @@ impl ValueStats {
                 self.level
             ));
         }
+        // Hash sampling keeps only the values whose hash has its low `level` bits zero.
+        if !self.sample.keys().all(|h| self.sampled(h)) {
+            return Err(format!(
+                "values that sampling level {} would not keep",
+                self.level
+            ));
+        }
         for t in self.sample.values() {
             let d = self
                 .details
@@ -698,6 +705,11 @@ impl ValueStats {
             return Err("a heavy value outside the hash space".into());
         }
         Ok(())
+    }
+
+    /// The bytes of the values held (all of them while exact).
+    pub fn held_bytes(&self) -> u64 {
+        (self.sample.values()).fold(0, |b, t| b.saturating_add(t.bytes))
     }
 
     /// Hashes of the values held: every value while exact.
