@@ -397,11 +397,12 @@ pub enum IacError {
 /// Every container declared in `text`, the contents of `file`.
 pub fn read(file: &str, text: &str) -> Result<Vec<Declared>, IacError> {
     let doc: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        let (line, column) = crate::json_error::position(&e);
         IacError::NotJson {
             file: file.to_owned(),
-            line: e.line(),
-            column: e.column(),
-            error: e.to_string(),
+            line,
+            column,
+            error: crate::json_error::message(&e),
         }
     })?;
     Ok(containers(&doc))

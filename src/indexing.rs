@@ -133,11 +133,9 @@ impl IndexingPolicy {
     /// resource holding one); errors name the file and, for JSON syntax, line and column.
     pub fn read(file: &str, text: &str) -> Result<IndexingPolicy, String> {
         let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-            format!(
-                "{file}:{}:{}: not JSON ({e}); expected an indexing policy object",
-                e.line(),
-                e.column()
-            )
+            let (line, column) = crate::json_error::position(&e);
+            let e = crate::json_error::message(&e);
+            format!("{file}:{line}:{column}: not JSON ({e}); expected an indexing policy object")
         })?;
         let policy = v
             .get("indexingPolicy")

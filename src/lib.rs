@@ -17,6 +17,7 @@ pub mod gate;
 pub mod iac;
 pub mod indexing;
 pub mod input;
+pub mod json_error;
 pub mod key;
 pub mod log;
 pub mod mix;

@@ -498,7 +498,54 @@ fn r28_a_file_of_one_bad_line_says_its_syntax_error() {
     ] {
         let out = analyze(&log, &[]);
         assert!(stderr(&out).contains(want), "{want}: {}", stderr(&out));
+        assert!(!stderr(&out).contains("column 0"), "{}", stderr(&out));
     }
+}
+
+/// Every reader of a JSON file that ends at a line's start names line 2, column 1, once:
+/// no "column 0", no second position in the message.
+#[test]
+fn r28_json_cut_at_a_line_start_is_line_2_column_1_in_every_reader() {
+    let dir = scratch("r28_column_one");
+    let cut = write(&dir, "cut.json", "{\n");
+    let docs = "fixtures/multitenant/docs.ndjson";
+    let lookup = format!("lookup:/tenantId={cut}");
+    let runs: [&[&str]; 5] = [
+        &["check", "--container", &cut, docs],
+        &[
+            "analyze",
+            docs,
+            "--key",
+            "/tenantId",
+            "--indexing-policy",
+            &cut,
+        ],
+        &["analyze", "--profile", &cut],
+        &["analyze", docs, "--layout", &lookup],
+        &["epk", " "],
+    ];
+    for args in runs {
+        let out = pkadvisor().args(args).arg("-q").output().unwrap();
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            !err.contains("column 0") && !err.contains(":0:"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains(" at line "), "{args:?}: {err}");
+        if args[0] != "epk" {
+            assert!(
+                err.contains("cut.json:2:1:") || err.contains("line 2 column 1"),
+                "{args:?}: {err}"
+            );
+        }
+    }
+    let out = pkadvisor().args(["epk", " "]).output().unwrap();
+    assert!(
+        stderr(&out).contains("strings need quotes: '\" \"'"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

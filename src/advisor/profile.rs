@@ -354,11 +354,6 @@ fn position(text: &[u8], start: usize, line: usize, column: usize) -> (usize, us
     (lines_before + 1, start - line_start + column)
 }
 
-/// serde_json's message without its trailing " at line L column C".
-fn strip_position(message: &str) -> &str {
-    message.rsplit_once(" at line ").map_or(message, |(m, _)| m)
-}
-
 /// The checksum a profile carries of its contents: MurmurHash3 x64_128 of `text`, in hex.
 pub fn checksum(text: &str) -> String {
     let (h1, h2) = murmur3_x64_128(text.as_bytes());
@@ -419,21 +414,25 @@ impl Profile {
 
     fn read_checked(input: impl Read) -> Result<Profile, Invalid> {
         let text = read_text(input)?;
-        let file: File = serde_json::from_slice(&text).map_err(|e| Invalid::NotAProfile {
-            line: e.line(),
-            column: e.column(),
-            error: e.to_string(),
+        let file: File = serde_json::from_slice(&text).map_err(|e| {
+            let (line, column) = crate::json_error::position(&e);
+            Invalid::NotAProfile {
+                line,
+                column,
+                error: crate::json_error::message(&e),
+            }
         })?;
         check_header(&file)?;
         let stats: Vec<CandidateStats> = serde_json::from_str(file.stats.get()).map_err(|e| {
             // Where the statistics start in the file, so that the position is the file's.
             let raw = file.stats.get().as_bytes();
             let start = memchr::memmem::find(&text, raw).unwrap_or(0);
-            let (line, column) = position(&text, start, e.line(), e.column());
+            let (l, c) = crate::json_error::position(&e);
+            let (line, column) = position(&text, start, l, c);
             Invalid::Statistics {
                 line,
                 column,
-                error: strip_position(&e.to_string()).to_owned(),
+                error: crate::json_error::message(&e),
             }
         })?;
         let candidates = (file.candidates.iter())

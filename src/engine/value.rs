@@ -77,9 +77,10 @@ impl PkValue {
                 "a string is one JSON string, its inner quotes escaped (\\\")".to_owned()
             } else {
                 // The text as a JSON string, quoted for a POSIX shell.
-                let json = serde_json::Value::from(t).to_string();
+                let json = serde_json::Value::from(text).to_string();
                 format!("strings need quotes: '{}'", json.replace('\'', "'\\''"))
             };
+            let e = crate::json_error::message(&e);
             format!("{text:?} is not a JSON literal ({e}); {hint}")
         })?;
         match v {

@@ -438,11 +438,9 @@ pub fn newest(n: usize) -> Epk {
 fn lookup(path: KeyPath, file: &str, json: &str) -> Result<Resolver, LayoutError> {
     let doc: Entries = serde_json::from_str(json.trim_start_matches('\u{feff}')).map_err(|e| {
         let expected = "a lookup map is an object of value → collection name, e.g. {\"us\": \"orders-us\", \"*\": \"orders-other\"}";
-        LayoutError(format!(
-            "{file}:{}:{}: {e}; {expected}",
-            e.line(),
-            e.column().max(1)
-        ))
+        let (line, column) = crate::json_error::position(&e);
+        let e = crate::json_error::message(&e);
+        LayoutError(format!("{file}:{line}:{column}: {e}; {expected}"))
     })?;
     let mut by_value: BTreeMap<String, String> = BTreeMap::new();
     for (value, name) in &doc.0 {

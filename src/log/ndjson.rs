@@ -153,9 +153,15 @@ impl<'a> Parser<'a> {
             }));
         }
         let v: Value = serde_json::from_str(trimmed).map_err(|e| {
+            // The column in the line as given, before its leading blanks were trimmed.
+            let lead = text.len() - text.trim_start().len();
+            let (_, column) = crate::json_error::position(&e);
             err(
-                e.column() as u64,
-                format!("{e} (expected one JSON operation per line, or a SELECT query)"),
+                (lead + column) as u64,
+                format!(
+                    "{} (expected one JSON operation per line, or a SELECT query)",
+                    crate::json_error::message(&e)
+                ),
             )
         })?;
         let kind = self.kind(&v, warnings, true)?;

@@ -265,14 +265,19 @@ fn json_array(
     match de.deserialize_seq(visitor) {
         Ok(None) => Ok(()),
         Ok(Some(e)) => Err(e),
-        Err(e) => Err(LogError {
-            file: name,
-            line: e.line() as u64,
-            // Columns are 1-based (serde_json gives 0 at a line's start).
-            column: (e.column() as u64).max(1),
-            message: format!("not a JSON array of rows ({e})"),
+        Err(e) => {
+            let (line, column) = crate::json_error::position(&e);
+            Err(LogError {
+                file: name,
+                line: line as u64,
+                column: column as u64,
+                message: format!(
+                    "not a JSON array of rows ({})",
+                    crate::json_error::message(&e)
+                ),
+            }
+            .into())
         }
-        .into()),
     }
 }
 
