@@ -167,19 +167,36 @@ fn r28_an_array_of_ndjson_operations_is_refused_by_element() {
 /// Query statistics rows: page `i` of text `text(i)` under `correlated(i)`, with its
 /// request row (charged `i + 1`).
 fn pages(n: usize, text: impl Fn(usize) -> usize, correlated: impl Fn(usize) -> String) -> String {
+    pages_at(n, text, correlated, |_| 0)
+}
+
+/// [`pages`], page `i` `second(i)` seconds after 09:00.
+fn pages_at(
+    n: usize,
+    text: impl Fn(usize) -> usize,
+    correlated: impl Fn(usize) -> String,
+    second: impl Fn(usize) -> u64,
+) -> String {
     let mut rows = Vec::new();
     for i in 0..n {
         let activity = format!("act-{i}");
+        let s = second(i);
+        let time = format!(
+            "2026-11-15T{:02}:{:02}:{:02}Z",
+            9 + s / 3600,
+            s / 60 % 60,
+            s % 60
+        );
         rows.push(json!({
             "Type": "CDBQueryRuntimeStatistics",
-            "TimeGenerated": "2026-11-15T09:00:00Z",
+            "TimeGenerated": time,
             "ActivityId": activity,
             "CorrelatedActivityId": correlated(i),
             "QueryText": format!("SELECT * FROM c WHERE c.tenantId = 't{}'", text(i)),
         }));
         rows.push(json!({
             "Type": "CDBDataPlaneRequests",
-            "TimeGenerated": "2026-11-15T09:00:00Z",
+            "TimeGenerated": time,
             "ActivityId": activity,
             "OperationName": "Query",
             "RequestCharge": (i + 1) as f64,
@@ -212,11 +229,26 @@ fn r28_a_correlated_id_that_tells_no_query_apart_groups_nothing() {
         assert_eq!(r["input"]["operations"], 151, "{name}");
         assert_eq!(r["input"]["monitor"]["uncorrelated"], 151, "{name}");
     }
-    // Real ids: pages of one query (two pages each) are one operation.
+    // One constant id and one text, a page a minute for 2.5 hours: queries run again, not
+    // pages of one.
+    let log = write(
+        &dir,
+        "one-text.json",
+        &pages_at(151, |_| 7, |_| "constant-id".to_owned(), |i| i as u64 * 60),
+    );
+    let r = report(&analyze(&log, &["--format", "json"]));
+    assert_eq!(r["input"]["operations"], 151);
+    assert_eq!(r["input"]["monitor"]["uncorrelated"], 151);
+    // Real ids: pages of one query (two pages each, a second apart) are one operation.
     let log = write(
         &dir,
         "real.json",
-        &pages(150, |i| (i / 2) % 34, |i| format!("q-{}", i / 2)),
+        &pages_at(
+            150,
+            |i| (i / 2) % 34,
+            |i| format!("q-{}", i / 2),
+            |i| i as u64,
+        ),
     );
     let r = report(&analyze(&log, &["--format", "json"]));
     assert_eq!(r["input"]["operations"], 75);

@@ -267,6 +267,10 @@ fn value_bytes(values: &[PkValue]) -> usize {
         .sum()
 }
 
+/// The longest a query's pages may span: pages of one `CorrelatedActivityId` and text
+/// further apart are queries of their own (the id is a constant the application set).
+pub const PAGE_SPAN_SECONDS: i64 = 300;
+
 /// Whether a `CorrelatedActivityId` can tell queries apart: not empty, not all zeros.
 fn correlates(id: &str) -> bool {
     id.chars().any(|c| c.is_ascii_alphanumeric() && c != '0')
@@ -298,6 +302,8 @@ struct KeyRow {
 struct Query {
     text: String,
     time: Option<i64>,
+    /// The earliest and latest of its pages' times.
+    span: Option<(i64, i64)>,
     activities: BTreeSet<String>,
     /// The physical partitions its pages went to (`PartitionKeyRangeId`).
     ranges: BTreeSet<String>,
@@ -526,9 +532,11 @@ impl<'a> State<'a> {
         let fresh = !self.queries.contains_key(&key);
         let grown = activity.len() + range.as_ref().map_or(0, String::len);
         self.hold(grown + if fresh { text.len() + key.0.len() } else { 0 })?;
+        let time = row.time();
         let q = self.queries.entry(key).or_insert_with(|| Query {
             text: text.to_owned(),
-            time: row.time(),
+            time,
+            span: time.map(|t| (t, t)),
             activities: BTreeSet::new(),
             ranges: BTreeSet::new(),
             correlated: correlated.map(str::to_owned),
@@ -539,6 +547,17 @@ impl<'a> State<'a> {
         }
         if let Some(r) = range {
             q.ranges.insert(r);
+        }
+        // A query's pages follow each other within moments; pages of one id and text hours
+        // apart are queries the application ran again under a constant id.
+        if let (Some(t), Some((first, last))) = (time, &mut q.span) {
+            (*first, *last) = ((*first).min(t), (*last).max(t));
+            if *last - *first > PAGE_SPAN_SECONDS
+                && let Some(c) = correlated
+                && let Some((_, shared)) = self.correlated.get_mut(c)
+            {
+                *shared = true;
+            }
         }
         Ok(())
     }
