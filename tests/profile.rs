@@ -522,3 +522,33 @@ fn a_sampled_profile_reads_back_to_the_report_of_its_documents() {
     );
     assert_eq!(read_back, direct);
 }
+
+/// The same documents measured twice, under settings that give other files (a memory that
+/// samples their values, one thread), are one share: refused as a second profile and as
+/// documents given beside their profile.
+#[test]
+fn the_same_documents_profiled_again_are_one_share() {
+    let dir = scratch("profile_same_documents");
+    let path = |n: &str| dir.join(n).to_string_lossy().into_owned();
+    let (exact, sampled) = (path("exact.profile"), path("sampled.profile"));
+    let keys = ["--key", "/tenantId", "--key", "/id"];
+    profile(DOCS, &exact, &keys);
+    let tight = [&keys[..], &["--memory", "1MB", "--threads", "1"]].concat();
+    profile(DOCS, &sampled, &tight);
+    let level: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&sampled).unwrap()).unwrap();
+    assert!(
+        level["stats"][1]["values"]["level"].as_u64().unwrap() > 0,
+        "/id is sampled"
+    );
+    pkadvisor()
+        .args(["analyze", "--profile", &exact, &sampled, "-q"])
+        .assert()
+        .code(2)
+        .stderr(contains("measured the same documents as"));
+    pkadvisor()
+        .args(["analyze", DOCS, "--profile", &exact, "-q"])
+        .assert()
+        .code(2)
+        .stderr(contains("the documents given are the ones"));
+}

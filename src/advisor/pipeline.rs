@@ -197,6 +197,7 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         untimed: counted.untimed,
         stats,
         redacted: false,
+        shares: Vec::new(),
         terms: counted.terms,
         indexing: req.read.indexing.rules(),
         redact_key: None,
@@ -387,6 +388,11 @@ fn with_profile(
     };
     if !req.sources.is_empty() {
         let (stats, now, read) = read_documents(req, plan, progress)?;
+        if let Some(file) = p.share(super::profile::share_fingerprint(&p.candidates, &stats)) {
+            anyhow::bail!(
+                "the documents given are the ones {file} measured: one share given twice (give the documents or their profile)"
+            );
+        }
         for (mine, theirs) in p.stats.iter_mut().zip(stats) {
             mine.merge(theirs);
         }

@@ -66,6 +66,33 @@ pub struct Profile {
     /// The checksum of the file it was read from (none when measured here): the same
     /// statistics given twice are one share, not two.
     pub checksum: Option<String>,
+    /// Each share merged in, by [`share_fingerprint`], with the file that gave it: the same
+    /// documents measured twice (under other settings) are one share, not two.
+    pub shares: Vec<(u64, String)>,
+}
+
+/// What identifies the documents a share read, whatever `--memory` or `--threads` counted
+/// them with: each candidate's documents and bytes, in all and in every slice of the hash
+/// space (the same documents give the same figures; other documents, practically never).
+pub fn share_fingerprint(candidates: &[Candidate], stats: &[CandidateStats]) -> u64 {
+    let mut pairs: Vec<(String, &CandidateStats)> = (candidates.iter())
+        .map(|c| c.spec.to_string())
+        .zip(stats)
+        .collect();
+    pairs.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut text = Vec::new();
+    for (spec, s) in pairs {
+        text.extend_from_slice(spec.as_bytes());
+        text.push(0);
+        for n in [s.documents, s.bytes, s.missing] {
+            text.extend_from_slice(&n.to_le_bytes());
+        }
+        for slice in &s.histogram().slices {
+            text.extend_from_slice(&slice.docs.to_le_bytes());
+            text.extend_from_slice(&slice.bytes.to_le_bytes());
+        }
+    }
+    murmur3_x64_128(&text).0
 }
 
 /// The file's layout.
@@ -338,6 +365,15 @@ pub enum Incompatible {
         /// Their checksum.
         checksum: String,
     },
+    /// The documents of a profile already given, measured again (another --memory,
+    /// --threads or file).
+    #[error(
+        "measured the same documents as {first} (other settings give other files, not other shares): one share given twice"
+    )]
+    SameDocuments {
+        /// The profile given first.
+        first: String,
+    },
 }
 
 /// The file position of `(line, column)` (1-based) of a text that starts at byte `start`.
@@ -469,6 +505,7 @@ impl Profile {
             indexing: file.indexing,
             redact_key: file.redact_key.clone(),
             checksum: Some(file.checksum.clone()),
+            shares: Vec::new(),
         })
     }
 
@@ -485,6 +522,13 @@ impl Profile {
             s.unplaced.iter_mut().for_each(|v| *v = hide(v));
         }
         self.redacted = true;
+    }
+
+    /// The file that gave the share of `fingerprint` (see [`share_fingerprint`]), if one did.
+    pub fn share(&self, fingerprint: u64) -> Option<String> {
+        (self.shares.iter())
+            .find(|(f, _)| *f == fingerprint)
+            .map(|(_, name)| name.clone())
     }
 
     /// Adds everything `other` measured; `name` names `other` in errors. Profiles merge
@@ -541,6 +585,7 @@ impl Profile {
         self.invalid = self.invalid.saturating_add(other.invalid);
         self.untimed = self.untimed.saturating_add(other.untimed);
         self.terms = self.terms.saturating_add(other.terms);
+        self.shares.append(&mut other.shares);
         Ok(())
     }
 }
@@ -707,6 +752,16 @@ pub fn load(paths: &[String]) -> anyhow::Result<Profile> {
         }
         if let Some(c) = &profile.checksum {
             seen.push((c.clone(), source.name().to_owned()));
+        }
+        let mut profile = profile;
+        if profile.documents > 0 {
+            let fingerprint = share_fingerprint(&profile.candidates, &profile.stats);
+            let earlier = merged.as_ref().and_then(|m| m.share(fingerprint));
+            if let Some(first) = earlier {
+                let problem = Incompatible::SameDocuments { first };
+                return Err(incompatible(source.name(), problem).into());
+            }
+            profile.shares.push((fingerprint, source.name().to_owned()));
         }
         match &mut merged {
             None => merged = Some(profile),
@@ -890,6 +945,7 @@ mod tests {
             indexing: crate::indexing::IndexingPolicy::default().rules(),
             redact_key: None,
             checksum: None,
+            shares: Vec::new(),
         }
     }
 
