@@ -75,7 +75,7 @@ fn is_blank(b: u8) -> bool {
 }
 
 /// Column names that only an Azure Monitor export has (matched as [`column()`] names them).
-const MARKS: [&str; 8] = [
+const MARKS: [&str; 13] = [
     "timegenerated",
     "records",
     "category",
@@ -84,6 +84,12 @@ const MARKS: [&str; 8] = [
     "activityid",
     "operationname",
     "correlatedactivityid",
+    // A CDBPartitionKeyStatistics or CDBPartitionKeyRUConsumption row without a time.
+    "partitionkey",
+    "partitionkeyrangeid",
+    "sizekb",
+    "databasename",
+    "collectionname",
 ];
 
 /// Whether a log's first bytes look like an Azure Monitor export rather than the NDJSON
@@ -499,6 +505,11 @@ mod tests {
         assert!(looks_like_monitor(
             b"{\"time\":\"x\",\"category\":\"DataPlaneRequests\"}"
         ));
+        // Partition statistics without a time, as JSON lines or CSV.
+        assert!(looks_like_monitor(
+            b"{\"Type\":\"CDBPartitionKeyStatistics\",\"PartitionKey\":\"[\\\"k\\\"]\",\"SizeKb\":5}\n"
+        ));
+        assert!(looks_like_monitor(b"Type,PartitionKey,SizeKb\n"));
         assert!(!looks_like_monitor(
             b"{\"op\":\"query\",\"sql\":\"SELECT * FROM c\"}\n"
         ));
