@@ -92,6 +92,7 @@ pub fn evaluate(
         concurrency: super::clock::concurrency(&stats.values, stats.documents),
         timed: ctx.timed,
         charges: ctx.charges,
+        owners: &stats.owners,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     // Redacted values order nothing: what they said before is recorded.

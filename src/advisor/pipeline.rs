@@ -438,6 +438,15 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         },
         log_share: req.log_share,
     };
+    let mut warnings = Vec::new();
+    // Key changes are found against the sample's items; past `--memory` only some of them.
+    let share = (stats.iter().map(|s| s.owners.sampled_share())).fold(1.0, f64::min);
+    if share < 1.0 && log.as_ref().is_some_and(Log::has_writes) {
+        warnings.push(format!(
+            "the sample's item ids were sampled by hash to 1 in {:.0} to stay within --memory: key changes (KEY_UPDATED) are found against that share of the sample's items, and against every item the log writes twice",
+            1.0 / share
+        ));
+    }
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
@@ -457,7 +466,9 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     Ok(Outcome {
         evaluations,
         input,
-        warnings: log.map(|l| l.warnings).unwrap_or_default(),
+        warnings: (log.map(|l| l.warnings).unwrap_or_default().into_iter())
+            .chain(warnings)
+            .collect(),
         untimed: counted.untimed,
     })
 }

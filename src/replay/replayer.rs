@@ -18,6 +18,7 @@ use crate::log::Log;
 use crate::log::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
 use crate::pricing::charge::{self as cost, Charges};
 use crate::stats::arrival::SLICES;
+use crate::stats::owners::Owner;
 use crate::stats::value_hash;
 
 /// What the key needs provisioned (its RU per partition over the whole replay) and what an
@@ -211,6 +212,9 @@ pub(super) struct Replayer<'a, 'c> {
     pub(super) stats: WorkloadStats,
     /// Item id → what the log wrote under it.
     owners: FxHashMap<String, IdTrack>,
+    /// Which value the sample holds each item under: the log's first write of an item the
+    /// sample holds starts from there.
+    pub(super) sample_owners: Option<&'a crate::stats::owners::Owners>,
     /// Hashes of the ids the log has written: an upsert of one of them replaces, of another
     /// creates.
     written: FxHashSet<u64>,
@@ -271,6 +275,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 .iter()
                 .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
             owners: FxHashMap::default(),
+            sample_owners: None,
             written: FxHashSet::default(),
             load: WindowLoad::default(),
             now: 0,
@@ -687,7 +692,19 @@ impl Replayer<'_, '_> {
             return;
         }
         let Some(id) = &w.id else { return };
-        let t = (self.owners.entry(id.clone())).or_insert_with(|| IdTrack::new(key));
+        let sample = self.sample_owners.filter(|_| self.subject.layout.is_none());
+        let t = (self.owners.entry(id.clone())).or_insert_with(|| {
+            // An item the sample holds starts where the sample holds it; one it holds
+            // under several values names an item per value.
+            match sample.and_then(|o| o.get(crate::stats::owners::id_hash(id))) {
+                Some(Owner::One(held)) => IdTrack::new(held),
+                Some(Owner::Several) => IdTrack {
+                    several: true,
+                    ..IdTrack::new(key)
+                },
+                None => IdTrack::new(key),
+            }
+        });
         if t.current == key {
             return;
         }
