@@ -24,6 +24,8 @@ pub struct Plan {
     time_field: Option<usize>,
     /// The index of `/id` among the paths: the item id whose owner is recorded.
     id_field: usize,
+    /// The index of `/ttl`: how long the item lives.
+    ttl_field: usize,
     budget: usize,
     /// Bytes of each candidate's map of item owners (see [`crate::stats::owners`]).
     owners_budget: usize,
@@ -84,6 +86,7 @@ impl Plan {
             .collect::<Vec<_>>();
         let time_field = time_path.map(|p| index_of(p, &mut paths));
         let id_field = index_of(&KeyPath::from_segments(["id"]), &mut paths);
+        let ttl_field = index_of(&KeyPath::from_segments(["ttl"]), &mut paths);
         // Per-value maps get three quarters of the run's memory, the maps of item owners
         // an eighth; the rest is for the reader's buffers, the sketches, and the transient
         // copies of merging.
@@ -93,6 +96,7 @@ impl Plan {
             paths,
             time_field,
             id_field,
+            ttl_field,
             budget: budget / 4 * 3 / n,
             owners_budget: budget / 8 / n,
             seed,
@@ -125,6 +129,8 @@ pub struct MeasureSink {
     pub untimed: u64,
     /// Indexed terms of every document read, under the reading's indexing policy.
     pub terms: u64,
+    /// The documents' own `ttl`.
+    pub ttl: Ttl,
     scratch: Scratch,
     /// Per candidate, the digest of the document's value for a plain version-2 key.
     digests: Vec<Option<V2Digest>>,
@@ -153,6 +159,7 @@ impl MeasureSink {
             stats,
             untimed: 0,
             terms: 0,
+            ttl: Ttl::default(),
             scratch: Default::default(),
             digests: Vec::new(),
             threads,
@@ -254,6 +261,55 @@ fn digest_plain(
     }));
 }
 
+/// The documents' own time to live (`ttl`, seconds; -1: never).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ttl {
+    /// The longest positive `ttl`.
+    pub longest: f64,
+    /// Documents with a positive `ttl`.
+    pub expiring: u64,
+    /// Documents without one (or not a number): they live as the container says.
+    pub unset: u64,
+    /// Documents with `ttl` -1: they never expire.
+    pub forever: u64,
+}
+
+impl Ttl {
+    /// Counts one document's `ttl` field.
+    pub fn add(&mut self, f: &Field<'_>) {
+        match f {
+            Field::Scalar(PkValueRef::Number(n)) if *n > 0.0 => {
+                self.longest = self.longest.max(*n);
+                self.expiring += 1;
+            }
+            Field::Scalar(PkValueRef::Number(n)) if *n == -1.0 => self.forever += 1,
+            _ => self.unset += 1,
+        }
+    }
+
+    /// Adds what `other` counted.
+    pub fn merge(&mut self, other: Ttl) {
+        self.longest = self.longest.max(other.longest);
+        self.expiring += other.expiring;
+        self.unset += other.unset;
+        self.forever += other.forever;
+    }
+
+    /// How long the longest-lived item lives (seconds), given the container's default
+    /// (`--retention`): `None` when some item lives forever (a `ttl` of -1, or none
+    /// without a default).
+    pub fn retention(&self, default: Option<f64>) -> Option<f64> {
+        if self.forever > 0 {
+            return None;
+        }
+        match (self.unset > 0, default) {
+            (true, None) => None,
+            (true, Some(d)) => Some(d.max(self.longest)),
+            (false, _) => (self.expiring > 0).then_some(self.longest),
+        }
+    }
+}
+
 /// Records that the document's item (id hash `id`, when it has a string id) is held under
 /// the value of hash `value`.
 #[inline]
@@ -286,6 +342,7 @@ impl Sink for MeasureSink {
             ..
         } = self;
         digest_plain(plan, stats, doc, digests);
+        self.ttl.add(&doc.fields[plan.ttl_field]);
         let id = match doc.fields[plan.id_field] {
             Field::Scalar(PkValueRef::Str(s)) => Some(id_hash(s)),
             _ => None,
@@ -362,6 +419,7 @@ impl Sink for MeasureSink {
         crate::parallel::map(pairs, self.threads, &|_, (mine, theirs)| mine.merge(theirs));
         self.untimed += other.untimed;
         self.terms += other.terms;
+        self.ttl.merge(other.ttl);
     }
 
     fn finish(&mut self) {
@@ -388,8 +446,8 @@ mod tests {
         let ts = KeyPath::parse("/ts").unwrap();
         let plan = Plan::new(&candidates, Some(&ts), 64 << 20, 0);
         let paths: Vec<String> = plan.paths().iter().map(ToString::to_string).collect();
-        // The item id too: which value the sample holds each item under.
-        assert_eq!(paths, ["/tenantId", "/userId", "/ts", "/id"]);
+        // The item id too (which value the sample holds each item under), and its ttl.
+        assert_eq!(paths, ["/tenantId", "/userId", "/ts", "/id", "/ttl"]);
         assert_eq!(plan.inputs(0), [0]);
         assert_eq!(plan.inputs(1), [0, 1]);
         assert_eq!(plan.inputs(2), [1, 0], "in the order the spec names them");

@@ -8,7 +8,7 @@ use std::io::Read;
 use super::auto::Inputs;
 pub use super::candidate::Candidate;
 use super::evaluate::{Context, Evaluation, evaluate};
-use super::measure::{MeasureSink, Plan};
+use super::measure::{MeasureSink, Plan, Ttl};
 use super::profile::Profile;
 use super::target::Target;
 use crate::engine::KeyPath;
@@ -139,6 +139,8 @@ pub struct Request {
     pub consistency: crate::pricing::charge::Consistency,
     /// The share of the real traffic the log holds (`--log-share`, 1 for all of it).
     pub log_share: f64,
+    /// The container's default time to live in seconds (`--retention`), if any.
+    pub retention: Option<f64>,
 }
 
 /// Evaluated candidates and what was read.
@@ -344,6 +346,8 @@ fn plan(req: &Request) -> Arc<Plan> {
 struct Counted {
     /// Documents without a timestamp at `--time-path`.
     untimed: u64,
+    /// The documents' own `ttl`.
+    ttl: Ttl,
     /// Indexed terms, under the reading's indexing policy.
     terms: u64,
 }
@@ -360,6 +364,7 @@ fn read_documents(
     timing("read and measure", started);
     let counted = Counted {
         untimed: sink.untimed,
+        ttl: sink.ttl,
         terms: sink.terms,
     };
     Ok((sink.stats, counted, summary))
@@ -383,6 +388,8 @@ fn with_profile(
     let mut summary = profile_summary(&p);
     let mut counted = Counted {
         untimed: p.untimed,
+        // A profile keeps no ttl: --retention says how long its items live.
+        ttl: Ttl::default(),
         terms: p.terms,
     };
     if !req.sources.is_empty() {
@@ -394,6 +401,7 @@ fn with_profile(
         summary.bytes += read.bytes;
         summary.invalid += read.invalid;
         counted.untimed += now.untimed;
+        counted.ttl.merge(now.ttl);
         counted.terms += now.terms;
     }
     Ok((p.stats, counted, summary))
@@ -437,6 +445,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             consistency: req.consistency,
         },
         log_share: req.log_share,
+        retention: counted.ttl.retention(req.retention),
     };
     let mut warnings = Vec::new();
     // Key changes are found against the sample's items; past `--memory` only some of them.
