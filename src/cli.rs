@@ -370,6 +370,12 @@ pub struct CommonArgs {
     /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,
+    /// How long items live: the container's default time to live, e.g. 30d, 720h, 1y
+    /// (units s, min, h, d, w, mo, y). With --time-path, a value then holds at most its
+    /// write rate × this, whatever the target; the documents' own `ttl` (seconds, -1:
+    /// never) takes precedence [default: the documents' `ttl`, else items live forever].
+    #[arg(long, value_name = "DURATION")]
+    pub retention: Option<String>,
     /// Provisioned manual throughput in RU/s to project onto, in steps of 100 [default:
     /// 20000].
     #[arg(long, value_name = "RU", conflicts_with = "autoscale_max")]

@@ -38,6 +38,38 @@ fn unit_scale(unit: &str) -> Option<f64> {
     Some(base.powi(power as i32))
 }
 
+/// Parses a duration into seconds: a number and a unit, `s`, `min`, `h`, `d`, `w`, `mo`
+/// (30 days) or `y` (365 days): `30d`, `720h`, `1y`.
+pub fn parse_duration(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (number, unit) = (&t[..split], t[split..].trim());
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration (expected e.g. 30d, 720h, 1y)"))?;
+    let scale = match unit.to_ascii_lowercase().as_str() {
+        "s" => 1.0,
+        "min" => 60.0,
+        "h" => 3_600.0,
+        "d" => 86_400.0,
+        "w" => 7.0 * 86_400.0,
+        "mo" => 30.0 * 86_400.0,
+        "y" => 365.0 * 86_400.0,
+        _ => {
+            return Err(format!(
+                "unknown unit {unit:?} in {text:?} (use s, min, h, d, w, mo or y)"
+            ));
+        }
+    };
+    let seconds = value * scale;
+    match seconds.is_finite() && seconds > 0.0 {
+        true => Ok(seconds),
+        false => Err(format!("{text:?} must be a positive duration")),
+    }
+}
+
 /// Bytes in the largest fitting decimal unit: `1.5 GB`, `730 B`.
 pub fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
@@ -57,6 +89,17 @@ pub fn human_bytes(b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_in_their_units() {
+        assert_eq!(parse_duration("30d"), Ok(30.0 * 86_400.0));
+        assert_eq!(parse_duration("720h"), Ok(30.0 * 86_400.0));
+        assert_eq!(parse_duration("1y"), Ok(365.0 * 86_400.0));
+        assert_eq!(parse_duration("90 min"), Ok(5_400.0));
+        assert!(parse_duration("30").unwrap_err().contains("unknown unit"));
+        assert!(parse_duration("0d").is_err());
+        assert!(parse_duration("d").is_err());
+    }
 
     #[test]
     fn decimal_and_binary_units() {

@@ -465,3 +465,51 @@ fn check_compares_the_declared_key_with_every_key_given() {
     assert_eq!(given["role"], "given");
     assert!(r["check"]["cheapest_alternative"].is_string());
 }
+
+#[test]
+fn an_upsert_that_moves_an_item_the_sample_holds_is_a_key_change() {
+    let dir = scratch("advice_moved_from_sample");
+    // Yesterday's snapshot holds 2,000 items; tonight's job upserts 500 of them, each
+    // once, under tonight's date: every one moves an item the sample holds under another
+    // value, though the log writes no item twice.
+    let mut docs = String::new();
+    for i in 0..2_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"i{i}","asOf":"2026-11-30","region":"r{}","qty":{i}}}"#,
+            i % 10
+        )
+        .unwrap();
+    }
+    let mut log = String::new();
+    let moved = 500u64;
+    for i in 0..moved {
+        writeln!(
+            log,
+            r#"{{"op":"upsert","doc":{{"id":"i{}","asOf":"2026-12-01","region":"r{}","qty":1}},"ts":{}}}"#,
+            i * 4,
+            i * 4 % 10,
+            1_794_787_200 + i
+        )
+        .unwrap();
+    }
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze(&docs, &log, &["--key", "/asOf", "--key", "/region"]);
+    let snapshot = candidate(&r, "/asOf");
+    let f = (snapshot["findings"].as_array().unwrap().iter())
+        .find(|f| f["code"] == "KEY_UPDATED")
+        .expect("KEY_UPDATED");
+    let message = f["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(&format!("{moved} logged writes")),
+        "{message}"
+    );
+    assert!(
+        message.contains(&format!("{moved} of the {moved} items")),
+        "{message}"
+    );
+    assert_eq!(f["severity"], "violation", "{f}");
+    // The same upserts keep each item's region: no move.
+    assert!(!codes(candidate(&r, "/region")).contains(&"KEY_UPDATED".to_owned()));
+}

@@ -407,3 +407,81 @@ fn a_query_by_id_returns_one_document() {
     assert!(one < 3.5, "{one}");
     assert!(ten > one + 5.0, "{ten} vs {one}");
 }
+
+/// 200 tenants' documents, 10,000 in all.
+fn tenants_only() -> String {
+    let mut s = String::new();
+    for i in 0..10_000u64 {
+        writeln!(
+            s,
+            r#"{{"id":"d{i}","tenantId":"t{}","body":"{}"}}"#,
+            i % 200,
+            "x".repeat(400)
+        )
+        .unwrap();
+    }
+    s
+}
+
+#[test]
+fn a_hot_spot_that_moves_each_hour_costs_what_each_hour_needs() {
+    let dir = scratch("cost_moving_hot_spot");
+    let docs = write(&dir, "docs.ndjson", &tenants_only());
+    // A nightly rewrite: for eight hours, each hour's upserts all land on one tenant (a
+    // different one each hour), a line a second of 100 upserts at an observed 10 RU each.
+    let (hours, per_second) = (8u64, 100.0 * 10.0);
+    let start = 1_794_700_800i64; // on the hour
+    let mut log = String::new();
+    for i in 0..hours * 3_600 {
+        let t = (i / 3_600) * 23 % 200;
+        writeln!(
+            log,
+            r#"{{"op":"upsert","doc":{{"id":"h{}-{}","tenantId":"t{t}"}},"ts":{},"count":100,"ru":10}}"#,
+            i / 3_600,
+            i % 50,
+            start + i as i64
+        )
+        .unwrap();
+    }
+    let log = write(&dir, "log.ndjson", &log);
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            &docs,
+            "--queries",
+            &log,
+            "--target-storage",
+            "1TB",
+            "--format",
+            "json",
+            "--key",
+            "/tenantId",
+        ];
+        args.extend(extra);
+        json(&args)
+    };
+    let r = run(&[]);
+    let c = candidate(&r, "/tenantId");
+    let parts = c["storage"]["physical_partitions"].as_f64().unwrap();
+    assert!(parts >= 10.0, "{parts}");
+    // Each hour one partition serves 1,000 RU/s; throughput divides evenly, so the
+    // container needs partitions × 1,000 every hour (averaged over the log's totals, the
+    // hot spot would look eight times cooler).
+    let each_hour = parts * per_second;
+    let required = c["cost"]["required_ru"].as_f64().unwrap();
+    assert!(
+        (required - each_hour).abs() <= 0.1 * each_hour,
+        "required {required}, each hour {each_hour}"
+    );
+    // Autoscale bills every hour at that need (above a tenth of the maximum): the same
+    // figures, hour by hour.
+    let max = format!("{}", (each_hour / 1_000.0).ceil() * 1_000.0);
+    let r = run(&["--autoscale-max", &max]);
+    let c = candidate(&r, "/tenantId");
+    let monthly = c["cost"]["monthly"]["throughput"].as_f64().unwrap();
+    let expected = each_hour / 100.0 * 0.012 * 730.0;
+    assert!(
+        (monthly - expected).abs() <= 0.1 * expected,
+        "autoscale {monthly}, expected {expected}"
+    );
+}

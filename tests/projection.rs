@@ -364,3 +364,96 @@ fn a_sampled_key_projects_like_the_exact_one() {
     );
     assert!((efficiency(&sampled) - efficiency(&exact)).abs() < 0.03);
 }
+
+#[test]
+fn a_retention_bounds_each_value_at_its_rate_whatever_the_target() {
+    let dir = scratch("projection_retention");
+    let n = 40_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    // The busiest device's bytes over the sample's span, times 30 days.
+    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *bytes
+            .entry(v["deviceId"].as_str().unwrap().to_owned())
+            .or_default() += line.len() as f64;
+    }
+    let busiest = bytes.values().copied().fold(0.0, f64::max);
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let bound = busiest / span * 30.0 * 86_400.0;
+    let run = |target: &str, extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            &docs,
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+            "--target-storage",
+            target,
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        json(&args)
+    };
+    for target in ["1TB", "50TB"] {
+        let r = run(target, &["--retention", "30d"]);
+        let c = candidate(&r, "/deviceId");
+        let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+        assert!(
+            (largest - bound).abs() <= 0.05 * bound,
+            "{target}: largest {largest}, rate × 30 days {bound}"
+        );
+        // The rollout brings new devices: no limit, and no low cardinality from the pilot.
+        let found = codes(c);
+        assert!(
+            !found.contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+            "{target} {found:?}"
+        );
+        assert!(
+            !found.contains(&"LOW_CARDINALITY".to_owned()),
+            "{target} {found:?}"
+        );
+    }
+    // Without the retention the 400 devices grow with the container past 20 GB.
+    let r = run("50TB", &[]);
+    assert!(codes(candidate(&r, "/deviceId")).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+}
+
+#[test]
+fn the_items_own_ttl_bounds_them_and_minus_one_never_expires() {
+    let dir = scratch("projection_item_ttl");
+    let n = 20_000;
+    let with_ttl = |ttl: i64| {
+        (telemetry(n).lines())
+            .map(|l| format!("{},\"ttl\":{ttl}}}\n", &l[..l.len() - 1]))
+            .collect::<String>()
+    };
+    let largest = |text: String| {
+        let docs = write(&dir, "docs.ndjson", &text);
+        let r = json(&[
+            "analyze",
+            &docs,
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+            "--target-storage",
+            "50TB",
+            "--format",
+            "json",
+        ]);
+        candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
+            .as_f64()
+            .unwrap()
+    };
+    let month = largest(with_ttl(30 * 86_400));
+    let forever = largest(with_ttl(-1));
+    // 50 TB over 400 devices is about 125 GB each; thirty days of one is a few MB.
+    assert!(
+        month < 1e9 && forever > 20e9,
+        "month {month}, forever {forever}"
+    );
+}

@@ -2,7 +2,7 @@
 //! on that container, and gathers the figures findings and scores are made of.
 
 use super::candidate::Candidate;
-use super::project::{Projection, project};
+use super::project::{Projection, project_retained};
 use super::target::Target;
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;
@@ -60,6 +60,8 @@ pub struct Context<'a> {
     pub charges: crate::pricing::charge::Charges,
     /// The share of the real traffic the log holds (`--log-share`).
     pub log_share: f64,
+    /// How long items live (seconds), when they expire.
+    pub retention: Option<f64>,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -74,7 +76,7 @@ pub fn evaluate(
     let definition = candidate.definition();
     let mut projection = match &candidate.layout {
         Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
-        None => project(&definition, &stats, ctx.target, ctx.timed),
+        None => project_retained(&definition, &stats, ctx.target, ctx.timed, ctx.retention),
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {
@@ -92,6 +94,7 @@ pub fn evaluate(
         concurrency: super::clock::concurrency(&stats.values, stats.documents),
         timed: ctx.timed,
         charges: ctx.charges,
+        owners: &stats.owners,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     // Redacted values order nothing: what they said before is recorded.
@@ -207,6 +210,7 @@ pub(crate) mod testing {
                 }),
                 largest_closed: None,
                 max_container_bytes: None,
+                retention: None,
             },
             workload: WorkloadStats {
                 reads: 1_000,

@@ -404,10 +404,12 @@ fn distribution(e: &Evaluation, cost: &Cost, out: &mut Vec<Finding>) {
     let parts = e.projection.container.partitions().len();
     let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
-    if e.distinct.estimate < needed && e.layout.is_none() {
+    // Items that expire: the target holds the values that arrive, not the sample's.
+    let arriving = (e.projection.retention).map_or(0.0, |r| r.new_values.round());
+    let at_target = e.distinct.estimate.saturating_add(arriving as u64);
+    if at_target < needed && e.layout.is_none() {
         out.push(finding(FindingCode::LowCardinality, Severity::Warning, format!(
-            "{} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}",
-            e.distinct.estimate)));
+            "{at_target} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}")));
     }
     let w = &e.workload;
     // Over the whole log: independent of how the log groups requests into lines.

@@ -250,6 +250,8 @@ fn pair_monthly(
     let shares = |ru: f64| -> Vec<f64> { spread.iter().map(|p| p / total * ru / ideal).collect() };
     let index = pricing::Demand {
         factor: index_need / ideal,
+        // The index spreads its load by its own key: the source's hours say nothing of it.
+        needs: Vec::new(),
         partitions: shares(index_ru),
         partition_writes: shares(write_ru_added),
         consumed: index_ru / ideal,

@@ -36,7 +36,7 @@ pub fn project(
     let mut p = if layout.is_spillover() {
         spill(container, layout, stats, target)
     } else {
-        project_into(container, stats, target, timed, new_values(layout))
+        project_into(container, stats, target, (timed, None), new_values(layout))
     };
     let (largest, bytes) = largest_collection(&p.container);
     p.largest = Some(super::project::Largest {
@@ -77,7 +77,7 @@ fn limit_size(
     };
     let n = at.partitions().len();
     let container = Container::collections(at.definition().clone(), n, layout.tier());
-    let far = project_into(container, stats, &twice, timed, new_values(layout)).container;
+    let far = project_into(container, stats, &twice, (timed, None), new_values(layout)).container;
     let limit = layout.tier().bytes as f64;
     let mut first: Option<f64> = None;
     for (now, later) in at.partitions().iter().zip(far.partitions()) {
@@ -135,6 +135,7 @@ fn spill(
         largest: None,
         largest_closed: None,
         max_container_bytes: None,
+        retention: None,
     }
 }
 

@@ -12,7 +12,8 @@ use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
 use crate::key::{KeyLevel, KeySpec, KeyValue, Layout, Scratch};
-use crate::stats::CandidateStats;
+use crate::stats::owners::{Owners, id_hash};
+use crate::stats::{CandidateStats, value_hash};
 use crate::time::epoch_seconds;
 
 /// The candidates and how their inputs map onto the document paths read.
@@ -21,7 +22,13 @@ pub struct Plan {
     candidates: Vec<Planned>,
     paths: Vec<KeyPath>,
     time_field: Option<usize>,
+    /// The index of `/id` among the paths: the item id whose owner is recorded.
+    id_field: usize,
+    /// The index of `/ttl`: how long the item lives.
+    ttl_field: usize,
     budget: usize,
+    /// Bytes of each candidate's map of item owners (see [`crate::stats::owners`]).
+    owners_budget: usize,
     seed: u64,
 }
 
@@ -78,14 +85,20 @@ impl Plan {
             })
             .collect::<Vec<_>>();
         let time_field = time_path.map(|p| index_of(p, &mut paths));
-        // Per-value maps get three quarters of the run's memory; the rest is for the
-        // reader's buffers, the sketches, and the transient copies of merging.
-        let per_candidate = budget / 4 * 3 / candidates.len().max(1);
+        let id_field = index_of(&KeyPath::from_segments(["id"]), &mut paths);
+        let ttl_field = index_of(&KeyPath::from_segments(["ttl"]), &mut paths);
+        // Per-value maps get three quarters of the run's memory, the maps of item owners
+        // an eighth; the rest is for the reader's buffers, the sketches, and the transient
+        // copies of merging.
+        let n = candidates.len().max(1);
         Plan {
             candidates: planned,
             paths,
             time_field,
-            budget: per_candidate,
+            id_field,
+            ttl_field,
+            budget: budget / 4 * 3 / n,
+            owners_budget: budget / 8 / n,
             seed,
         }
     }
@@ -116,6 +129,8 @@ pub struct MeasureSink {
     pub untimed: u64,
     /// Indexed terms of every document read, under the reading's indexing policy.
     pub terms: u64,
+    /// The documents' own `ttl`.
+    pub ttl: Ttl,
     scratch: Scratch,
     /// Per candidate, the digest of the document's value for a plain version-2 key.
     digests: Vec<Option<V2Digest>>,
@@ -131,14 +146,20 @@ impl MeasureSink {
         // on --threads.
         let budget = plan.budget / threads.max(BUDGET_SHARES);
         let by_time = plan.time_field.is_some();
+        let owners = plan.owners_budget / threads.max(BUDGET_SHARES);
         let stats = (0..plan.candidates.len())
-            .map(|_| CandidateStats::new(budget, by_time))
+            .map(|_| {
+                let mut s = CandidateStats::new(budget, by_time);
+                s.owners = Owners::new(owners);
+                s
+            })
             .collect();
         MeasureSink {
             plan,
             stats,
             untimed: 0,
             terms: 0,
+            ttl: Ttl::default(),
             scratch: Default::default(),
             digests: Vec::new(),
             threads,
@@ -240,6 +261,64 @@ fn digest_plain(
     }));
 }
 
+/// The documents' own time to live (`ttl`, seconds; -1: never).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Ttl {
+    /// The longest positive `ttl`.
+    pub longest: f64,
+    /// Documents with a positive `ttl`.
+    pub expiring: u64,
+    /// Documents without one (or not a number): they live as the container says.
+    pub unset: u64,
+    /// Documents with `ttl` -1: they never expire.
+    pub forever: u64,
+}
+
+impl Ttl {
+    /// Counts one document's `ttl` field.
+    pub fn add(&mut self, f: &Field<'_>) {
+        match f {
+            Field::Scalar(PkValueRef::Number(n)) if *n > 0.0 => {
+                self.longest = self.longest.max(*n);
+                self.expiring += 1;
+            }
+            Field::Scalar(PkValueRef::Number(n)) if *n == -1.0 => self.forever += 1,
+            _ => self.unset += 1,
+        }
+    }
+
+    /// Adds what `other` counted.
+    pub fn merge(&mut self, other: Ttl) {
+        self.longest = self.longest.max(other.longest);
+        self.expiring += other.expiring;
+        self.unset += other.unset;
+        self.forever += other.forever;
+    }
+
+    /// How long the longest-lived item lives (seconds), given the container's default
+    /// (`--retention`): `None` when some item lives forever (a `ttl` of -1, or none
+    /// without a default).
+    pub fn retention(&self, default: Option<f64>) -> Option<f64> {
+        if self.forever > 0 {
+            return None;
+        }
+        match (self.unset > 0, default) {
+            (true, None) => None,
+            (true, Some(d)) => Some(d.max(self.longest)),
+            (false, _) => (self.expiring > 0).then_some(self.longest),
+        }
+    }
+}
+
+/// Records that the document's item (id hash `id`, when it has a string id) is held under
+/// the value of hash `value`.
+#[inline]
+fn owned(stats: &mut CandidateStats, id: Option<u64>, value: u64) {
+    if let Some(id) = id {
+        stats.owners.add(id, value);
+    }
+}
+
 /// The component of a missing path.
 const UNDEFINED: [PkValueRef<'static>; 1] = [PkValueRef::Undefined];
 
@@ -263,6 +342,11 @@ impl Sink for MeasureSink {
             ..
         } = self;
         digest_plain(plan, stats, doc, digests);
+        self.ttl.add(&doc.fields[plan.ttl_field]);
+        let id = match doc.fields[plan.id_field] {
+            Field::Scalar(PkValueRef::Str(s)) => Some(id_hash(s)),
+            _ => None,
+        };
         let each = plan.candidates.iter().zip(stats.iter_mut());
         for ((c, stats), digest) in each.zip(digests.iter()) {
             if let Some(layout) = &c.layout {
@@ -287,11 +371,13 @@ impl Sink for MeasureSink {
                     Some(d) => {
                         let epk = || Epk::from_bytes(&d.bytes());
                         // The value hash of a 16-byte EPK: its last eight bytes.
+                        owned(stats, id, d.h1);
                         stats.add_hashed(parts, d.h1, || d.slice(), &epk, doc.bytes, position)
                     }
                     // Hashed with version 1: no digest was taken.
                     None => {
                         let epk = c.definition.epk_unchecked(parts);
+                        owned(stats, id, value_hash(&epk, true));
                         stats.add(parts, &epk, true, doc.bytes, position)
                     }
                 };
@@ -317,6 +403,7 @@ impl Sink for MeasureSink {
                     let parts = parts.as_slice();
                     let epk = c.definition.epk_unchecked(parts);
                     let v1 = c.definition.is_v1();
+                    owned(stats, id, value_hash(&epk, v1));
                     let slice = stats.add(parts, &epk, v1, doc.bytes, position);
                     stats.blocks.add(doc.ordinal, slice);
                     unsafe_literal(stats, doc, &c.fields, parts);
@@ -332,6 +419,7 @@ impl Sink for MeasureSink {
         crate::parallel::map(pairs, self.threads, &|_, (mine, theirs)| mine.merge(theirs));
         self.untimed += other.untimed;
         self.terms += other.terms;
+        self.ttl.merge(other.ttl);
     }
 
     fn finish(&mut self) {
@@ -358,11 +446,14 @@ mod tests {
         let ts = KeyPath::parse("/ts").unwrap();
         let plan = Plan::new(&candidates, Some(&ts), 64 << 20, 0);
         let paths: Vec<String> = plan.paths().iter().map(ToString::to_string).collect();
-        assert_eq!(paths, ["/tenantId", "/userId", "/ts"]);
+        // The item id too (which value the sample holds each item under), and its ttl.
+        assert_eq!(paths, ["/tenantId", "/userId", "/ts", "/id", "/ttl"]);
         assert_eq!(plan.inputs(0), [0]);
         assert_eq!(plan.inputs(1), [0, 1]);
         assert_eq!(plan.inputs(2), [1, 0], "in the order the spec names them");
         // Per-value memory: three quarters of the budget, shared by the candidates.
         assert_eq!(plan.budget, (64 << 20) / 4 * 3 / 3);
+        // Item owners: an eighth, shared likewise.
+        assert_eq!(plan.owners_budget, (64 << 20) / 8 / 3);
     }
 }

@@ -10,11 +10,14 @@
 //!   2.5 RU per partition it visits) and hot partitions both lower it; it needs no
 //!   timestamps.
 //! * the [`Demand`]: with timestamps on the logged operations, each clock hour's volume
-//!   (the ideal RU/s of its busiest window, by `--log-share`) and how the key spreads it (its
-//!   need over the ideal one, each partition's share), net of chance when the log is a
-//!   sample. The month is the log's hours repeated: a log of ten minutes stands for every
+//!   (the ideal RU/s of its busiest window, by `--log-share`), what the key needs in it
+//!   (partitions × the hottest partition of its busiest window, so that a hot spot that
+//!   lands each hour on another partition costs what each hour needs, not what the whole
+//!   log's totals average it to) and how the key spreads it over the log (each partition's
+//!   share), net of chance when the log is a sample. The month is the log's hours repeated: a log of ten minutes stands for every
 //!   hour, one of a day for every day.
-//! * `required_ru`: the key's need in its busiest hour, provisioned as the model provisions
+//! * `required_ru`: the key's need in its busiest hour (its busiest window's hottest
+//!   partition), provisioned as the model provisions
 //!   (manual in steps of 100, at least 400 and 1 RU/s per GB; an autoscale maximum in steps
 //!   of 1,000, at least 1,000 and 10 per GB; serverless the need itself).
 //! * `monthly`: the demand billed a month by the model ([`crate::pricing::throughput`]) and
@@ -224,9 +227,36 @@ pub fn demand(e: &Evaluation, target: &Target, prices: &Prices) -> Result<Demand
     // Each window's volume: its ideal RU a second at the target's rates.
     let volumes = pick(&w.window_ideal, &w.window_ideal_net, seconds * share);
     let windows = w.window_ideal.len().max(1) as f64;
+    let start = w.log_start.unwrap_or(0);
+    // Each window's need: its volume times what the key needs over the ideal in that
+    // window (partitions × its own hottest partition, see `window_need`), so that a burst
+    // in time is judged as the volumes are and a hot spot in the window as the window's
+    // partitions are. An evaluation without them (a combined or adjusted one) needs the
+    // whole log's factor throughout.
+    let n = w.window_ideal.len();
+    let needs = match w.window_need.len() == n && w.window_need_net.len() == n && n > 0 {
+        true => {
+            let need = if sample {
+                &w.window_need_net
+            } else {
+                &w.window_need
+            };
+            let needs: Vec<f64> = (volumes.iter().zip(need).zip(&w.window_ideal))
+                .map(|((v, need), ideal)| match *ideal > 0.0 {
+                    true => v * need / ideal,
+                    false => need / (seconds * share),
+                })
+                .collect();
+            (Demand::clock_hours(&needs, start, seconds).into_iter())
+                .map(|h| h.0)
+                .collect()
+        }
+        false => Vec::new(),
+    };
     Ok(Demand {
-        hours: Demand::clock_hours(&volumes, w.log_start.unwrap_or(0), seconds),
+        hours: Demand::clock_hours(&volumes, start, seconds),
         factor: key_need(e, prices) / ideal,
+        needs,
         partitions: pick(&w.partition_ru, &w.partition_ru_net, ideal),
         partition_writes: pick(&w.partition_write_ru, &w.partition_write_ru_net, ideal),
         consumed: w.counted_ru / ideal,

@@ -8,7 +8,7 @@ use std::io::Read;
 use super::auto::Inputs;
 pub use super::candidate::Candidate;
 use super::evaluate::{Context, Evaluation, evaluate};
-use super::measure::{MeasureSink, Plan};
+use super::measure::{MeasureSink, Plan, Ttl};
 use super::profile::Profile;
 use super::target::Target;
 use crate::engine::KeyPath;
@@ -139,6 +139,8 @@ pub struct Request {
     pub consistency: crate::pricing::charge::Consistency,
     /// The share of the real traffic the log holds (`--log-share`, 1 for all of it).
     pub log_share: f64,
+    /// The container's default time to live in seconds (`--retention`), if any.
+    pub retention: Option<f64>,
 }
 
 /// Evaluated candidates and what was read.
@@ -345,6 +347,8 @@ fn plan(req: &Request) -> Arc<Plan> {
 struct Counted {
     /// Documents without a timestamp at `--time-path`.
     untimed: u64,
+    /// The documents' own `ttl`.
+    ttl: Ttl,
     /// Indexed terms, under the reading's indexing policy.
     terms: u64,
 }
@@ -361,6 +365,7 @@ fn read_documents(
     timing("read and measure", started);
     let counted = Counted {
         untimed: sink.untimed,
+        ttl: sink.ttl,
         terms: sink.terms,
     };
     Ok((sink.stats, counted, summary))
@@ -384,6 +389,8 @@ fn with_profile(
     let mut summary = profile_summary(&p);
     let mut counted = Counted {
         untimed: p.untimed,
+        // A profile keeps no ttl: --retention says how long its items live.
+        ttl: Ttl::default(),
         terms: p.terms,
     };
     if !req.sources.is_empty() {
@@ -400,6 +407,7 @@ fn with_profile(
         summary.bytes += read.bytes;
         summary.invalid += read.invalid;
         counted.untimed += now.untimed;
+        counted.ttl.merge(now.ttl);
         counted.terms += now.terms;
     }
     Ok((p.stats, counted, summary))
@@ -443,7 +451,17 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             consistency: req.consistency,
         },
         log_share: req.log_share,
+        retention: counted.ttl.retention(req.retention),
     };
+    let mut warnings = Vec::new();
+    // Key changes are found against the sample's items; past `--memory` only some of them.
+    let share = (stats.iter().map(|s| s.owners.sampled_share())).fold(1.0, f64::min);
+    if share < 1.0 && log.as_ref().is_some_and(Log::has_writes) {
+        warnings.push(format!(
+            "the sample's item ids were sampled by hash to 1 in {:.0} to stay within --memory: key changes (KEY_UPDATED) are found against that share of the sample's items, and against every item the log writes twice",
+            1.0 / share
+        ));
+    }
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
@@ -463,7 +481,9 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     Ok(Outcome {
         evaluations,
         input,
-        warnings: log.map(|l| l.warnings).unwrap_or_default(),
+        warnings: (log.map(|l| l.warnings).unwrap_or_default().into_iter())
+            .chain(warnings)
+            .collect(),
         untimed: counted.untimed,
     })
 }

@@ -25,7 +25,14 @@
 //! placed inside that prefix's EPK range, spread over the range by their last level's
 //! hash, so a prefix that outgrows a partition splits over several exactly where the
 //! service would split it, and queries on that prefix reach those partitions. New data is
-//! placed in chunks of at most 1 GB, so the engine can split between them. Limits: the sample is taken to be representative of the future mix and, with
+//! placed in chunks of at most 1 GB, so the engine can split between them.
+//!
+//! **Retention.** With a time to live `R` (the items' `ttl`, or `--retention`) and
+//! `--time-path`, a value holds at most its write rate × `R`: its sample bytes over the
+//! sample's span `T`, times `R`, so it grows at most `max(1, R / T)` whatever the target.
+//! What open values cannot hold arrives as new values (a rollout brings new meters, not
+//! bigger ones), placed as other new values are, and counted as new distinct values of the
+//! size the bounded values reach. Limits: the sample is taken to be representative of the future mix and, with
 //! `--time-path`, to hold every document of its time span (a closed value's size is its
 //! sample size).
 
@@ -81,6 +88,20 @@ pub struct Projection {
     /// The container size at which the largest value reaches the logical-partition
     /// limit; `None` when values do not grow with the container (no limit from it).
     pub max_container_bytes: Option<u64>,
+    /// With a retention and a write rate: what it bounds.
+    pub retention: Option<Retained>,
+}
+
+/// What a time to live does to a projection (see the module's **Retention**).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Retained {
+    /// Seconds an item lives.
+    pub seconds: f64,
+    /// The most a value seen in the sample grows: `max(1, R / T)`.
+    pub bound: f64,
+    /// New values the target holds beyond the sample's: the bytes open values could not
+    /// hold, over the mean size the bounded values reach.
+    pub new_values: f64,
 }
 
 /// The largest logical partition never exceeds this many bytes in one placed chunk.
@@ -248,6 +269,14 @@ impl Arrivals {
 
     /// The same for `count` documents arriving over `span` (a value, or a layout's
     /// collection of values).
+    /// The most a value grows when items live `retention` seconds: its write rate (its
+    /// sample bytes over the sample's span) times the retention, over its sample bytes;
+    /// `None` without timestamps (no rate is known).
+    fn bound(&self, retention: f64) -> Option<f64> {
+        let span = (self.end - self.start) as f64;
+        (self.timed && span > 0.0 && retention > 0.0).then(|| (retention / span).max(1.0))
+    }
+
     fn is_closed_span(&self, span: Span, count: u64) -> bool {
         if !self.timed || !span.is_known() || count < 2 {
             return false;
@@ -272,6 +301,8 @@ struct Growth {
     closed_bytes: f64,
     /// Sample bytes of the values that grow.
     growing: f64,
+    /// The most a value grows (a retention's bound; infinite without one).
+    bound: f64,
 }
 
 impl Growth {
@@ -281,7 +312,7 @@ impl Growth {
         if c.closed || (c.count < 2 && self.open >= 1.0) {
             self.closed
         } else {
-            self.open
+            self.open.min(self.bound)
         }
     }
 }
@@ -303,6 +334,7 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
             unseen_per_byte: 0.0,
             closed_bytes,
             growing,
+            bound: f64::INFINITY,
         };
     }
     let exact = stats.values.is_exact();
@@ -329,6 +361,7 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
         unseen_per_byte: new * p / sample,
         closed_bytes,
         growing,
+        bound: f64::INFINITY,
     }
 }
 
@@ -409,8 +442,25 @@ pub fn project(
     target: &Target,
     timed: bool,
 ) -> Projection {
+    project_retained(definition, stats, target, timed, None)
+}
+
+/// [`project`] with items that live `retention` seconds (none: forever).
+pub fn project_retained(
+    definition: &PartitionKeyDefinition,
+    stats: &CandidateStats,
+    target: &Target,
+    timed: bool,
+    retention: Option<f64>,
+) -> Projection {
     let container = Container::new(definition.clone(), target.throughput);
-    project_into(container, stats, target, timed, NewValues::Anywhere)
+    project_into(
+        container,
+        stats,
+        target,
+        (timed, retention),
+        NewValues::Anywhere,
+    )
 }
 
 /// Where the new values of a projection go.
@@ -425,13 +475,14 @@ pub enum NewValues {
     LikeSample,
 }
 
-/// Projects `stats` onto `container` (empty, laid out for the target) as [`project`] does;
-/// `new` says where new values go.
+/// Projects `stats` onto `container` (empty, laid out for the target) as [`project`] does,
+/// with `time`: whether arrivals are timestamps, and how long items live (seconds, none:
+/// forever); `new` says where new values go.
 pub fn project_into(
     mut container: Container,
     stats: &CandidateStats,
     target: &Target,
-    timed: bool,
+    (timed, retention): (bool, Option<f64>),
     new: NewValues,
 ) -> Projection {
     let definition = container.definition().clone();
@@ -443,29 +494,25 @@ pub fn project_into(
     for c in &mut carriers {
         c.closed = arrivals.is_closed(c);
     }
-    let g = growth(stats, &carriers, scale, &arrivals);
+    let mut g = growth(stats, &carriers, scale, &arrivals);
+    let free = placed(&carriers, &g, new, &container, hierarchical_of(&definition));
+    if let Some(b) = retention.and_then(|r| arrivals.bound(r)) {
+        g.bound = b;
+    }
     let avg_doc = sample / stats.documents.max(1) as f64;
     let hierarchical = definition.kind() == PartitionKind::MultiHash;
     // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
     let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
     let mut anywhere = 0.0;
-    let grows = match new {
-        NewValues::LikeSample => {
-            let routes: Vec<usize> = carriers.iter().map(|c| container.route(c.epk)).collect();
-            placed_growth(&carriers, &g, &routes)
-        }
-        NewValues::Anywhere => {
-            let parents: Vec<_> = carriers
-                .iter()
-                .map(|c| parent(c.epk, hierarchical))
-                .collect();
-            placed_growth(&carriers, &g, &parents)
-        }
-    };
-    for (c, &grow) in carriers.iter().zip(&grows) {
+    let grows = placed(&carriers, &g, new, &container, hierarchical);
+    // What a value cannot hold past its bound arrives as new values.
+    let held_back: Vec<f64> = (carriers.iter().zip(&free).zip(&grows))
+        .map(|((c, f), g)| c.bytes * (f - g).max(0.0))
+        .collect();
+    for ((c, &grow), lost) in carriers.iter().zip(&grows).zip(&held_back) {
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
-        let new = c.bytes * g.unseen_per_byte;
+        let new = c.bytes * g.unseen_per_byte + lost;
         match parent(c.epk, hierarchical) {
             Some(p) => *parents.entry(p).or_default() += new,
             None => anywhere += new,
@@ -487,6 +534,9 @@ pub fn project_into(
     container.settle();
     let (largest, largest_closed) = largest(&carriers, &g);
     let max_container_bytes = limit_size(&carriers, &g, sample);
+    let retention = retention
+        .filter(|_| g.bound.is_finite())
+        .map(|seconds| retained(&carriers, &grows, &held_back, (seconds, g.bound)));
     Projection {
         container,
         scale,
@@ -496,6 +546,61 @@ pub fn project_into(
         largest,
         largest_closed,
         max_container_bytes,
+        retention,
+    }
+}
+
+fn hierarchical_of(definition: &PartitionKeyDefinition) -> bool {
+    definition.kind() == PartitionKind::MultiHash
+}
+
+/// How much the bytes placed for each carrier grow, grouped as `new` places new values.
+fn placed(
+    carriers: &[Carrier<'_>],
+    g: &Growth,
+    new: NewValues,
+    container: &Container,
+    hierarchical: bool,
+) -> Vec<f64> {
+    match new {
+        NewValues::LikeSample => {
+            let routes: Vec<usize> = carriers.iter().map(|c| container.route(c.epk)).collect();
+            placed_growth(carriers, g, &routes)
+        }
+        NewValues::Anywhere => {
+            let parents: Vec<_> = carriers
+                .iter()
+                .map(|c| parent(c.epk, hierarchical))
+                .collect();
+            placed_growth(carriers, g, &parents)
+        }
+    }
+}
+
+/// What the retention bounded: the bytes held back, as new values of the mean size the
+/// bounded values reach (a hash-sampled value stands for `docs / count` values).
+fn retained(
+    carriers: &[Carrier<'_>],
+    grows: &[f64],
+    held_back: &[f64],
+    (seconds, bound): (f64, f64),
+) -> Retained {
+    let (mut bytes, mut values) = (0.0, 0.0);
+    for ((c, &g), &lost) in carriers.iter().zip(grows).zip(held_back) {
+        if lost > 0.0 {
+            bytes += c.bytes * g;
+            values += c.docs / c.count.max(1) as f64;
+        }
+    }
+    let lost: f64 = held_back.iter().sum();
+    let new_values = match bytes > 0.0 {
+        true => lost / (bytes / values.max(1.0)),
+        false => 0.0,
+    };
+    Retained {
+        seconds,
+        bound,
+        new_values,
     }
 }
 
@@ -624,7 +729,8 @@ fn limit_size(carriers: &[Carrier<'_>], g: &Growth, sample: f64) -> Option<u64> 
         .map(|c| c.bytes)
         .fold(0.0, f64::max);
     let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
-    if open_max <= 0.0 || per_k <= 1e-12 {
+    // A value bounded by its retention below the limit never reaches it.
+    if open_max <= 0.0 || per_k <= 1e-12 || open_max * g.bound < limit {
         return None;
     }
     let k = 1.0 + (limit / open_max - 1.0) / per_k;

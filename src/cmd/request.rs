@@ -345,6 +345,10 @@ pub fn request(args: &CommonArgs, plan: Plan, prices: &Prices, target: Target) -
         log_options: log_options(args, plan.declared.as_ref())?,
         consistency: prices.consistency,
         log_share: args.log_share.unwrap_or(1.0),
+        retention: (args.retention.as_deref())
+            .map(pkadvisor::units::parse_duration)
+            .transpose()
+            .map_err(|e| anyhow!("invalid --retention: {e}"))?,
     })
 }
 
@@ -373,6 +377,7 @@ pub fn profile_request(
         log_options: LogOptions::default(),
         consistency: Consistency::default(),
         log_share: 1.0,
+        retention: None,
     })
 }
 

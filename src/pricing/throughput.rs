@@ -116,6 +116,10 @@ pub struct Demand {
     /// partition's RU over the ideal RU (1 when perfectly spread, more with skew and
     /// fan-out).
     pub factor: f64,
+    /// Each hour of `hours` (same order): the RU/s the key needs in it, partitions × the
+    /// hottest partition of its busiest window, so that a hot spot that moves from
+    /// partition to partition costs what each hour needs. Empty: `factor` × the volume.
+    pub needs: Vec<f64>,
     /// Each physical partition's RU over the ideal RU: its RU/s at an hour's volume.
     pub partitions: Vec<f64>,
     /// The same for the writes alone: what each partition serves in every other region.
@@ -131,13 +135,25 @@ pub struct Demand {
 impl Demand {
     /// The RU/s the key needs in its busiest hour (partitions × its hottest partition).
     pub fn peak(&self) -> f64 {
-        self.factor * self.hours.iter().map(|h| h.0).fold(0.0, f64::max)
+        (0..self.hours.len())
+            .map(|i| self.need_at(i))
+            .fold(0.0, f64::max)
     }
 
-    /// The mean over the log's hours of `bill` of each hour's volume.
-    pub fn hourly_mean(&self, bill: impl Fn(f64) -> f64) -> f64 {
+    /// The RU/s the key needs in hour `i` of `hours`.
+    pub fn need_at(&self, i: usize) -> f64 {
+        match self.needs.get(i) {
+            Some(&n) => n,
+            None => self.factor * self.hours.get(i).map_or(0.0, |h| h.0),
+        }
+    }
+
+    /// The mean over the log's hours of `bill` of each hour's `(volume, need)`.
+    pub fn hourly_mean(&self, bill: impl Fn(f64, f64) -> f64) -> f64 {
         let hours: f64 = self.hours.iter().map(|h| h.1).sum();
-        let total: f64 = self.hours.iter().map(|&(v, n)| bill(v) * n).sum();
+        let total: f64 = (self.hours.iter().enumerate())
+            .map(|(i, &(v, n))| bill(v, self.need_at(i)) * n)
+            .sum();
         total / hours.max(f64::MIN_POSITIVE)
     }
 
@@ -175,6 +191,7 @@ impl Demand {
         let times = |v: &Vec<f64>| v.iter().map(|x| x * k).collect();
         Demand {
             factor: self.factor * k,
+            needs: self.needs.iter().map(|n| n * k).collect(),
             partitions: times(&self.partitions),
             partition_writes: times(&self.partition_writes),
             consumed: self.consumed * k,
@@ -304,26 +321,33 @@ impl ThroughputBilling for Autoscale {
         AUTOSCALE_FLOOR * self.provision(0.0, storage_bytes)
     }
 
-    /// Container: every hour, in every region, the key's need at that hour's volume, at
-    /// least a tenth of the maximum. Partition: every hour, each partition's own load (at
-    /// least a tenth of its share of the maximum) in the region serving the reads, and its
-    /// writes alone in every other region.
+    /// Container: every hour, in every region, the key's need in that hour, at least a
+    /// tenth of the maximum. Partition: every hour, each partition's own load (at least a
+    /// tenth of its share of the maximum) in the region serving the reads, the busiest of
+    /// them at least the hour's need over the partitions (the hour's hottest partition,
+    /// wherever it is), and its writes alone in every other region.
     fn billed_ru(&self, demand: &Demand, max: f64, regions: u32) -> f64 {
         let regions = regions.max(1) as f64;
         let floor = AUTOSCALE_FLOOR * max;
         match self.mode {
             AutoscaleMode::Container => {
-                regions * demand.hourly_mean(|v| (demand.factor * v).clamp(floor, max))
+                regions * demand.hourly_mean(|_, need| need.clamp(floor, max))
             }
             AutoscaleMode::Partition => {
                 let p = demand.partitions.len().max(1) as f64;
-                let each = |shares: &[f64], v: f64| -> f64 {
-                    let own = shares.iter().map(|s| (s * v).clamp(floor / p, max / p));
+                let each = |shares: &[f64], v: f64, hot: f64| -> f64 {
+                    let mut loads: Vec<f64> = shares.iter().map(|s| s * v).collect();
+                    // The hour's hottest partition in place of the log's hottest.
+                    let top = (0..loads.len()).max_by(|&a, &b| loads[a].total_cmp(&loads[b]));
+                    if let Some(t) = top {
+                        loads[t] = loads[t].max(hot);
+                    }
+                    let own = loads.iter().map(|l| l.clamp(floor / p, max / p));
                     own.sum::<f64>() + (p - shares.len() as f64).max(0.0) * floor / p
                 };
-                demand.hourly_mean(|v| {
-                    each(&demand.partitions, v)
-                        + (regions - 1.0) * each(&demand.partition_writes, v)
+                demand.hourly_mean(|v, need| {
+                    each(&demand.partitions, v, need / p)
+                        + (regions - 1.0) * each(&demand.partition_writes, v, 0.0)
                 })
             }
         }
@@ -395,6 +419,7 @@ mod tests {
         Demand {
             hours,
             factor,
+            needs: Vec::new(),
             partitions: vec![factor / 2.0; 2],
             partition_writes: vec![0.1; 2],
             consumed: 1.0,
@@ -454,6 +479,30 @@ mod tests {
         assert!((p.billed_ru(&d, max, 2) - (write_region + other)).abs() < 1e-9);
         // Manual bills what it provisions, every hour, in every region.
         assert_eq!(Manual.billed_ru(&d, 9_000.0, 2), 18_000.0);
+    }
+
+    #[test]
+    fn each_hour_bills_its_own_need() {
+        // Two partitions, an even spread over the log; hour 1 needs 4,000 (its hottest
+        // partition at 2,000), hour 2 needs 1,000: the peak is the first hour's, and
+        // autoscale bills each hour at its own need.
+        let d = Demand {
+            hours: vec![(1_000.0, 1.0), (1_000.0, 1.0)],
+            factor: 1.0,
+            needs: vec![4_000.0, 1_000.0],
+            partitions: vec![0.5, 0.5],
+            partition_writes: vec![0.0, 0.0],
+            ..Demand::default()
+        };
+        assert_eq!(d.peak(), 4_000.0);
+        let classic = Autoscale::default();
+        assert_eq!(classic.billed_ru(&d, 4_000.0, 1), (4_000.0 + 1_000.0) / 2.0);
+        // By partition: hour 1, the hot partition at 2,000 and the other at 500; hour 2,
+        // both at 500.
+        let dynamic = Autoscale {
+            mode: AutoscaleMode::Partition,
+        };
+        assert_eq!(dynamic.billed_ru(&d, 4_000.0, 1), (2_500.0 + 1_000.0) / 2.0);
     }
 
     #[test]

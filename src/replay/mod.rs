@@ -36,6 +36,7 @@ pub fn replay(
     sample: &Sample<'_>,
 ) -> WorkloadStats {
     let mut r = Replayer::new(container, subject, log, sample.avg_doc, sample.charges);
+    r.sample_owners = Some(sample.owners);
     let sample_writes = !log.is_some_and(Log::has_writes);
     let windows = window_count(r.container, log, sample.arrival, sample_writes);
     let (ops_by_window, clock) = match log {

@@ -83,6 +83,13 @@ pub struct WorkloadStats {
     pub window_ideal: Vec<f64>,
     /// The same net of chance (see [`super::load::net_of_chance`]).
     pub window_ideal_net: Vec<f64>,
+    /// Each replay window's need: partitions × the window's hottest partition's RU (a
+    /// hot spot that moves from window to window is not averaged away), beyond what
+    /// chance gives the busiest partition of a window, against the whole log's shares as
+    /// counted.
+    pub window_need: Vec<f64>,
+    /// The same against the whole log's shares net of chance.
+    pub window_need_net: Vec<f64>,
     /// Each physical partition's RU over the whole replay (what `need_ru` counts).
     pub partition_ru: Vec<f64>,
     /// The same net of chance.

@@ -18,6 +18,7 @@ use crate::log::Log;
 use crate::log::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
 use crate::pricing::charge::{self as cost, Charges};
 use crate::stats::arrival::SLICES;
+use crate::stats::owners::Owner;
 use crate::stats::value_hash;
 
 /// What the key needs provisioned (its RU per partition over the whole replay) and what an
@@ -42,6 +43,11 @@ struct Need {
     window_ideal: (f64, f64),
     /// Each closed window's ideal RU and Σ lump².
     windows: Vec<(f64, f64)>,
+    /// RU per partition in each window (the open one last), and their Σ lump²: the
+    /// window's hottest partition is what it needs, wherever the hot spot is.
+    window_parts: Vec<(Vec<f64>, Vec<f64>)>,
+    /// Each window's largest lump on one partition.
+    window_lump: Vec<f64>,
 }
 
 impl Need {
@@ -50,7 +56,26 @@ impl Need {
     }
 
     fn charge(&mut self, idx: usize, ru: f64, parts: usize) {
+        let window = self.windows.len();
+        self.charge_in(window, idx, ru, parts);
+    }
+
+    /// Charges `ru` to partition `idx` in window `window` (a move settled at the end is
+    /// charged to the window it happened in).
+    fn charge_in(&mut self, window: usize, idx: usize, ru: f64, parts: usize) {
         if self.counts() {
+            if self.window_parts.len() <= window {
+                self.window_parts.resize_with(window + 1, Default::default);
+                self.window_lump.resize(window + 1, 0.0);
+            }
+            self.window_lump[window] = self.window_lump[window].max(ru);
+            let (t, sq) = &mut self.window_parts[window];
+            if t.len() < parts {
+                t.resize(parts, 0.0);
+                sq.resize(parts, 0.0);
+            }
+            t[idx] += ru;
+            sq[idx] += ru * ru;
             if self.totals.len() < parts {
                 self.totals.resize(parts, 0.0);
                 self.squares.resize(parts, 0.0);
@@ -86,6 +111,60 @@ impl Need {
         let (ru, sq): (Vec<f64>, Vec<f64>) = self.windows.iter().copied().unzip();
         let net = net_of_chance(&ru, &sq);
         (ru, net)
+    }
+
+    /// Each window's need (partitions × its hottest partition's RU in the window), with
+    /// `parts` partitions: against the whole log's shares as counted, and net of chance. A
+    /// partition's RU in a window is judged against its share of the whole log's in that
+    /// window: only its excess beyond what chance gives the busiest of `P` partitions
+    /// counts, the larger of `sqrt(2 ln P) σ` with `σ² = Σ lump² / P` over the window's
+    /// lumps and the window's largest lump (one heavy line lands somewhere). A hot spot the
+    /// log's totals show is kept; one that moves keeps its excess; a window's busiest
+    /// partition by the luck of its lines, which a window of any log has, is not billed.
+    fn window_needs(&self, parts: usize) -> (Vec<f64>, Vec<f64>) {
+        let p = parts as f64;
+        let whole: f64 = self.totals.iter().sum();
+        let share = |v: &[f64]| -> Vec<f64> {
+            (v.iter())
+                .map(|n| if whole > 0.0 { n / whole } else { 1.0 / p })
+                .collect()
+        };
+        let counted = share(&self.totals);
+        let net = share(&net_of_chance(&self.totals, &self.squares));
+        (0..self.windows.len())
+            .map(|w| {
+                (
+                    self.window_need(w, parts, &counted),
+                    self.window_need(w, parts, &net),
+                )
+            })
+            .unzip()
+    }
+
+    /// Window `w`'s need with `parts` partitions, each partition's RU judged against its
+    /// share `shares` of the window's (see [`Need::window_needs`]).
+    fn window_need(&self, w: usize, parts: usize, shares: &[f64]) -> f64 {
+        let p = parts as f64;
+        let z = if parts > 1 {
+            (2.0 * p.ln()).sqrt()
+        } else {
+            0.0
+        };
+        let none = (Vec::new(), Vec::new());
+        let (t, sq) = self.window_parts.get(w).unwrap_or(&none);
+        let total: f64 = t.iter().sum();
+        let sigma = (sq.iter().sum::<f64>() / p).sqrt();
+        let lump = self.window_lump.get(w).copied().unwrap_or(0.0);
+        let chance = (z * sigma).max(lump);
+        let hottest = (0..parts).map(|i| {
+            let ru = t.get(i).copied().unwrap_or(0.0);
+            let expected = shares.get(i).copied().unwrap_or(0.0) * total;
+            match ru > expected {
+                true => expected + (ru - expected - chance).max(0.0),
+                false => ru,
+            }
+        });
+        max(hottest) * p
     }
 
     /// The hottest partition's RU over the whole replay: as counted, and net of chance.
@@ -133,6 +212,9 @@ pub(super) struct Replayer<'a, 'c> {
     pub(super) stats: WorkloadStats,
     /// Item id → what the log wrote under it.
     owners: FxHashMap<String, IdTrack>,
+    /// Which value the sample holds each item under: the log's first write of an item the
+    /// sample holds starts from there.
+    pub(super) sample_owners: Option<&'a crate::stats::owners::Owners>,
     /// Hashes of the ids the log has written: an upsert of one of them replaces, of another
     /// creates.
     written: FxHashSet<u64>,
@@ -193,6 +275,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 .iter()
                 .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
             owners: FxHashMap::default(),
+            sample_owners: None,
             written: FxHashSet::default(),
             load: WindowLoad::default(),
             now: 0,
@@ -259,8 +342,9 @@ impl Replayer<'_, '_> {
         self.stats.peak_ideal_ru = max(windows.iter().copied());
         self.stats.peak_ideal_ru_net = max(windows_net.iter().copied());
         (self.stats.window_ideal, self.stats.window_ideal_net) = (windows, windows_net);
-        self.stats.counted_ru = self.need.totals.iter().sum();
         let parts = self.container.partitions().len();
+        (self.stats.window_need, self.stats.window_need_net) = self.need.window_needs(parts);
+        self.stats.counted_ru = self.need.totals.iter().sum();
         let partitions = parts as f64;
         let (hottest, net) = self.need.hottest();
         let n = &mut self.need;
@@ -608,7 +692,19 @@ impl Replayer<'_, '_> {
             return;
         }
         let Some(id) = &w.id else { return };
-        let t = (self.owners.entry(id.clone())).or_insert_with(|| IdTrack::new(key));
+        let sample = self.sample_owners.filter(|_| self.subject.layout.is_none());
+        let t = (self.owners.entry(id.clone())).or_insert_with(|| {
+            // An item the sample holds starts where the sample holds it; one it holds
+            // under several values names an item per value.
+            match sample.and_then(|o| o.get(crate::stats::owners::id_hash(id))) {
+                Some(Owner::One(held)) => IdTrack::new(held),
+                Some(Owner::Several) => IdTrack {
+                    several: true,
+                    ..IdTrack::new(key)
+                },
+                None => IdTrack::new(key),
+            }
+        });
         if t.current == key {
             return;
         }
@@ -629,7 +725,8 @@ impl Replayer<'_, '_> {
         let (bytes, c) = (w.bytes as f64, self.charges);
         let extra = c.read(bytes) + c.delete(bytes) + c.create(bytes) - c.replace(bytes);
         if let Some(idx) = at {
-            t.surcharge.push((idx, extra.max(0.0) * n as f64));
+            let window = self.need.windows.len();
+            t.surcharge.push((window, idx, extra.max(0.0) * n as f64));
         }
     }
 
@@ -649,9 +746,9 @@ impl Replayer<'_, '_> {
             }
             self.stats.key_updated = self.stats.key_updated.saturating_add(t.moves);
             self.stats.moved_items += 1;
-            for &(idx, ru) in t.surcharge.iter().filter(|(i, _)| *i < parts) {
+            for &(window, idx, ru) in t.surcharge.iter().filter(|s| s.1 < parts) {
                 self.stats.ru += ru;
-                self.need.charge(idx, ru, parts);
+                self.need.charge_in(window, idx, ru, parts);
             }
         }
     }
@@ -769,8 +866,9 @@ struct IdTrack {
     left: Vec<u64>,
     /// Weighted writes that moved it to another value.
     moves: u64,
-    /// What each move costs beyond the write logged, and the partition it lands on.
-    surcharge: Vec<(usize, f64)>,
+    /// What each move costs beyond the write logged, and the window and partition it
+    /// lands on.
+    surcharge: Vec<(usize, usize, f64)>,
     /// Whether it came back to a value it had left: the id then names several items (ids
     /// are unique per logical partition only), and its changes are no moves.
     several: bool,

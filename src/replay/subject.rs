@@ -40,4 +40,7 @@ pub struct Sample<'a> {
     pub timed: bool,
     /// What requests are charged under: the documents' indexed terms, the consistency.
     pub charges: crate::pricing::charge::Charges,
+    /// Which value each document's item id is held under: an upsert or replace in the log
+    /// under another value moves the item.
+    pub owners: &'a crate::stats::owners::Owners,
 }

@@ -8,6 +8,7 @@ pub mod blocks;
 mod bounded;
 pub mod distinct;
 pub mod histogram;
+pub mod owners;
 mod sample;
 pub mod values;
 
@@ -83,6 +84,10 @@ pub struct CandidateStats {
     /// candidate list reordered by hand no longer pairs a key with another's statistics.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub measured: Option<String>,
+    /// Which value each document's item id is held under (see [`owners`]); not kept in a
+    /// profile, which holds no ids.
+    #[serde(skip)]
+    pub owners: owners::Owners,
 }
 
 /// What a key's values said of their order, recorded before redaction (see
@@ -142,6 +147,7 @@ impl CandidateStats {
             unplaced: Vec::new(),
             order: None,
             measured: None,
+            owners: owners::Owners::default(),
         }
     }
 
@@ -417,6 +423,7 @@ impl CandidateStats {
         self.arrival.merge(other.arrival);
         self.blocks.merge(other.blocks);
         self.merge_unplaced(other.unplaced);
+        self.owners.merge(other.owners);
     }
 }
 
