@@ -71,8 +71,13 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
         return dearer_first(best, next, 1.0 / ratio);
     }
     let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
+    // Figures within 5% can fall either side of one of throughput's steps.
+    let rounded = match best.cost.required_ru != next.cost.required_ru {
+        true => " before throughput's steps",
+        false => "",
+    };
     let same = format!(
-        "{b} and {n} need the same RU/s (within {:.0}%)",
+        "{b} and {n} need the same RU/s (within {:.0}%{rounded})",
         SAME_COST * 100.0
     );
     if next.hazard && !best.hazard {
