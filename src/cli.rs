@@ -175,7 +175,10 @@ needing --max-cost-ratio times the RU/s of the cheapest alternative: the keys ge
 (--auto) and, with --container, every --key given. --layout gates a
 DocumentDB-era client-side layout instead of a key, to plan a migration away from it.
 --container reads ARM templates (and Bicep compiled to ARM), a container resource, a bare
-partitionKey object, or a Terraform JSON plan or state (terraform show -json).";
+partitionKey object, or a Terraform JSON plan or state (terraform show -json). Template
+expressions are resolved from parameter defaults and --parameters; the container's declared
+throughput and indexing policy are used unless --throughput, --autoscale-max or
+--indexing-policy is given.";
 
 /// `pkadvisor check`.
 #[derive(Debug, clap::Args)]
@@ -190,6 +193,16 @@ pub struct CheckArgs {
     /// Which container of the file to check, when it declares several.
     #[arg(long, value_name = "NAME")]
     pub container_name: Option<String>,
+    /// Parameter values for --container, as deployed: an ARM parameters file
+    /// ({"parameters": {"name": {"value": ...}}}), or Terraform variables (a .tfvars or
+    /// .tfvars.json file) [default: the template's defaultValue, the variables' default].
+    #[arg(
+        long,
+        value_name = "FILE",
+        visible_alias = "var-file",
+        requires = "container"
+    )]
+    pub parameters: Option<String>,
     /// The lowest passing score (0–100).
     #[arg(long, value_name = "SCORE", default_value_t = 50.0)]
     pub min_score: f64,

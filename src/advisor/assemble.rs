@@ -109,6 +109,7 @@ pub fn build_report(
                 .throughput
                 .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
             defaults: opts.defaults.clone(),
+            sources: std::collections::BTreeMap::new(),
             prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,
         },

@@ -227,6 +227,10 @@ pub struct TargetReport {
     pub physical_partitions: usize,
     /// Which of the figures are defaults chosen by pkadvisor (`storage`, `throughput`).
     pub defaults: Vec<String>,
+    /// Where figures read from an infrastructure file come from (`throughput`,
+    /// `indexing`): the file, the container and the field.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sources: BTreeMap<String, String>,
     /// The prices the cost uses.
     pub prices: PricesReport,
     /// The share of the real traffic the query log holds (`--log-share`).
@@ -766,6 +770,7 @@ pub(crate) mod testing {
             throughput_mode: "manual".to_owned(),
             physical_partitions: 32,
             defaults: vec!["storage".to_owned()],
+            sources: BTreeMap::new(),
             prices: PricesReport {
                 ru_hour_per_100: 0.008,
                 gb_month: 0.25,

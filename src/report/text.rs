@@ -65,13 +65,18 @@ pub fn cost_summary(c: &CandidateReport) -> String {
 pub fn target_line(report: &Report) -> String {
     let t = &report.target;
     let i = &report.input;
+    let flags = match t.sources.contains_key("throughput") {
+        true => "--target-storage",
+        false => "--target-storage / --throughput",
+    };
     let defaulted = if t.defaults.is_empty() {
         String::new()
     } else {
-        format!(
-            " (default {}; set --target-storage / --throughput)",
-            t.defaults.join(", ")
-        )
+        format!(" (default {}; set {flags})", t.defaults.join(", "))
+    };
+    let declared = match t.sources.get("throughput") {
+        Some(source) => format!(" (throughput declared in {source})"),
+        None => String::new(),
     };
     let ops = if i.operations > 0 {
         format!(", {} logged operations", i.operations)
@@ -89,7 +94,7 @@ pub fn target_line(report: &Report) -> String {
     };
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}. {}",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}. {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
