@@ -9,6 +9,7 @@ use crate::indexing::IndexingPolicy;
 use crate::key::{KeyLevel, KeySpec};
 
 pub mod arm;
+pub mod hcl;
 
 use arm::Scope;
 
@@ -104,7 +105,7 @@ fn arm_indexing(resource: &Value) -> Option<Result<IndexingPolicy, String>> {
 /// The indexing policy a Terraform container declares (`indexing_policy`, a list of one
 /// block of `indexing_mode`, `included_path`, `excluded_path` and `composite_index`), read
 /// as the ARM object it stands for.
-fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy, String>> {
+pub(crate) fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy, String>> {
     let block = match values.get("indexing_policy")? {
         Value::Array(a) => a.first()?,
         other => other,
@@ -489,7 +490,7 @@ pub fn arm_definition(pk: &Value) -> Result<PartitionKeyDefinition, String> {
     )
 }
 
-fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String> {
+pub(crate) fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String> {
     let paths = strings(
         values
             .get("partition_key_paths")
@@ -506,7 +507,7 @@ fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String
 pub enum IacError {
     /// The file is not JSON.
     #[error(
-        "{file}:{line}:{column}: not JSON ({error}); Bicep files must be compiled to ARM JSON first (az bicep build)"
+        "{file}:{line}:{column}: not JSON ({error}); --container reads ARM and Terraform JSON, Terraform HCL as a .tf file, and Bicep compiled to ARM JSON (az bicep build --file FILE.bicep)"
     )]
     NotJson {
         /// The file.
@@ -518,9 +519,34 @@ pub enum IacError {
         /// What the JSON parser said.
         error: String,
     },
+    /// A `.tf` file that is not HCL.
+    #[error("{file}:{line}:{column}: not Terraform HCL ({error})")]
+    NotHcl {
+        /// The file.
+        file: String,
+        /// 1-based line of the syntax error.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the HCL parser said.
+        error: String,
+    },
+    /// A Bicep source file: it must be compiled first.
+    #[error(
+        "{file}: a Bicep file; compile it to ARM JSON first and give that: az bicep build --file {file} --outfile {stem}.json"
+    )]
+    Bicep {
+        /// The file.
+        file: String,
+        /// The file without its `.bicep` extension.
+        stem: String,
+    },
+    /// The `--parameters` file cannot be read for the format at hand.
+    #[error("{0}")]
+    Parameters(String),
     /// No container in the file.
     #[error(
-        "{file}: no Cosmos DB container found (looked for ARM resources of type {ARM_TYPE}, a partitionKey object, and Terraform {TERRAFORM_TYPE} resources)"
+        "{file}: no Cosmos DB container found (looked for ARM resources of type {ARM_TYPE}, a partitionKey object, and Terraform {TERRAFORM_TYPE} resources); to gate a key declared elsewhere, give it with --key SPEC instead of --container"
     )]
     NoContainer {
         /// The file.
@@ -593,6 +619,61 @@ pub enum IacError {
 /// Every container declared in `text`, the contents of `file`.
 pub fn read(file: &str, text: &str) -> Result<Vec<Declared>, IacError> {
     read_with(file, text, &Map::new())
+}
+
+/// The syntax of an infrastructure file, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// ARM templates, resources, Terraform JSON: anything but the two below.
+    Json,
+    /// Terraform configuration (`.tf`).
+    Hcl,
+    /// Bicep source (`.bicep`), refused with the command that compiles it.
+    Bicep,
+}
+
+impl Syntax {
+    /// The syntax `file` is written in, by its extension.
+    pub fn of(file: &str) -> Syntax {
+        let lower = file.to_ascii_lowercase();
+        if lower.ends_with(".tf") {
+            Syntax::Hcl
+        } else if lower.ends_with(".bicep") {
+            Syntax::Bicep
+        } else {
+            Syntax::Json
+        }
+    }
+}
+
+/// Every container `file` (its contents `text`) declares, read in its syntax; `parameters`
+/// is the `--parameters` file (name and contents): ARM parameters for a template, variable
+/// values (`.tfvars`, `.tfvars.json`) for Terraform.
+pub fn read_file(
+    file: &str,
+    text: &str,
+    parameters: Option<(&str, &str)>,
+) -> Result<Vec<Declared>, IacError> {
+    match Syntax::of(file) {
+        Syntax::Bicep => Err(IacError::Bicep {
+            file: file.to_owned(),
+            stem: file[..file.len() - ".bicep".len()].to_owned(),
+        }),
+        Syntax::Hcl => {
+            let given = match parameters {
+                Some((p, t)) => hcl::tfvars(p, t).map_err(IacError::Parameters)?,
+                None => Map::new(),
+            };
+            hcl::read(file, text, &given)
+        }
+        Syntax::Json => {
+            let given = match parameters {
+                Some((p, t)) => arm_parameters(p, t).map_err(IacError::Parameters)?,
+                None => Map::new(),
+            };
+            read_with(file, text, &given)
+        }
+    }
 }
 
 /// Every container declared in `text`, the contents of `file`, with ARM parameter values
