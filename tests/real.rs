@@ -185,3 +185,295 @@ fn copy_loops_resolve_from_the_parameters_file_and_refuse_without_it() {
         assert_eq!(r["check"]["container"], name);
     }
 }
+
+#[test]
+fn raw_terraform_is_read_with_its_variables() {
+    let t = "raw_terraform_is_read_with_its_variables";
+    let (Some(tf), Some(docs)) = (
+        real(t, "infra/tf-vector-and-full-text-search.main.tf"),
+        real(t, "docs/cosmicworks-v4-product.json"),
+    ) else {
+        return;
+    };
+    let text = std::fs::read_to_string(&tf).unwrap();
+    // The key as written: `partition_key_paths = ["/id"]` in the container block.
+    let block = &text[text.find("\"azurerm_cosmosdb_sql_container\"").unwrap()..];
+    let line = block
+        .lines()
+        .find(|l| l.trim_start().starts_with("partition_key_paths"))
+        .unwrap();
+    let path = line.split('"').nth(1).unwrap();
+    // The name is "${var.prefix}-container" and the file declares no `prefix`: without
+    // a value the container is named by its address.
+    let (code, out, err) = run(&["check", "--container", &tf, &docs, "--format", "json"]);
+    assert!(code == 0 || code == 1, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["check"]["key"], path);
+    assert_eq!(
+        r["check"]["container"],
+        "azurerm_cosmosdb_sql_container.example"
+    );
+    // Its indexing policy prices the writes.
+    let indexing = r["target"]["sources"]["indexing"].as_str().unwrap();
+    assert!(indexing.starts_with(&tf), "{indexing}");
+    // With the variable given, the name resolves.
+    let dir = crate::util::scratch("real-tfvars");
+    let vars = crate::util::write(&dir, "ci.tfvars", "prefix = \"shop\"\n");
+    let (_, out, err) = run(&[
+        "check",
+        "--container",
+        &tf,
+        "--var-file",
+        &vars,
+        &docs,
+        "--format",
+        "json",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+    assert_eq!(r["check"]["container"], "shop-container");
+    // --container-name picks it by that name; another name lists what the file declares.
+    let (code, _, err) = run(&[
+        "check",
+        "--container",
+        &tf,
+        "--var-file",
+        &vars,
+        "--container-name",
+        "nope",
+        &docs,
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("it declares: shop-db/shop-container"), "{err}");
+    // A key that needs a variable nobody gives says to pass it.
+    let unresolved = text.replace(line, "  partition_key_paths = [var.pk]");
+    let f = crate::util::write(&dir, "main.tf", &unresolved);
+    let (code, _, err) = run(&["check", "--container", &f, &docs]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("partition_key_paths = [var.pk]") && err.contains("--var-file FILE"),
+        "{err}"
+    );
+}
+
+#[test]
+fn bicep_and_other_files_are_refused_with_what_to_do() {
+    let t = "bicep_and_other_files_are_refused_with_what_to_do";
+    let (Some(bicep), Some(copilot), Some(config), Some(docs)) = (
+        real(t, "infra/quickstart-cosmosdb-sql.main.bicep"),
+        real(t, "infra/copilot-infra-app-database.bicep"),
+        real(t, "infra/cosmicworks-config.json"),
+        real(t, "docs/cosmicworks-v4-product.json"),
+    ) else {
+        return;
+    };
+    for file in [&bicep, &copilot] {
+        let (code, _, err) = run(&["check", "--container", file, &docs]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains(&format!("az bicep build --file {file}")),
+            "{err}"
+        );
+    }
+    let (code, _, err) = run(&["check", "--container", &config, &docs]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no Cosmos DB container found"), "{err}");
+    assert!(err.contains("--key SPEC"), "{err}");
+}
+
+/// Rows per `database/collection` of a JSON-lines Azure Monitor export, counted here from
+/// the columns (any casing, inside `properties` or not); rows naming none are left out.
+fn containers_of(path: &str) -> std::collections::BTreeMap<String, u64> {
+    let mut out = std::collections::BTreeMap::new();
+    for line in std::fs::read_to_string(path).unwrap().lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let mut cols = row.as_object().unwrap().clone();
+        if let Some(serde_json::Value::Object(p)) = cols.remove("properties") {
+            cols.extend(p);
+        }
+        let col = |name: &str| {
+            (cols.iter())
+                .find(|(k, v)| k.eq_ignore_ascii_case(name) && v.as_str() != Some(""))
+                .and_then(|(_, v)| v.as_str().map(str::to_owned))
+        };
+        if let (Some(db), Some(c)) = (col("databaseName"), col("collectionName")) {
+            *out.entry(format!("{db}/{c}")).or_default() += 1;
+        }
+    }
+    out
+}
+
+/// `analyze DOCS --queries LOG ARGS`.
+fn analyze_log(docs: &str, log: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["analyze", docs, "--queries", log, "-q"];
+    args.extend(extra);
+    run(&args)
+}
+
+#[test]
+fn a_log_of_several_containers_asks_for_one_and_counts_the_rest() {
+    let t = "a_log_of_several_containers_asks_for_one_and_counts_the_rest";
+    let (Some(docs_log), Some(stats), Some(docs)) = (
+        real(t, "monitor/azure-docs-2020-examples.escaped.jsonl"),
+        real(t, "monitor/cjoakim-CDBPartitionKeyStatistics.jsonl"),
+        real(t, "docs/cosmicworks-v4-product.json"),
+    ) else {
+        return;
+    };
+    for log in [&docs_log, &stats] {
+        let containers = containers_of(log);
+        assert!(containers.len() > 1, "{log}: the premise");
+        let (code, _, err) = analyze_log(&docs, log, &[]);
+        assert_eq!(code, 2, "{log}: {err}");
+        assert!(
+            err.contains(&format!("holds rows of {} containers", containers.len())),
+            "{err}"
+        );
+        assert!(err.contains("--log-container DATABASE/COLLECTION"), "{err}");
+        for (name, n) in &containers {
+            let rows = if *n == 1 { "row" } else { "rows" };
+            assert!(err.contains(&format!("{name} ({n} {rows})")), "{err}");
+        }
+        // Each one picked: its rows read, the others counted as left.
+        for name in containers.keys() {
+            let (code, out, err) =
+                analyze_log(&docs, log, &["--log-container", name, "--format", "json"]);
+            assert_eq!(code, 0, "{name}: {err}");
+            let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+            let m = &r["input"]["monitor"];
+            assert_eq!(m["container"], name.as_str());
+            let mut left = containers.clone();
+            left.remove(name);
+            let got: std::collections::BTreeMap<String, u64> = (m["containers_left"].as_array())
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    (
+                        c["container"].as_str().unwrap().to_owned(),
+                        c["rows"].as_u64().unwrap(),
+                    )
+                })
+                .collect();
+            assert_eq!(got, left);
+            let (_, text, _) = analyze_log(&docs, log, &["--log-container", name]);
+            let rows: u64 = left.values().sum();
+            assert!(
+                text.contains(&format!("Azure Monitor rows of {name}")),
+                "{text}"
+            );
+            assert!(text.contains(&format!("{rows} rows of")), "{text}");
+        }
+    }
+    // The largest partition observed is the picked collection's own (SizeKb × 1,000).
+    for line in std::fs::read_to_string(&stats).unwrap().lines().take(1) {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let name = format!(
+            "{}/{}",
+            row["DatabaseName"].as_str().unwrap(),
+            row["CollectionName"].as_str().unwrap()
+        );
+        let largest = (std::fs::read_to_string(&stats).unwrap().lines())
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|r| {
+                format!(
+                    "{}/{}",
+                    r["DatabaseName"].as_str().unwrap(),
+                    r["CollectionName"].as_str().unwrap()
+                ) == name
+            })
+            .map(|r| r["SizeKb"].as_u64().unwrap() * 1000)
+            .max()
+            .unwrap();
+        let (_, out, err) = analyze_log(
+            &docs,
+            &stats,
+            &[
+                "--log-container",
+                &name,
+                "--format",
+                "json",
+                "--current-key",
+                "/categoryId",
+            ],
+        );
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap_or_else(|_| panic!("{err}"));
+        assert_eq!(
+            r["input"]["monitor"]["largest_partitions"][0]["bytes"],
+            largest
+        );
+    }
+    // A container no row names is refused with the list.
+    let (code, _, err) = analyze_log(&docs, &stats, &["--log-container", "dev/nope"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("holds no rows of dev/nope (named by --log-container)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn check_reads_the_log_rows_of_the_container_its_template_names() {
+    let t = "check_reads_the_log_rows_of_the_container_its_template_names";
+    let (Some(stats), Some(docs)) = (
+        real(t, "monitor/cjoakim-CDBPartitionKeyStatistics.jsonl"),
+        real(t, "docs/cosmicworks-v4-product.json"),
+    ) else {
+        return;
+    };
+    let containers = containers_of(&stats);
+    let dir = crate::util::scratch("real-log-container");
+    for name in containers.keys() {
+        let (db, coll) = name.split_once('/').unwrap();
+        let arm = serde_json::json!({"resources": [{
+            "type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+            "name": format!("acct/{db}/{coll}"),
+            "properties": {"resource": {"id": coll, "partitionKey": {"paths": ["/categoryId"], "kind": "Hash", "version": 2}}}}]});
+        let file = crate::util::write(&dir, &format!("{coll}.json"), &arm.to_string());
+        let (code, out, err) = run(&[
+            "check",
+            "--container",
+            &file,
+            &docs,
+            "--queries",
+            &stats,
+            "--format",
+            "json",
+            "-q",
+        ]);
+        assert!(code == 0 || code == 1, "{err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(r["input"]["monitor"]["container"], name.as_str());
+        let left: u64 = containers
+            .iter()
+            .filter(|(k, _)| *k != name)
+            .map(|(_, v)| v)
+            .sum();
+        let got: u64 = (r["input"]["monitor"]["containers_left"]
+            .as_array()
+            .unwrap()
+            .iter())
+        .map(|v| v["rows"].as_u64().unwrap())
+        .sum();
+        assert_eq!(got, left);
+    }
+}
+
+#[test]
+fn the_docs_rows_as_printed_are_refused_at_their_line() {
+    let t = "the_docs_rows_as_printed_are_refused_at_their_line";
+    let (Some(log), Some(docs)) = (
+        real(t, "monitor/azure-docs-2020-examples.verbatim.jsonl"),
+        real(t, "docs/cosmicworks-v4-product.json"),
+    ) else {
+        return;
+    };
+    // The first line that is not JSON, found here.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let bad = text
+        .lines()
+        .position(|l| serde_json::from_str::<serde_json::Value>(l).is_err())
+        .unwrap()
+        + 1;
+    let (code, _, err) = analyze_log(&docs, &log, &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&format!("{log}:{bad}:")), "{err}");
+}

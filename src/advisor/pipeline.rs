@@ -481,5 +481,12 @@ fn monitor_report(o: &Observed) -> MonitorReport {
                 bytes: p.bytes,
             })
             .collect(),
+        container: o.container.clone(),
+        containers_left: (o.left.iter())
+            .map(|(container, rows)| crate::report::model::ContainerRows {
+                container: container.clone(),
+                rows: *rows,
+            })
+            .collect(),
     }
 }

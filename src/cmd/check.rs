@@ -1,7 +1,6 @@
 //! `pkadvisor check`: the CI gate for one declared partition key.
 
 use anyhow::{Result, bail};
-use serde_json::{Map, Value};
 
 use pkadvisor::advisor::candidate::Candidate;
 use pkadvisor::advisor::{Target, build_report};
@@ -10,6 +9,7 @@ use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::indexing::IndexingPolicy;
 use pkadvisor::key::KeySpec;
+use pkadvisor::log::LogContainer;
 use pkadvisor::report::model::Role;
 use pkadvisor::report::{self, View};
 
@@ -25,17 +25,19 @@ const INDEX: &str = "global secondary index of";
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let gate_options = GateOptions::new(args.min_score, &args.deny, args.max_cost_ratio)?;
     let c = &args.common;
-    let given = parameters(&args)?;
+    let parameters = parameters(&args)?;
+    let given = parameters.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
     let file = match &args.container {
-        Some(file) => Some(from_file(file, &args, &given)?),
+        Some(file) => Some(from_file(file, &args, given)?),
         None => None,
     };
     let declared_ru = file.as_ref().and_then(|f| f.throughput.as_ref());
+    let qualified = file.as_ref().map(|f| f.qualified.clone());
     let mut settings = request::Settings::with_declared(c, declared_ru)?;
     let target = settings.target;
     let (declared, container, policy) = declared_design(&args, &target, file.map(|f| f.design))?;
     let indexes = match (&args.container, &container) {
-        (Some(file), Some(name)) => declared_indexes(file, name, &given)?,
+        (Some(file), Some(name)) => declared_indexes(file, name, given)?,
         _ => Vec::new(),
     };
     let pairs = (!indexes.is_empty()).then(|| {
@@ -64,6 +66,11 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         profiles: None,
     };
     let mut request = request::request(c, plan, &settings.prices, target)?;
+    // A log of several containers is read for the one the file declares, unless named.
+    if let (None, Some(q)) = (&request.log_options.container, &qualified) {
+        request.log_options.container =
+            LogContainer::parse(q, "the container --container declares").ok();
+    }
     // The container's own indexing policy prices its writes, unless one is given.
     let mut sources = settings.sources.clone();
     if let (Some(p), None) = (policy, &c.read.indexing_policy) {
@@ -92,6 +99,8 @@ type Design = (Candidate, Option<String>, Option<IndexingPolicy>);
 /// What `--container` declares: the design, and the throughput when it declares one.
 struct FileDesign {
     design: Design,
+    /// The container's `database/name`, or its name.
+    qualified: String,
     throughput: Option<request::Declared>,
 }
 
@@ -130,31 +139,30 @@ fn declared_key(args: &CheckArgs) -> Result<Design> {
     }
 }
 
-/// The parameter values `--parameters` gives.
-fn parameters(args: &CheckArgs) -> Result<Map<String, Value>> {
+/// The `--parameters` file: its name and contents.
+fn parameters(args: &CheckArgs) -> Result<Option<(String, String)>> {
     let Some(file) = &args.parameters else {
-        return Ok(Map::new());
+        return Ok(None);
     };
-    let text = request::read_capped(file, "an ARM parameters file")?;
-    iac::arm_parameters(file, &text).map_err(anyhow::Error::msg)
+    let text = request::read_capped(file, "a parameters file (ARM parameters, .tfvars)")?;
+    Ok(Some((file.clone(), text)))
 }
 
+/// The `--parameters` file given, borrowed.
+type Given<'a> = Option<(&'a str, &'a str)>;
+
 /// Every container the file declares, with the parameter values `given`.
-fn read_declared(file: &str, given: &Map<String, Value>) -> Result<Vec<Declared>> {
+fn read_declared(file: &str, given: Given) -> Result<Vec<Declared>> {
     let text = request::read_capped(
         file,
-        "an infrastructure file (ARM, Bicep JSON, Terraform JSON)",
+        "an infrastructure file (ARM, Bicep JSON, Terraform JSON or HCL)",
     )?;
-    Ok(iac::read_with(file, &text, given)?)
+    Ok(iac::read_file(file, &text, given)?)
 }
 
 /// The global secondary indexes `file` declares with `source` as their source container,
 /// as candidates.
-fn declared_indexes(
-    file: &str,
-    source: &str,
-    given: &Map<String, Value>,
-) -> Result<Vec<Candidate>> {
+fn declared_indexes(file: &str, source: &str, given: Given) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
     for d in read_declared(file, given)?
         .into_iter()
@@ -179,7 +187,7 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
     }
 }
 
-fn from_file(file: &str, args: &CheckArgs, given: &Map<String, Value>) -> Result<FileDesign> {
+fn from_file(file: &str, args: &CheckArgs, given: Given) -> Result<FileDesign> {
     let name = args.container_name.as_deref();
     let found = read_declared(file, given)?;
     // Global secondary indexes are checked with their source, unless named.
@@ -190,11 +198,13 @@ fn from_file(file: &str, args: &CheckArgs, given: &Map<String, Value>) -> Result
     let chosen = iac::pick(file, found, name)?;
     let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
     let name = chosen.name.clone();
+    let qualified = chosen.qualified.clone();
     let policy = chosen.indexing_policy(file)?;
     let throughput = declared_throughput(file, &chosen, &args.common)?;
     let candidate = candidate_of(file, "container", chosen, origin)?;
     Ok(FileDesign {
         design: (candidate, Some(name), policy),
+        qualified,
         throughput,
     })
 }

@@ -29,7 +29,7 @@ use crate::cli::{
     AutoscaleModeArg, ColorArg, CommonArgs, ConsistencyArg, FormatArg, GsiArg, QueriesFormat,
     ReadArgs, ReservedArg,
 };
-use pkadvisor::log::{LogFormat, LogOptions};
+use pkadvisor::log::{LogContainer, LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
 const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;
@@ -426,9 +426,14 @@ pub fn log_options(args: &CommonArgs, declared: Option<&KeySpec>) -> Result<LogO
         QueriesFormat::Ndjson => LogFormat::Ndjson,
         QueriesFormat::AzureMonitor => LogFormat::AzureMonitor,
     };
+    let container = match &args.log_container {
+        Some(c) => Some(LogContainer::parse(c, "--log-container").map_err(anyhow::Error::msg)?),
+        None => None,
+    };
     Ok(LogOptions {
         format,
         current_key,
+        container,
     })
 }
 

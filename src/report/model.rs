@@ -203,6 +203,21 @@ pub struct MonitorReport {
     pub current_key: Option<String>,
     /// `CDBPartitionKeyStatistics`: the largest logical partitions seen, largest first.
     pub largest_partitions: Vec<ObservedPartitionReport>,
+    /// The container (`database/collection`) whose rows were read, when rows name one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// Rows of other containers, left unread, by `database/collection`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub containers_left: Vec<ContainerRows>,
+}
+
+/// Rows of one container (`database/collection`) of an Azure Monitor log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContainerRows {
+    /// `database/collection`.
+    pub container: String,
+    /// Its rows.
+    pub rows: u64,
 }
 
 /// One logical partition an Azure Monitor log reported.

@@ -156,7 +156,21 @@ pub(super) fn prices_note(p: &super::model::PricesReport) -> String {
 
 /// What an Azure Monitor log showed, in a few words.
 fn monitor_note(m: &super::model::MonitorReport) -> String {
-    let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
+    let mut parts = vec![match &m.container {
+        Some(c) => format!("{} Azure Monitor rows of {c}", m.rows),
+        None => format!("{} Azure Monitor rows", m.rows),
+    }];
+    if !m.containers_left.is_empty() {
+        let rows: u64 = m.containers_left.iter().map(|c| c.rows).sum();
+        let n = m.containers_left.len();
+        parts.push(format!(
+            "{rows} rows of {n} other {} left ({})",
+            if n == 1 { "container" } else { "containers" },
+            (m.containers_left.iter().map(|c| c.container.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     match &m.current_key {
         Some(k) => parts.push(format!(
             "{} point operations keyed by the current key {k}",
