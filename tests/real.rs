@@ -477,3 +477,38 @@ fn the_docs_rows_as_printed_are_refused_at_their_line() {
     assert_eq!(code, 2);
     assert!(err.contains(&format!("{log}:{bad}:")), "{err}");
 }
+
+#[test]
+fn a_small_sample_on_the_default_target_is_called_out() {
+    let t = "a_small_sample_on_the_default_target_is_called_out";
+    let Some(docs) = real(t, "docs/cosmicworks-v4-product.json") else {
+        return;
+    };
+    let (code, out, err) = run(&["analyze", &docs, "--format", "json", "-q"]);
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let storage = r["target"]["storage_bytes"].as_f64().unwrap();
+    let bytes = r["input"]["bytes"].as_f64().unwrap();
+    assert!(storage / bytes > 10_000.0, "the premise");
+    let ratio = r["target"]["sample_ratio"].as_f64().unwrap();
+    assert!((ratio - storage / bytes).abs() / ratio < 1e-9);
+    // The text says so on the line above the table.
+    let (_, text, _) = run(&["analyze", &docs, "-q"]);
+    let second = text.lines().nth(1).unwrap();
+    assert!(second.starts_with("Small sample, big default"), "{second}");
+    assert!(second.contains("--target-storage"), "{second}");
+    // A target given is what the user expects: no line, no field.
+    let (_, out, _) = run(&[
+        "analyze",
+        &docs,
+        "--target-storage",
+        "1TB",
+        "--format",
+        "json",
+        "-q",
+    ]);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(r["target"].get("sample_ratio").is_none());
+    let (_, text, _) = run(&["analyze", &docs, "--target-storage", "1TB", "-q"]);
+    assert!(!text.contains("Small sample"));
+}

@@ -11,7 +11,7 @@ use super::columns::COLUMNS;
 use super::model::{CandidateReport, ExplainReport, Report, Severity};
 use super::text::{
     MAP_LEGEND, best_alternative, cell, cost_line, largest_values, map_header, observed_line,
-    partition_name, prices_note, round_up, secondary_index_line, target_line,
+    partition_name, prices_note, round_up, secondary_index_line, small_sample_line, target_line,
 };
 use crate::units::human_bytes;
 
@@ -28,6 +28,9 @@ pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
 fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "## Partition-key analysis\n")?;
     writeln!(out, "{}\n", target_line(report))?;
+    if let Some(line) = small_sample_line(report) {
+        writeln!(out, "> {line}\n")?;
+    }
     let headers: Vec<&str> = COLUMNS.iter().map(|c| c.long_header).collect();
     writeln!(out, "| {} |", headers.join(" | "))?;
     let aligns: Vec<&str> = COLUMNS

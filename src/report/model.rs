@@ -246,6 +246,10 @@ pub struct TargetReport {
     /// `indexing`): the file, the container and the field.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub sources: BTreeMap<String, String>,
+    /// The default target storage over the sample's bytes, when more than 10,000: the
+    /// projection extrapolates the sample's proportions that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample_ratio: Option<f64>,
     /// The prices the cost uses.
     pub prices: PricesReport,
     /// The share of the real traffic the query log holds (`--log-share`).
@@ -786,6 +790,7 @@ pub(crate) mod testing {
             physical_partitions: 32,
             defaults: vec!["storage".to_owned()],
             sources: BTreeMap::new(),
+            sample_ratio: None,
             prices: PricesReport {
                 ru_hour_per_100: 0.008,
                 gb_month: 0.25,

@@ -22,7 +22,7 @@ use super::columns::{COLUMNS, Column};
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
 use super::text::{
     MAP_LEGEND, best_alternative, cost_line, largest_values, map_header, observed_line,
-    partition_name, secondary_index_line, target_line,
+    partition_name, secondary_index_line, small_sample_line, target_line,
 };
 use crate::units::human_bytes;
 
@@ -52,6 +52,9 @@ fn ranking(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out, "{}", target_line(report))?;
+    if let Some(line) = small_sample_line(report) {
+        writeln!(out, "{line}")?;
+    }
     let all: Vec<&CandidateReport> = report.candidates.iter().collect();
     let columns = fitting(&all, width);
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
@@ -249,6 +252,9 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         v.key, c.score, v.min_score
     )?;
     writeln!(out, "{}", target_line(report))?;
+    if let Some(line) = small_sample_line(report) {
+        writeln!(out, "{line}")?;
+    }
     for r in &v.reasons {
         writeln!(out, "  ✗ {r}")?;
     }

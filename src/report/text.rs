@@ -61,6 +61,17 @@ pub fn cost_summary(c: &CandidateReport) -> String {
     }
 }
 
+/// The line above the table when the default target is far past the sample.
+pub fn small_sample_line(report: &Report) -> Option<String> {
+    let ratio = report.target.sample_ratio?;
+    Some(format!(
+        "Small sample, big default: the sample's {} are projected onto the default {}, {}× as much: its proportions are extrapolated that far; give --target-storage with the size you expect.",
+        human_bytes(report.input.bytes),
+        human_bytes(report.target.storage_bytes),
+        thousands(ratio.round())
+    ))
+}
+
 /// The line saying what was read and projected onto.
 pub fn target_line(report: &Report) -> String {
     let t = &report.target;
