@@ -161,7 +161,7 @@ impl Source {
         };
         let reader = decoder(reader, codec).map_err(|e| self.read_error(&e))?;
         // UTF-16 and UTF-32 text (a byte-order mark tells) is read as UTF-8.
-        let reader = super::transcode::utf8(reader).map_err(|e| self.read_error(&e))?;
+        let reader = super::transcode::utf8(reader);
         Ok(Opened { reader, raw, codec })
     }
 

@@ -50,22 +50,58 @@ impl Encoding {
 }
 
 /// `reader` as UTF-8: transcoded when it starts with a UTF-16 or UTF-32 byte-order mark
-/// (the mark becomes UTF-8's, which readers drop), else as it is.
-pub fn utf8(mut reader: Box<dyn Read + Send>) -> io::Result<Box<dyn Read + Send>> {
-    let mut head = Vec::with_capacity(4);
-    (&mut reader).take(4).read_to_end(&mut head)?;
-    let Some(encoding) = Encoding::of(&head) else {
-        return Ok(Box::new(io::Cursor::new(head).chain(reader)));
-    };
-    Ok(Box::new(Transcoder {
-        inner: io::Cursor::new(head).chain(reader),
-        encoding,
-        pending: Vec::new(),
-        out: Vec::new(),
-        at: 0,
-        read: 0,
-        eof: false,
-    }))
+/// (the mark becomes UTF-8's, which readers drop), else as it is. Nothing is read until
+/// the first read, so that a source's own errors (a corrupt gzip stream) surface there.
+pub fn utf8(reader: Box<dyn Read + Send>) -> Box<dyn Read + Send> {
+    Box::new(Sniff {
+        inner: Some(reader),
+        head: Vec::with_capacity(4),
+        ready: None,
+    })
+}
+
+/// Reads the first four bytes on the first read, then hands on the text they tell.
+struct Sniff {
+    inner: Option<Box<dyn Read + Send>>,
+    head: Vec<u8>,
+    ready: Option<Box<dyn Read + Send>>,
+}
+
+impl Read for Sniff {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(ready) = &mut self.ready {
+            return ready.read(buf);
+        }
+        let Some(inner) = self.inner.as_mut() else {
+            return Ok(0);
+        };
+        while self.head.len() < 4 {
+            let mut b = [0u8; 4];
+            let n = inner.read(&mut b[..4 - self.head.len()])?;
+            if n == 0 {
+                break;
+            }
+            self.head.extend_from_slice(&b[..n]);
+        }
+        let (Some(inner), head) = (self.inner.take(), std::mem::take(&mut self.head)) else {
+            return Ok(0);
+        };
+        let encoding = Encoding::of(&head);
+        let plain = io::Cursor::new(head).chain(inner);
+        let ready: Box<dyn Read + Send> = match encoding {
+            None => Box::new(plain),
+            Some(encoding) => Box::new(Transcoder {
+                inner: plain,
+                encoding,
+                pending: Vec::new(),
+                out: Vec::new(),
+                at: 0,
+                read: 0,
+                eof: false,
+            }),
+        };
+        self.ready.insert(ready).read(buf)
+    }
 }
 
 struct Transcoder<R> {
@@ -173,7 +209,7 @@ mod tests {
 
     fn through(bytes: Vec<u8>) -> io::Result<String> {
         let mut out = String::new();
-        utf8(Box::new(io::Cursor::new(bytes)))?.read_to_string(&mut out)?;
+        utf8(Box::new(io::Cursor::new(bytes))).read_to_string(&mut out)?;
         Ok(out)
     }
 
