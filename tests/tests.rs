@@ -63,3 +63,5 @@ mod billing;
 mod hostile;
 // Public artefacts (../shared/real): real templates, Terraform, logs and data sets.
 mod real;
+// Screens at 80, 100 and 140 columns.
+mod screens;

@@ -353,6 +353,46 @@ pub fn best_alternative<'a>(report: &Report, v: &'a CheckResult) -> Option<(&'a 
     Some((spec, tail))
 }
 
+/// The lines that declare `check`'s best alternative in ARM, Bicep and Terraform, when it
+/// is a key Cosmos DB declares (one path, or a hierarchy: kind MultiHash, version 2).
+pub fn declaration_lines(report: &Report, v: &CheckResult) -> Vec<String> {
+    let Some(spec) = v.best_alternative.as_deref() else {
+        return Vec::new();
+    };
+    let Some(alt) = report.candidates.iter().find(|c| c.key.spec == spec) else {
+        return Vec::new();
+    };
+    let d = &alt.key.definition;
+    let (Some(paths), Some(kind), Some(version)) = (
+        d.get("paths").and_then(|p| p.as_array()),
+        d.get("kind").and_then(|k| k.as_str()),
+        d.get("version").and_then(|v| v.as_u64()),
+    ) else {
+        return Vec::new();
+    };
+    if alt.key.kind == "synthetic" {
+        return Vec::new();
+    }
+    let paths: Vec<&str> = paths.iter().filter_map(|p| p.as_str()).collect();
+    let quoted = |q: char| {
+        let each: Vec<String> = paths.iter().map(|p| format!("{q}{p}{q}")).collect();
+        each.join(", ")
+    };
+    vec![
+        format!(
+            "  ARM:       \"partitionKey\": {{\"paths\": [{}], \"kind\": \"{kind}\", \"version\": {version}}}",
+            quoted('"')
+        ),
+        format!(
+            "  Bicep:     partitionKey: {{ paths: [ {} ], kind: '{kind}', version: {version} }}",
+            quoted('\'')
+        ),
+        format!("  Terraform: partition_key_paths   = [{}]", quoted('"')),
+        format!("             partition_key_kind    = \"{kind}\""),
+        format!("             partition_key_version = {version}"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
