@@ -360,7 +360,8 @@ fn a_log_of_several_containers_asks_for_one_and_counts_the_rest() {
                 text.contains(&format!("Azure Monitor rows of {name}")),
                 "{text}"
             );
-            assert!(text.contains(&format!("{rows} rows of")), "{text}");
+            let noun = if rows == 1 { "row" } else { "rows" };
+            assert!(text.contains(&format!("{rows} {noun} of")), "{text}");
         }
     }
     // The largest partition observed is the picked collection's own (SizeKb × 1,000).
@@ -573,4 +574,32 @@ fn utf16_documents_are_read_and_documents_without_id_are_said() {
         let spec = c["key"]["spec"].as_str().unwrap();
         assert!(!spec.split([',', '(', ')']).any(|t| t == "/id"), "{spec}");
     }
+}
+
+#[test]
+fn a_log_filter_on_a_path_no_document_holds_is_said() {
+    let t = "a_log_filter_on_a_path_no_document_holds_is_said";
+    let (Some(docs), Some(queries)) = (
+        real(t, "docs/cosmicworks-v4-product.json"),
+        real(t, "queries/cosmicworks-product-queries.ndjson"),
+    ) else {
+        return;
+    };
+    // The demo's own queries filter by paths the products hold: nothing to say.
+    let (code, _, err) = analyze_log(&docs, &queries, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("none of the first"), "{err}");
+    // The quickstart's placeholder key, queried: said, naming the path.
+    let dir = crate::util::scratch("real-unheld-filter");
+    let log = crate::util::write(
+        &dir,
+        "q.ndjson",
+        "{\"op\": \"query\", \"sql\": \"SELECT * FROM c WHERE c.myPartitionKey = 'x'\"}\n",
+    );
+    let (code, _, err) = analyze_log(&docs, &log, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("the log filters by /myPartitionKey, which none of the first"),
+        "{err}"
+    );
 }

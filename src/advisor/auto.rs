@@ -201,6 +201,24 @@ pub fn missing_ids(d: &super::discover::Discovery) -> Option<String> {
     })
 }
 
+/// What to say of each path the log's reads filter by that none of the documents read for
+/// discovery holds (a misspelt or placeholder path: its reads find nothing under any key).
+pub fn unheld_filters(d: &Discovery, log: &Log) -> Vec<String> {
+    if d.is_empty() {
+        return Vec::new();
+    }
+    let f = filters(log);
+    (f.path.keys())
+        .filter(|p| !d.paths.contains_key(*p))
+        .map(|p| {
+            format!(
+                "the log filters by {p}, which none of the first {} documents holds: check the path (such reads find nothing, and no key can serve them)",
+                d.len()
+            )
+        })
+        .collect()
+}
+
 /// Whether `spec` has `/id` as a path of any level.
 fn mentions_id(spec: &KeySpec) -> bool {
     let text = spec.to_string();

@@ -207,7 +207,8 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
 }
 
 /// With none given (or `auto_extend`), adds generated candidates; returns what
-/// discovery found to remark on (documents without `id`).
+/// discovery found to remark on (documents without `id`, log filters on paths no document
+/// holds).
 fn choose_candidates(req: &mut Request) -> anyhow::Result<Vec<String>> {
     let mut notes = Vec::new();
     if req.candidates.is_empty() || req.auto_extend {
@@ -250,7 +251,7 @@ impl input::Sink for Discard {
 
 /// Reads ahead into the first source (standard input keeps what was read, chained before
 /// the rest) and generates candidates.
-fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, Option<String>)> {
+fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, Vec<String>)> {
     if req.sources.is_empty() {
         req.sources.push(Source::stdin());
     }
@@ -289,8 +290,11 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, 
             .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
         write_tops,
     };
-    let note = super::auto::missing_ids(&discovery);
-    Ok((super::auto::generate(&inputs, limit), note))
+    let mut notes: Vec<String> = super::auto::missing_ids(&discovery).into_iter().collect();
+    if let Some(l) = &log {
+        notes.extend(super::auto::unheld_filters(&discovery, l));
+    }
+    Ok((super::auto::generate(&inputs, limit), notes))
 }
 
 /// Reads ahead into the sources in turn (an empty or broken first file does not end it)

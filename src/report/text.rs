@@ -175,7 +175,8 @@ fn monitor_note(m: &super::model::MonitorReport) -> String {
         let rows: u64 = m.containers_left.iter().map(|c| c.rows).sum();
         let n = m.containers_left.len();
         parts.push(format!(
-            "{rows} rows of {n} other {} left ({})",
+            "{rows} {} of {n} other {} left ({})",
+            if rows == 1 { "row" } else { "rows" },
             if n == 1 { "container" } else { "containers" },
             (m.containers_left.iter().map(|c| c.container.as_str()))
                 .collect::<Vec<_>>()
