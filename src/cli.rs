@@ -175,7 +175,11 @@ needing --max-cost-ratio times the RU/s of the cheapest alternative: the keys ge
 (--auto) and, with --container, every --key given. --layout gates a
 DocumentDB-era client-side layout instead of a key, to plan a migration away from it.
 --container reads ARM templates (and Bicep compiled to ARM), a container resource, a bare
-partitionKey object, or a Terraform JSON plan or state (terraform show -json).";
+partitionKey object, a Terraform JSON plan or state (terraform show -json), or Terraform
+HCL (a .tf file, variables from defaults and --var-file). Template
+expressions are resolved from parameter defaults and --parameters; the container's declared
+throughput and indexing policy are used unless --throughput, --autoscale-max or
+--indexing-policy is given.";
 
 /// `pkadvisor check`.
 #[derive(Debug, clap::Args)]
@@ -184,12 +188,23 @@ pub struct CheckArgs {
     /// --container).
     #[command(flatten)]
     pub common: CommonArgs,
-    /// The infrastructure file declaring the container.
+    /// The infrastructure file declaring the container (ARM or Terraform JSON, or a .tf
+    /// file).
     #[arg(long, value_name = "FILE")]
     pub container: Option<String>,
     /// Which container of the file to check, when it declares several.
     #[arg(long, value_name = "NAME")]
     pub container_name: Option<String>,
+    /// Parameter values for --container, as deployed: an ARM parameters file
+    /// ({"parameters": {"name": {"value": ...}}}), or Terraform variables (a .tfvars or
+    /// .tfvars.json file) [default: the template's defaultValue, the variables' default].
+    #[arg(
+        long,
+        value_name = "FILE",
+        visible_alias = "var-file",
+        requires = "container"
+    )]
+    pub parameters: Option<String>,
     /// The lowest passing score (0–100).
     #[arg(long, value_name = "SCORE", default_value_t = 50.0)]
     pub min_score: f64,
@@ -367,6 +382,10 @@ pub struct CommonArgs {
     /// holds (check: the key it gates, unless given).
     #[arg(long, value_name = "SPEC")]
     pub current_key: Option<String>,
+    /// The container whose rows an Azure Monitor log of several holds are read:
+    /// DATABASE/COLLECTION, or a collection alone [check: the container --container declares].
+    #[arg(long, value_name = "DB/COLL")]
+    pub log_container: Option<String>,
     /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,

@@ -2,14 +2,21 @@
 //! ARM JSON), a container resource, its `properties.resource`, a bare `partitionKey`
 //! object, and Terraform JSON plans or state (`terraform show -json`).
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 
-use crate::engine::{DefinitionError, PartitionKeyDefinition, PartitionKind};
+use crate::engine::{DefinitionError, PartitionKeyDefinition, PartitionKind, Throughput};
 use crate::indexing::IndexingPolicy;
 use crate::key::{KeyLevel, KeySpec};
 
+pub mod arm;
+pub mod hcl;
+
+use arm::Scope;
+
 /// The ARM resource type of a Cosmos DB (API for NoSQL) container.
 pub const ARM_TYPE: &str = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers";
+/// The same before API version 2019-08-01 (`account/sql/database/container`).
+pub const ARM_LEGACY_TYPE: &str = "Microsoft.DocumentDB/databaseAccounts/apis/databases/containers";
 /// The Terraform resource type of one.
 pub const TERRAFORM_TYPE: &str = "azurerm_cosmosdb_sql_container";
 
@@ -32,10 +39,30 @@ pub struct Declared {
     /// Its indexing policy when the file declares one (ARM `indexingPolicy`, Terraform
     /// `indexing_policy`), or why it is not one the service accepts.
     pub indexing: Option<Result<IndexingPolicy, String>>,
+    /// Its throughput when the file declares one (ARM `options.throughput` or
+    /// `options.autoscaleSettings.maxThroughput`, Terraform `throughput` or
+    /// `autoscale_settings.max_throughput`), or why it cannot be read.
+    pub throughput: Option<Result<DeclaredThroughput, String>>,
 }
 
-/// Every container declared in `doc`.
+/// A container's declared throughput and the field that declares it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DeclaredThroughput {
+    /// Manual RU/s, or the autoscale maximum.
+    pub throughput: Throughput,
+    /// The field, and the expression it was resolved from (`options.throughput =
+    /// [parameters('throughput')]`).
+    pub field: String,
+}
+
+/// Every container declared in `doc`, expressions resolved from defaults.
 pub fn containers(doc: &Value) -> Vec<Declared> {
+    containers_with(doc, &Map::new())
+}
+
+/// Every container declared in `doc`, ARM expressions resolved with the parameter values
+/// `given` (a parameters file's) and the template's defaults and variables.
+pub fn containers_with(doc: &Value, given: &Map<String, Value>) -> Vec<Declared> {
     let mut out = Vec::new();
     if doc.get("paths").is_some_and(Value::is_array) {
         out.push(declared("(partitionKey object)", "", doc));
@@ -51,7 +78,8 @@ pub fn containers(doc: &Value) -> Vec<Declared> {
         out.push(d);
         return out;
     }
-    arm(doc, "", "", &mut out);
+    let scope = Scope::of(doc, given.clone());
+    arm(doc, "", "", &scope, &mut out);
     terraform(doc, "", &mut out);
     out
 }
@@ -64,6 +92,7 @@ fn declared(name: &str, at: &str, pk: &Value) -> Declared {
         source: None,
         qualified: name.to_owned(),
         indexing: None,
+        throughput: None,
     }
 }
 
@@ -76,7 +105,7 @@ fn arm_indexing(resource: &Value) -> Option<Result<IndexingPolicy, String>> {
 /// The indexing policy a Terraform container declares (`indexing_policy`, a list of one
 /// block of `indexing_mode`, `included_path`, `excluded_path` and `composite_index`), read
 /// as the ARM object it stands for.
-fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy, String>> {
+pub(crate) fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy, String>> {
     let block = match values.get("indexing_policy")? {
         Value::Array(a) => a.first()?,
         other => other,
@@ -99,8 +128,17 @@ fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy, String>> 
     Some(IndexingPolicy::from_json(&arm, "declared").map_err(|e| format!("indexing_policy{e}")))
 }
 
-/// ARM resources, nested under their parents or not, and a lone resource object.
-fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
+/// What to do instead of passing an unresolved key's parameter.
+const KEY_INSTEAD: &str = "gate the key with --key SPEC instead of --container";
+
+/// Whether `ty` (the full type) is a container's, current or legacy.
+fn is_container_type(ty: &str) -> bool {
+    ty.eq_ignore_ascii_case(ARM_TYPE) || ty.eq_ignore_ascii_case(ARM_LEGACY_TYPE)
+}
+
+/// ARM resources, nested under their parents or not, and a lone resource object; `scope`
+/// resolves their expressions.
+fn arm(v: &Value, at: &str, parent_type: &str, scope: &Scope, out: &mut Vec<Declared>) {
     let Some(obj) = v.as_object() else { return };
     let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
     let full_type = if ty.contains('/') || parent_type.is_empty() {
@@ -110,51 +148,191 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
     };
     // A typed container resource, or a lone resource object without a type.
     let lone = ty.is_empty() && at.is_empty();
-    if (full_type.eq_ignore_ascii_case(ARM_TYPE) || lone)
-        && let Some(res) = v.pointer("/properties/resource")
-        && let Some(pk) = res.get("partitionKey")
+    if (is_container_type(&full_type) || lone)
+        && v.pointer("/properties/resource/partitionKey").is_some()
     {
-        let name = res
-            .get("id")
-            .or_else(|| obj.get("name"))
-            .and_then(Value::as_str)
-            .unwrap_or("(unnamed)");
-        let mut d = declared(name, &format!("{at}/properties/resource/partitionKey"), pk);
-        d.indexing = arm_indexing(res);
-        d.source = res
-            .pointer("/materializedViewDefinition/sourceCollectionId")
-            .and_then(Value::as_str)
-            .map(str::to_owned);
-        // `account/database/container`: the database tells same-named containers apart.
-        let full = obj.get("name").and_then(Value::as_str).unwrap_or("");
-        let parts: Vec<&str> = full.trim_matches(['[', ']']).split('/').collect();
-        if let [.., db, c] = parts[..]
-            && parts.len() >= 3
-            && !db.contains('(')
-            && c.trim_end_matches([')', '\'']) == name
-        {
-            d.qualified = format!("{db}/{name}");
-        }
-        out.push(d);
+        arm_copies(v, at, scope, out);
     }
     // Child resources: an array, or an object keyed by symbolic name (languageVersion 2.0).
     match obj.get("resources") {
         Some(Value::Array(children)) => {
             for (i, child) in children.iter().enumerate() {
-                arm(child, &format!("{at}/resources/{i}"), &full_type, out);
+                arm(
+                    child,
+                    &format!("{at}/resources/{i}"),
+                    &full_type,
+                    scope,
+                    out,
+                );
             }
         }
         Some(Value::Object(children)) => {
             for (name, child) in children {
-                arm(child, &format!("{at}/resources/{name}"), &full_type, out);
+                arm(
+                    child,
+                    &format!("{at}/resources/{name}"),
+                    &full_type,
+                    scope,
+                    out,
+                );
             }
         }
         _ => {}
     }
-    // Nested deployments (Bicep modules) carry a whole template of their own.
+    // Nested deployments (Bicep modules) carry a whole template of their own, with the
+    // parameters the outer one passes.
     if let Some(template) = v.pointer("/properties/template") {
-        arm(template, &format!("{at}/properties/template"), "", out);
+        let given = nested_parameters(v, scope);
+        let inner = Scope::of(template, given);
+        arm(
+            template,
+            &format!("{at}/properties/template"),
+            "",
+            &inner,
+            out,
+        );
     }
+}
+
+/// The parameter values a nested deployment passes to its template, those the outer
+/// scope resolves.
+fn nested_parameters(deployment: &Value, outer: &Scope) -> Map<String, Value> {
+    let mut given = Map::new();
+    let passed = deployment
+        .pointer("/properties/parameters")
+        .and_then(Value::as_object);
+    for (name, p) in passed.into_iter().flatten() {
+        if let Some(Ok(v)) = p.get("value").map(|v| outer.resolve(v)) {
+            given.insert(name.clone(), v);
+        }
+    }
+    given
+}
+
+/// A container resource, once per iteration of its `copy` loop when its count resolves.
+fn arm_copies(v: &Value, at: &str, scope: &Scope, out: &mut Vec<Declared>) {
+    let Some(copy) = v.get("copy") else {
+        out.push(arm_container(v, at, scope));
+        return;
+    };
+    let count = copy.get("count").map(|c| scope.resolve(c));
+    match count {
+        Some(Ok(Value::Number(n))) if n.as_u64().is_some() => {
+            for i in 0..n.as_u64().unwrap_or(0).min(10_000) {
+                let mut each = scope.clone();
+                each.copy_index = usize::try_from(i).ok();
+                let mut d = arm_container(v, at, &each);
+                d.at.push_str(&format!(" (copy {i})"));
+                out.push(d);
+            }
+        }
+        other => {
+            let why = match other {
+                Some(Err(e)) => e.message("copy.count", KEY_INSTEAD),
+                Some(Ok(n)) => format!("copy.count is {n}, not a count"),
+                None => "a copy loop without a count".to_owned(),
+            };
+            let mut d = arm_container(v, at, scope);
+            d.definition = Err(why);
+            out.push(d);
+        }
+    }
+}
+
+/// One container resource with its expressions resolved in `scope`.
+fn arm_container(v: &Value, at: &str, scope: &Scope) -> Declared {
+    let res = v.pointer("/properties/resource").unwrap_or(&Value::Null);
+    let raw_name = (res.get("id").or_else(|| v.get("name")))
+        .and_then(Value::as_str)
+        .unwrap_or("(unnamed)");
+    let name = match scope.resolve(&Value::String(raw_name.to_owned())) {
+        Ok(Value::String(n)) => n,
+        _ => raw_name.to_owned(),
+    };
+    let pk = res.get("partitionKey").unwrap_or(&Value::Null);
+    let mut d = declared(&name, &format!("{at}/properties/resource/partitionKey"), pk);
+    d.definition = match scope.resolve(pk) {
+        Ok(pk) => arm_definition(&pk),
+        Err(e) => Err(e.message("partitionKey", KEY_INSTEAD)),
+    };
+    d.indexing = match res.get("indexingPolicy").map(|p| scope.resolve(p)) {
+        None => None,
+        Some(Ok(p)) => arm_indexing(&serde_json::json!({ "indexingPolicy": p })),
+        Some(Err(e)) => Some(Err(
+            e.message("indexingPolicy", "give the policy with --indexing-policy")
+        )),
+    };
+    d.throughput = arm_throughput(v, scope);
+    d.source = res
+        .pointer("/materializedViewDefinition/sourceCollectionId")
+        .and_then(|s| scope.resolve(s).ok())
+        .and_then(|s| s.as_str().map(str::to_owned));
+    d.qualified = qualified_name(v, &name, scope);
+    d
+}
+
+/// `database/container` when the resource's `account/database/container` name says which
+/// database (legacy names: `account/sql/database/container`), else the name alone.
+fn qualified_name(v: &Value, name: &str, scope: &Scope) -> String {
+    let raw = v.get("name").and_then(Value::as_str).unwrap_or("");
+    let mut lenient = scope.clone();
+    lenient.lenient = true;
+    let full = match lenient.resolve(&Value::String(raw.to_owned())) {
+        Ok(Value::String(n)) => n,
+        _ => raw.to_owned(),
+    };
+    let parts: Vec<&str> = full.trim_matches(['[', ']']).split('/').collect();
+    // `?` stands for what is known only when deployed; no database name holds one.
+    if let [.., db, c] = parts[..]
+        && parts.len() >= 3
+        && !db.contains(['(', '?'])
+        && c.trim_end_matches([')', '\'']) == name
+    {
+        return format!("{db}/{name}");
+    }
+    name.to_owned()
+}
+
+/// The throughput a container resource declares in `properties.options`.
+fn arm_throughput(v: &Value, scope: &Scope) -> Option<Result<DeclaredThroughput, String>> {
+    let options = v.pointer("/properties/options")?;
+    let (field, raw, autoscale) = match (
+        options.get("throughput"),
+        options.pointer("/autoscaleSettings/maxThroughput"),
+    ) {
+        (_, Some(max)) => ("options.autoscaleSettings.maxThroughput", max, true),
+        (Some(ru), None) => ("options.throughput", ru, false),
+        (None, None) => return None,
+    };
+    Some(match scope.resolve(raw) {
+        Ok(value) => ru_of(&value, field, raw, autoscale),
+        Err(e) => Err(e.message(field, "give --throughput or --autoscale-max")),
+    })
+}
+
+/// The RU/s `value` (resolved from `raw`) of `field` declares.
+fn ru_of(
+    value: &Value,
+    field: &str,
+    raw: &Value,
+    autoscale: bool,
+) -> Result<DeclaredThroughput, String> {
+    let ru = match value {
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    }
+    .filter(|ru| ru.is_finite() && *ru > 0.0)
+    .ok_or_else(|| format!("{field} must be a number of RU/s, not {value}"))?;
+    let field = match raw {
+        Value::String(expr) if expr.starts_with('[') => format!("{field} = {expr} = {ru}"),
+        _ => format!("{field} = {ru}"),
+    };
+    let throughput = match autoscale {
+        true => Throughput::Autoscale(ru),
+        false => Throughput::Manual(ru),
+    };
+    Ok(DeclaredThroughput { throughput, field })
 }
 
 /// Terraform JSON plans and state: every module's resources, and planned changes.
@@ -188,6 +366,7 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                         source: None,
                         qualified,
                         indexing: terraform_indexing(values),
+                        throughput: terraform_throughput(values),
                     });
                 }
                 return;
@@ -209,6 +388,24 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
         }
         _ => {}
     }
+}
+
+/// The throughput a Terraform container declares: `throughput`, or
+/// `autoscale_settings.max_throughput` (a list of one block in JSON, a block in HCL).
+pub fn terraform_throughput(values: &Value) -> Option<Result<DeclaredThroughput, String>> {
+    let autoscale = match values.get("autoscale_settings") {
+        Some(Value::Array(a)) => a.first(),
+        other => other,
+    }
+    .and_then(|b| b.get("max_throughput"))
+    .filter(|v| !v.is_null());
+    let (field, value, auto) = match (autoscale, values.get("throughput").filter(|v| !v.is_null()))
+    {
+        (Some(max), _) => ("autoscale_settings.max_throughput", max, true),
+        (None, Some(ru)) => ("throughput", ru, false),
+        (None, None) => return None,
+    };
+    Some(ru_of(value, field, value, auto))
 }
 
 fn definition(
@@ -293,7 +490,7 @@ pub fn arm_definition(pk: &Value) -> Result<PartitionKeyDefinition, String> {
     )
 }
 
-fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String> {
+pub(crate) fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String> {
     let paths = strings(
         values
             .get("partition_key_paths")
@@ -310,7 +507,7 @@ fn terraform_definition(values: &Value) -> Result<PartitionKeyDefinition, String
 pub enum IacError {
     /// The file is not JSON.
     #[error(
-        "{file}:{line}:{column}: not JSON ({error}); Bicep files must be compiled to ARM JSON first (az bicep build)"
+        "{file}:{line}:{column}: not JSON ({error}); --container reads ARM and Terraform JSON, Terraform HCL as a .tf file, and Bicep compiled to ARM JSON (az bicep build --file FILE.bicep)"
     )]
     NotJson {
         /// The file.
@@ -322,9 +519,34 @@ pub enum IacError {
         /// What the JSON parser said.
         error: String,
     },
+    /// A `.tf` file that is not HCL.
+    #[error("{file}:{line}:{column}: not Terraform HCL ({error})")]
+    NotHcl {
+        /// The file.
+        file: String,
+        /// 1-based line of the syntax error.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// What the HCL parser said.
+        error: String,
+    },
+    /// A Bicep source file: it must be compiled first.
+    #[error(
+        "{file}: a Bicep file; compile it to ARM JSON first and give that: az bicep build --file {file} --outfile {stem}.json"
+    )]
+    Bicep {
+        /// The file.
+        file: String,
+        /// The file without its `.bicep` extension.
+        stem: String,
+    },
+    /// The `--parameters` file cannot be read for the format at hand.
+    #[error("{0}")]
+    Parameters(String),
     /// No container in the file.
     #[error(
-        "{file}: no Cosmos DB container found (looked for ARM resources of type {ARM_TYPE}, a partitionKey object, and Terraform {TERRAFORM_TYPE} resources)"
+        "{file}: no Cosmos DB container found (looked for ARM resources of type {ARM_TYPE}, a partitionKey object, and Terraform {TERRAFORM_TYPE} resources); to gate a key declared elsewhere, give it with --key SPEC instead of --container"
     )]
     NoContainer {
         /// The file.
@@ -396,6 +618,71 @@ pub enum IacError {
 
 /// Every container declared in `text`, the contents of `file`.
 pub fn read(file: &str, text: &str) -> Result<Vec<Declared>, IacError> {
+    read_with(file, text, &Map::new())
+}
+
+/// The syntax of an infrastructure file, by its name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Syntax {
+    /// ARM templates, resources, Terraform JSON: anything but the two below.
+    Json,
+    /// Terraform configuration (`.tf`).
+    Hcl,
+    /// Bicep source (`.bicep`), refused with the command that compiles it.
+    Bicep,
+}
+
+impl Syntax {
+    /// The syntax `file` is written in, by its extension.
+    pub fn of(file: &str) -> Syntax {
+        let lower = file.to_ascii_lowercase();
+        if lower.ends_with(".tf") {
+            Syntax::Hcl
+        } else if lower.ends_with(".bicep") {
+            Syntax::Bicep
+        } else {
+            Syntax::Json
+        }
+    }
+}
+
+/// Every container `file` (its contents `text`) declares, read in its syntax; `parameters`
+/// is the `--parameters` file (name and contents): ARM parameters for a template, variable
+/// values (`.tfvars`, `.tfvars.json`) for Terraform.
+pub fn read_file(
+    file: &str,
+    text: &str,
+    parameters: Option<(&str, &str)>,
+) -> Result<Vec<Declared>, IacError> {
+    match Syntax::of(file) {
+        Syntax::Bicep => Err(IacError::Bicep {
+            file: file.to_owned(),
+            stem: file[..file.len() - ".bicep".len()].to_owned(),
+        }),
+        Syntax::Hcl => {
+            let given = match parameters {
+                Some((p, t)) => hcl::tfvars(p, t).map_err(IacError::Parameters)?,
+                None => Map::new(),
+            };
+            hcl::read(file, text, &given)
+        }
+        Syntax::Json => {
+            let given = match parameters {
+                Some((p, t)) => arm_parameters(p, t).map_err(IacError::Parameters)?,
+                None => Map::new(),
+            };
+            read_with(file, text, &given)
+        }
+    }
+}
+
+/// Every container declared in `text`, the contents of `file`, with ARM parameter values
+/// `given`.
+pub fn read_with(
+    file: &str,
+    text: &str,
+    given: &Map<String, Value>,
+) -> Result<Vec<Declared>, IacError> {
     let doc: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
         let (line, column) = crate::json_error::position(&e);
         IacError::NotJson {
@@ -405,7 +692,33 @@ pub fn read(file: &str, text: &str) -> Result<Vec<Declared>, IacError> {
             error: crate::json_error::message(&e),
         }
     })?;
-    Ok(containers(&doc))
+    Ok(containers_with(&doc, given))
+}
+
+/// The values of an ARM parameters file (`{"parameters": {"name": {"value": ...}}}`);
+/// Key Vault references are left to the template's defaults.
+pub fn arm_parameters(file: &str, text: &str) -> Result<Map<String, Value>, String> {
+    let doc: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+        .map_err(|e| format!("{file}:{}:{}: not JSON ({e})", e.line(), e.column()))?;
+    let shape = "expected the ARM parameters format {\"parameters\": {\"name\": {\"value\": ...}}}";
+    let Some(params) = doc.get("parameters").and_then(Value::as_object) else {
+        return Err(format!("{file}: no \"parameters\" object: {shape}"));
+    };
+    let mut out = Map::new();
+    for (name, p) in params {
+        match (p.get("value"), p.get("reference")) {
+            (Some(v), _) => {
+                out.insert(name.clone(), v.clone());
+            }
+            (None, Some(_)) => {}
+            (None, None) => {
+                return Err(format!(
+                    "{file}: parameter {name:?} has no \"value\": {shape}"
+                ));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The container to gate among `found` in `file`: the one named (by name or
@@ -563,6 +876,78 @@ mod tests {
     }
 
     #[test]
+    fn templates_resolve_as_deployed_with_copy_loops_and_throughput() {
+        let doc = serde_json::json!({
+            "parameters": {
+                "items": {"type": "array"},
+                "ru": {"type": "int", "defaultValue": 4000},
+                "db": {"type": "string", "defaultValue": "shop"}
+            },
+            "variables": {"prefix": "[concat('/', 'tenant')]"},
+            "resources": [{"type": ARM_LEGACY_TYPE, "copy": {"name": "c", "count": "[length(parameters('items'))]"},
+                "name": "[concat(uniqueString('x'), '/sql/', parameters('db'), '/', parameters('items')[copyIndex()].name)]",
+                "properties": {"resource": {"id": "[parameters('items')[copyIndex()].name]",
+                    "partitionKey": {"paths": ["[format('{0}{1}', variables('prefix'), parameters('items')[copyIndex()].suffix)]"], "kind": "hash"}},
+                    "options": {"autoscaleSettings": {"maxThroughput": "[parameters('ru')]"}}}}]
+        });
+        let given = serde_json::json!({"items": [{"name": "a", "suffix": "Id"}, {"name": "b", "suffix": "Key"}]});
+        let found = containers_with(&doc, given.as_object().unwrap());
+        let got: Vec<(String, String)> = (found.iter())
+            .map(|d| {
+                let path = d.definition.as_ref().unwrap().paths()[0].to_string();
+                (d.qualified.clone(), path)
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("shop/a".to_owned(), "/tenantId".to_owned()),
+                ("shop/b".to_owned(), "/tenantKey".to_owned())
+            ]
+        );
+        let t = found[1].throughput.clone().unwrap().unwrap();
+        assert_eq!(t.throughput, Throughput::Autoscale(4000.0));
+        assert!(
+            t.field
+                .contains("maxThroughput = [parameters('ru')] = 4000"),
+            "{}",
+            t.field
+        );
+        // Without the array the loop cannot be expanded: one container, an error naming it.
+        let none = containers(&doc);
+        assert_eq!(none.len(), 1);
+        let e = none[0].definition.as_ref().unwrap_err();
+        assert!(
+            e.contains("copy.count is the ARM expression [length(parameters('items'))]"),
+            "{e}"
+        );
+        // Terraform JSON: autoscale before throughput, null taken as absent.
+        let tf = serde_json::json!({"throughput": null, "autoscale_settings": [{"max_throughput": 1000}]});
+        let t = terraform_throughput(&tf).unwrap().unwrap();
+        assert_eq!(t.throughput, Throughput::Autoscale(1000.0));
+        assert!(terraform_throughput(&serde_json::json!({"throughput": null})).is_none());
+    }
+
+    #[test]
+    fn parameters_files_are_read_and_others_refused_with_the_format() {
+        let ok = r#"{"parameters": {"a": {"value": [1]}, "s": {"reference": {"keyVault": {}}}}}"#;
+        let p = arm_parameters("p.json", ok).unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p["a"], serde_json::json!([1]));
+        for (bad, says) in [
+            ("{", "p.json:1:1: not JSON"),
+            ("{}", "no \"parameters\" object"),
+            (
+                r#"{"parameters": {"a": 1}}"#,
+                "parameter \"a\" has no \"value\"",
+            ),
+        ] {
+            let e = arm_parameters("p.json", bad).unwrap_err();
+            assert!(e.contains(says), "{e}");
+        }
+    }
+
+    #[test]
     fn same_named_containers_are_told_apart_by_database() {
         let c = |name: &str, id: &str, path: &str| {
             serde_json::json!({"type": ARM_TYPE, "name": name,
@@ -627,7 +1012,7 @@ mod tests {
         ]});
         let found = containers(&doc);
         assert_eq!(found.len(), 2);
-        assert_eq!(found[0].name, "[concat('a', 'b')]");
+        assert_eq!(found[0].name, "ab");
         assert_eq!(found[0].definition.as_ref().unwrap().paths().len(), 2);
         assert_eq!(found[1].name, "orders");
         assert_eq!(found[1].definition.as_ref().unwrap().version(), 1);

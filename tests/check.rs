@@ -155,7 +155,10 @@ fn bad_declarations_exit_2_and_say_which_and_where() {
         r#"{"paths": ["/a/"], "kind": "Hash", "version": 2}"#,
     );
     let cases = [
-        (not_json.as_str(), "main.bicep:1:1: not JSON"),
+        (
+            not_json.as_str(),
+            "main.bicep: a Bicep file; compile it to ARM JSON first",
+        ),
         (none.as_str(), "no Cosmos DB container found"),
         (hash_two.as_str(), "exactly one path"),
         (bad_path.as_str(), "invalid path"),

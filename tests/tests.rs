@@ -61,3 +61,7 @@ mod spark;
 mod billing;
 // Hostile input, round two: non-ASCII at the sniffing boundary, misreads, memory, positions.
 mod hostile;
+// Public artefacts (../shared/real): real templates, Terraform, logs and data sets.
+mod real;
+// Screens at 80, 100 and 140 columns.
+mod screens;

@@ -18,6 +18,9 @@ use crate::report::model::{
     Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
 };
 
+/// Past this many times the sample's bytes, a default target is called out.
+pub const SMALL_SAMPLE_RATIO: f64 = 10_000.0;
+
 /// How many of the largest values a candidate's report lists by default.
 pub const DEFAULT_TOP_VALUES: usize = 3;
 
@@ -97,6 +100,12 @@ pub fn build_report(
         None => Vec::new(),
     };
     let t = &opts.target;
+    // A target far past the sample, not asked for: its figures are a long extrapolation.
+    let ratio = t.storage_bytes as f64 / input.bytes.max(1) as f64;
+    let sample_ratio = (input.bytes > 0
+        && ratio > SMALL_SAMPLE_RATIO
+        && opts.defaults.iter().any(|d| d == "storage"))
+    .then_some(ratio);
     Report {
         schema_version: SCHEMA_VERSION.to_owned(),
         tool: Tool::default(),
@@ -109,6 +118,8 @@ pub fn build_report(
                 .throughput
                 .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
             defaults: opts.defaults.clone(),
+            sources: std::collections::BTreeMap::new(),
+            sample_ratio,
             prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,
         },

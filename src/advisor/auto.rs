@@ -179,8 +179,50 @@ pub fn generate(inp: &Inputs<'_>, limit: usize) -> Vec<Candidate> {
         from_log(inp, &filters(log), &mut out);
     }
     from_documents(inp, &mut out);
+    // Cosmos DB requires an id in every item: where documents lack one, a key on it would
+    // be measured on values the loader has yet to write.
+    if missing_ids(inp.discovery).is_some() {
+        out.list.retain(|c| !mentions_id(&c.spec));
+    }
     out.list.truncate(limit);
     out.list
+}
+
+/// What to say when documents read for discovery lack `id`, which Cosmos DB requires in
+/// every item.
+pub fn missing_ids(d: &super::discover::Discovery) -> Option<String> {
+    let present = d.paths.get(&id_path()).map_or(0, |s| s.present);
+    let missing = (d.len() as u64).saturating_sub(present);
+    (missing > 0).then(|| {
+        format!(
+            "{missing} of the first {} documents have no id: Cosmos DB requires one in every item (the loader must add it); /id is not offered as a candidate",
+            d.len()
+        )
+    })
+}
+
+/// What to say of each path the log's reads filter by that none of the documents read for
+/// discovery holds (a misspelt or placeholder path: its reads find nothing under any key).
+pub fn unheld_filters(d: &Discovery, log: &Log) -> Vec<String> {
+    if d.is_empty() {
+        return Vec::new();
+    }
+    let f = filters(log);
+    (f.path.keys())
+        .filter(|p| !d.paths.contains_key(*p))
+        .map(|p| {
+            format!(
+                "the log filters by {p}, which none of the first {} documents holds: check the path (such reads find nothing, and no key can serve them)",
+                d.len()
+            )
+        })
+        .collect()
+}
+
+/// Whether `spec` has `/id` as a path of any level.
+fn mentions_id(spec: &KeySpec) -> bool {
+    let text = spec.to_string();
+    text.split([',', '(', ')']).any(|t| t == "/id")
 }
 
 fn from_log(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {

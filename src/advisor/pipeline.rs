@@ -175,8 +175,10 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
         req.memory = p.memory;
         return evaluate_all(req, progress);
     }
-    choose_candidates(&mut req)?;
-    evaluate_all(req, progress)
+    let notes = choose_candidates(&mut req)?;
+    let mut outcome = evaluate_all(req, progress)?;
+    outcome.warnings.splice(0..0, notes);
+    Ok(outcome)
 }
 
 /// Measures the documents for `pkadvisor profile`, generating candidates first when none
@@ -207,11 +209,16 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
     })
 }
 
-/// With none given (or `auto_extend`), adds generated candidates.
-fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
+/// With none given (or `auto_extend`), adds generated candidates; returns what
+/// discovery found to remark on (documents without `id`, log filters on paths no document
+/// holds).
+fn choose_candidates(req: &mut Request) -> anyhow::Result<Vec<String>> {
+    let mut notes = Vec::new();
     if req.candidates.is_empty() || req.auto_extend {
         let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
-        for c in generate(req, limit)? {
+        let (generated, note) = generate(req, limit)?;
+        notes.extend(note);
+        for c in generated {
             // A key given and generated too is listed once, with both origins.
             match (req.candidates.iter_mut())
                 .find(|k| k.spec == c.spec && k.definition.is_none() && k.layout.is_none())
@@ -234,7 +241,7 @@ fn choose_candidates(req: &mut Request) -> anyhow::Result<()> {
             );
         }
     }
-    Ok(())
+    Ok(notes)
 }
 
 /// A sink that keeps nothing: reading only for its errors.
@@ -247,7 +254,7 @@ impl input::Sink for Discard {
 
 /// Reads ahead into the first source (standard input keeps what was read, chained before
 /// the rest) and generates candidates.
-fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
+fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, Vec<String>)> {
     if req.sources.is_empty() {
         req.sources.push(Source::stdin());
     }
@@ -286,7 +293,11 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<Vec<Candidate>> {
             .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
         write_tops,
     };
-    Ok(super::auto::generate(&inputs, limit))
+    let mut notes: Vec<String> = super::auto::missing_ids(&discovery).into_iter().collect();
+    if let Some(l) = &log {
+        notes.extend(super::auto::unheld_filters(&discovery, l));
+    }
+    Ok((super::auto::generate(&inputs, limit), notes))
 }
 
 /// Reads ahead into the sources in turn (an empty or broken first file does not end it)
@@ -505,6 +516,13 @@ fn monitor_report(o: &Observed) -> MonitorReport {
             .map(|p| ObservedPartitionReport {
                 value: p.value.clone(),
                 bytes: p.bytes,
+            })
+            .collect(),
+        container: o.container.clone(),
+        containers_left: (o.left.iter())
+            .map(|(container, rows)| crate::report::model::ContainerRows {
+                container: container.clone(),
+                rows: *rows,
             })
             .collect(),
     }

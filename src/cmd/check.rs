@@ -9,12 +9,13 @@ use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::indexing::IndexingPolicy;
 use pkadvisor::key::KeySpec;
+use pkadvisor::log::LogContainer;
 use pkadvisor::report::model::Role;
 use pkadvisor::report::{self, View};
 
 use super::request::Plan;
 use super::{Exit, request};
-use crate::cli::CheckArgs;
+use crate::cli::{CheckArgs, CommonArgs};
 
 const DECLARED: &str = "declared";
 /// How a declared global secondary index's origin starts.
@@ -24,11 +25,19 @@ const INDEX: &str = "global secondary index of";
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let gate_options = GateOptions::new(args.min_score, &args.deny, args.max_cost_ratio)?;
     let c = &args.common;
-    let mut settings = request::Settings::new(c)?;
+    let parameters = parameters(&args)?;
+    let given = parameters.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+    let file = match &args.container {
+        Some(file) => Some(from_file(file, &args, given)?),
+        None => None,
+    };
+    let declared_ru = file.as_ref().and_then(|f| f.throughput.as_ref());
+    let qualified = file.as_ref().map(|f| f.qualified.clone());
+    let mut settings = request::Settings::with_declared(c, declared_ru)?;
     let target = settings.target;
-    let (declared, container, policy) = declared_design(&args, &target)?;
+    let (declared, container, policy) = declared_design(&args, &target, file.map(|f| f.design))?;
     let indexes = match (&args.container, &container) {
-        (Some(file), Some(name)) => declared_indexes(file, name)?,
+        (Some(file), Some(name)) => declared_indexes(file, name, given)?,
         _ => Vec::new(),
     };
     let pairs = (!indexes.is_empty()).then(|| {
@@ -57,14 +66,22 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         profiles: None,
     };
     let mut request = request::request(c, plan, &settings.prices, target)?;
+    // A log of several containers is read for the one the file declares, unless named.
+    if let (None, Some(q)) = (&request.log_options.container, &qualified) {
+        request.log_options.container =
+            LogContainer::parse(q, "the container --container declares").ok();
+    }
     // The container's own indexing policy prices its writes, unless one is given.
+    let mut sources = settings.sources.clone();
     if let (Some(p), None) = (policy, &c.read.indexing_policy) {
+        sources.insert("indexing".to_owned(), p.source.clone());
         request.read.indexing = p;
     }
     settings.prices.indexing = request.read.indexing.describe();
     let outcome = request::run(request, c.read.quiet)?;
     let opts = settings.report_options(c, pairs);
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
+    report.target.sources = sources;
     let verdict = gate::gate(&report, container, &gate_options);
     let passed = verdict.passed;
     report.check = Some(verdict);
@@ -79,12 +96,23 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
 /// indexing policy.
 type Design = (Candidate, Option<String>, Option<IndexingPolicy>);
 
-/// The design to check: a key (see [`declared_key`]) or a client-side layout given with
-/// `--layout`.
-fn declared_design(args: &CheckArgs, target: &Target) -> Result<Design> {
+/// What `--container` declares: the design, and the throughput when it declares one.
+struct FileDesign {
+    design: Design,
+    /// The container's `database/name`, or its name.
+    qualified: String,
+    throughput: Option<request::Declared>,
+}
+
+/// The design to check: a key (see [`declared_key`]), the one `file` declares, or a
+/// client-side layout given with `--layout`.
+fn declared_design(args: &CheckArgs, target: &Target, file: Option<Design>) -> Result<Design> {
     let mut layouts = request::layouts(&args.common, &args.common.layouts, target)?;
     match layouts.len() {
-        0 => declared_key(args),
+        0 => match file {
+            Some(design) => Ok(design),
+            None => declared_key(args),
+        },
         1 if args.container.is_none() && args.common.read.keys.is_empty() => {
             let mut l = layouts.remove(0);
             l.origin = format!("{DECLARED} with --layout");
@@ -95,37 +123,48 @@ fn declared_design(args: &CheckArgs, target: &Target) -> Result<Design> {
     }
 }
 
-/// The key to check, from `--container` or `--key`, the container's name and policy.
+/// The key to check given with `--key` (with `--container`, each `--key` is an
+/// alternative to compare the declared key with).
 fn declared_key(args: &CheckArgs) -> Result<Design> {
-    match (&args.container, args.common.read.keys.as_slice()) {
-        (None, []) => bail!(
+    match args.common.read.keys.as_slice() {
+        [] => bail!(
             "check needs the design to gate: --container FILE (ARM, Bicep JSON, Terraform JSON), --key SPEC or --layout SPEC"
         ),
-        (None, [_, _, ..]) => bail!("check gates one key: give --key once"),
-        (None, [key]) => {
+        [_, _, ..] => bail!("check gates one key: give --key once"),
+        [key] => {
             let spec = request::parse_spec(key, "--key")?;
             let c = Candidate::new(spec, format!("{DECLARED} with --key"));
             Ok((c.with_role(Role::Declared), None, None))
         }
-        // With a file, each --key is an alternative to compare the declared key with.
-        (Some(file), _) => from_file(file, args.container_name.as_deref()),
     }
 }
 
-/// Every container the file declares.
-fn read_declared(file: &str) -> Result<Vec<Declared>> {
+/// The `--parameters` file: its name and contents.
+fn parameters(args: &CheckArgs) -> Result<Option<(String, String)>> {
+    let Some(file) = &args.parameters else {
+        return Ok(None);
+    };
+    let text = request::read_capped(file, "a parameters file (ARM parameters, .tfvars)")?;
+    Ok(Some((file.clone(), text)))
+}
+
+/// The `--parameters` file given, borrowed.
+type Given<'a> = Option<(&'a str, &'a str)>;
+
+/// Every container the file declares, with the parameter values `given`.
+fn read_declared(file: &str, given: Given) -> Result<Vec<Declared>> {
     let text = request::read_capped(
         file,
-        "an infrastructure file (ARM, Bicep JSON, Terraform JSON)",
+        "an infrastructure file (ARM, Bicep JSON, Terraform JSON or HCL)",
     )?;
-    Ok(iac::read(file, &text)?)
+    Ok(iac::read_file(file, &text, given)?)
 }
 
 /// The global secondary indexes `file` declares with `source` as their source container,
 /// as candidates.
-fn declared_indexes(file: &str, source: &str) -> Result<Vec<Candidate>> {
+fn declared_indexes(file: &str, source: &str, given: Given) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
-    for d in read_declared(file)?
+    for d in read_declared(file, given)?
         .into_iter()
         .filter(|d| d.source.as_deref() == Some(source))
     {
@@ -148,8 +187,9 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
     }
 }
 
-fn from_file(file: &str, name: Option<&str>) -> Result<Design> {
-    let found = read_declared(file)?;
+fn from_file(file: &str, args: &CheckArgs, given: Given) -> Result<FileDesign> {
+    let name = args.container_name.as_deref();
+    let found = read_declared(file, given)?;
     // Global secondary indexes are checked with their source, unless named.
     let found: Vec<Declared> = found
         .into_iter()
@@ -158,9 +198,35 @@ fn from_file(file: &str, name: Option<&str>) -> Result<Design> {
     let chosen = iac::pick(file, found, name)?;
     let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
     let name = chosen.name.clone();
+    let qualified = chosen.qualified.clone();
     let policy = chosen.indexing_policy(file)?;
+    let throughput = declared_throughput(file, &chosen, &args.common)?;
     let candidate = candidate_of(file, "container", chosen, origin)?;
-    Ok((candidate, Some(name), policy))
+    Ok(FileDesign {
+        design: (candidate, Some(name), policy),
+        qualified,
+        throughput,
+    })
+}
+
+/// The throughput `d` declares in `file`, when no flag gives one; one that cannot be read
+/// is an error only then.
+fn declared_throughput(
+    file: &str,
+    d: &Declared,
+    c: &CommonArgs,
+) -> Result<Option<request::Declared>> {
+    if c.throughput.is_some() || c.autoscale_max.is_some() || c.serverless {
+        return Ok(None);
+    }
+    match &d.throughput {
+        None => Ok(None),
+        Some(Ok(t)) => Ok(Some(request::Declared {
+            throughput: t.throughput,
+            source: format!("{file} (container {}, {})", d.name, t.field),
+        })),
+        Some(Err(e)) => bail!("{file}: container {:?}: {e}", d.name),
+    }
 }
 
 /// The candidate a declared container (`what`: a container, an index) stands for.

@@ -1,6 +1,8 @@
 //! Flag conversion shared by `analyze` and `check`: every flag validated, and turned into
 //! the library's request, before any input is read.
 
+use std::collections::BTreeMap;
+
 use anyhow::{Result, anyhow, bail};
 
 use pkadvisor::advisor::ReportOptions;
@@ -27,7 +29,7 @@ use crate::cli::{
     AutoscaleModeArg, ColorArg, CommonArgs, ConsistencyArg, FormatArg, GsiArg, QueriesFormat,
     ReadArgs, ReservedArg,
 };
-use pkadvisor::log::{LogFormat, LogOptions};
+use pkadvisor::log::{LogContainer, LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
 const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;
@@ -100,12 +102,28 @@ pub struct Settings {
     pub format: Format,
     /// The headroom past which a larger break size earns nothing (`--margin`).
     pub margin: f64,
+    /// Where figures of the target not given with flags come from (`throughput`: the
+    /// infrastructure file that declares it).
+    pub sources: BTreeMap<String, String>,
+}
+
+/// A container's throughput declared in an infrastructure file, and where.
+pub struct Declared {
+    /// The throughput.
+    pub throughput: Throughput,
+    /// The file, the container and the field.
+    pub source: String,
 }
 
 impl Settings {
     /// Validates the shared flags.
     pub fn new(args: &CommonArgs) -> Result<Settings> {
-        let (target, defaults) = target(args)?;
+        Settings::with_declared(args, None)
+    }
+
+    /// Validates the shared flags; `declared` is the throughput used when no flag gives one.
+    pub fn with_declared(args: &CommonArgs, declared: Option<&Declared>) -> Result<Settings> {
+        let (target, defaults, sources) = target(args, declared)?;
         let prices = prices(args, &target)?;
         let margin = args.margin.unwrap_or(DEFAULT_MARGIN);
         if !margin.is_finite() || margin <= 1.0 || margin > 1e6 {
@@ -117,6 +135,7 @@ impl Settings {
             prices,
             format: format(args.format, args.wide),
             margin,
+            sources,
         })
     }
 
@@ -141,9 +160,13 @@ impl Settings {
     }
 }
 
-/// The target, and which of its figures are defaults.
-fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
+/// The target, which of its figures are defaults, and where declared ones come from.
+fn target(
+    args: &CommonArgs,
+    declared: Option<&Declared>,
+) -> Result<(Target, Vec<String>, BTreeMap<String, String>)> {
     let mut defaults = Vec::new();
+    let mut sources = BTreeMap::new();
     let storage_bytes = match &args.target_storage {
         Some(s) => parse_size(s).map_err(|e| anyhow!("invalid --target-storage: {e}"))?,
         None => {
@@ -165,10 +188,24 @@ fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
         }
         // A serverless container is laid out by its storage alone: one partition to start.
         (None, None, true) => Throughput::Manual(SERVERLESS_RU),
-        (None, None, false) => {
-            defaults.push("throughput".to_owned());
-            Target::DEFAULT_THROUGHPUT
-        }
+        (None, None, false) => match declared {
+            Some(d) => {
+                let what = format!("the throughput declared in {}", d.source);
+                sources.insert("throughput".to_owned(), d.source.clone());
+                match d.throughput {
+                    Throughput::Manual(ru) => {
+                        Throughput::Manual(check_ru(ru, &what, 400.0, MANUAL_STEP)?)
+                    }
+                    Throughput::Autoscale(ru) => {
+                        Throughput::Autoscale(check_ru(ru, &what, 1000.0, AUTOSCALE_STEP)?)
+                    }
+                }
+            }
+            None => {
+                defaults.push("throughput".to_owned());
+                Target::DEFAULT_THROUGHPUT
+            }
+        },
     };
     if args.serverless && storage_bytes > SERVERLESS_MAX_BYTES {
         bail!(
@@ -182,6 +219,7 @@ fn target(args: &CommonArgs) -> Result<(Target, Vec<String>)> {
             throughput,
         },
         defaults,
+        sources,
     ))
 }
 
@@ -393,9 +431,14 @@ pub fn log_options(args: &CommonArgs, declared: Option<&KeySpec>) -> Result<LogO
         QueriesFormat::Ndjson => LogFormat::Ndjson,
         QueriesFormat::AzureMonitor => LogFormat::AzureMonitor,
     };
+    let container = match &args.log_container {
+        Some(c) => Some(LogContainer::parse(c, "--log-container").map_err(anyhow::Error::msg)?),
+        None => None,
+    };
     Ok(LogOptions {
         format,
         current_key,
+        container,
     })
 }
 

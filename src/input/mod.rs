@@ -40,6 +40,7 @@ mod reader;
 pub mod source;
 mod terms;
 mod threads;
+pub mod transcode;
 mod worker;
 
 pub use error::{InputError, Position, Problem};

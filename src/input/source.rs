@@ -160,6 +160,8 @@ impl Source {
             None => sniff(counted).map_err(|e| self.read_error(&e))?,
         };
         let reader = decoder(reader, codec).map_err(|e| self.read_error(&e))?;
+        // UTF-16 and UTF-32 text (a byte-order mark tells) is read as UTF-8.
+        let reader = super::transcode::utf8(reader);
         Ok(Opened { reader, raw, codec })
     }
 

@@ -49,6 +49,54 @@ pub struct LogOptions {
     pub format: LogFormat,
     /// The key an Azure Monitor log's `PartitionKey` values belong to.
     pub current_key: Option<crate::key::KeySpec>,
+    /// The one container of an Azure Monitor log of several whose rows are read.
+    pub container: Option<LogContainer>,
+}
+
+/// One container of an Azure Monitor log: `DATABASE/COLLECTION`, or a collection name
+/// alone, and who named it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct LogContainer {
+    /// The database, when named.
+    pub database: Option<String>,
+    /// The collection (container).
+    pub collection: String,
+    /// Who named it (`--log-container`, the container `check --container` declares).
+    pub named_by: String,
+}
+
+impl LogContainer {
+    /// `DB/COLL` or `COLL`, named by `named_by`.
+    pub fn parse(text: &str, named_by: &str) -> Result<LogContainer, String> {
+        let (database, collection) = match text.split_once('/') {
+            Some((db, coll)) => (Some(db.to_owned()), coll.to_owned()),
+            None => (None, text.to_owned()),
+        };
+        if collection.is_empty() || collection.contains('/') || database.as_deref() == Some("") {
+            return Err(format!(
+                "{named_by} {text:?}: expected DATABASE/COLLECTION (or a collection name alone)"
+            ));
+        }
+        Ok(LogContainer {
+            database,
+            collection,
+            named_by: named_by.to_owned(),
+        })
+    }
+
+    /// Whether rows of `database`/`collection` are this container's.
+    pub fn matches(&self, database: &str, collection: &str) -> bool {
+        self.collection == collection && self.database.as_deref().is_none_or(|d| d == database)
+    }
+}
+
+impl std::fmt::Display for LogContainer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.database {
+            Some(db) => write!(f, "{db}/{}", self.collection),
+            None => f.write_str(&self.collection),
+        }
+    }
 }
 
 /// Reads a log of any format (see [`read_log`]).
@@ -78,6 +126,7 @@ pub fn read_any(
         let m = monitor::MonitorOptions {
             paths,
             current_key: opts.current_key.as_ref(),
+            container: opts.container.as_ref(),
             skip_invalid,
             max_ops,
         };

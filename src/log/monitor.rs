@@ -318,6 +318,8 @@ pub struct MonitorOptions<'a> {
     pub paths: &'a [KeyPath],
     /// The key the log's `PartitionKey` values belong to.
     pub current_key: Option<&'a KeySpec>,
+    /// The container whose rows are read, when the log holds several.
+    pub container: Option<&'a super::LogContainer>,
     /// Skip rows that cannot be read.
     pub skip_invalid: bool,
     /// Operations kept at most (see [`Log`]).
@@ -349,6 +351,8 @@ struct State<'a> {
     largest: FxHashMap<String, u64>,
     /// Bytes held by rows waiting for their join.
     held: usize,
+    /// Rows of each container (`database/collection`), read or left.
+    containers: BTreeMap<String, u64>,
     parser: QueryParser,
 }
 
@@ -370,6 +374,9 @@ impl Rows for State<'_> {
             return Ok(());
         }
         let row = Row::of(obj, at);
+        if !self.of_the_container(&row) {
+            return Ok(());
+        }
         self.seen.rows += 1;
         let result = match row.table() {
             Some(Table::DataPlane) => self.request(&row),
@@ -437,8 +444,59 @@ impl<'a> State<'a> {
             keys: FxHashMap::default(),
             largest: FxHashMap::default(),
             held: 0,
+            containers: BTreeMap::new(),
             parser: QueryParser::new(opts.max_ops.saturating_mul(OPERATION_FOOTPRINT) / 8),
         }
+    }
+
+    /// Counts the row's container (rows that name none, account-level requests, are
+    /// read); whether it is the one to read.
+    fn of_the_container(&mut self, row: &Row) -> bool {
+        let (Some(db), Some(coll)) = (row.text("databasename"), row.text("collectionname")) else {
+            return true;
+        };
+        *self.containers.entry(format!("{db}/{coll}")).or_default() += 1;
+        self.opts.container.is_none_or(|c| c.matches(db, coll))
+    }
+
+    /// The container read: the one named, or the only one; rows of several without a
+    /// name, or none of the one named, are an error listing them.
+    fn settle_container(&mut self) -> anyhow::Result<()> {
+        let list = |m: &BTreeMap<String, u64>| {
+            let each = m
+                .iter()
+                .map(|(name, n)| format!("{name} ({n} {})", if *n == 1 { "row" } else { "rows" }));
+            each.collect::<Vec<_>>().join(", ")
+        };
+        let (used, left): (BTreeMap<String, u64>, BTreeMap<String, u64>) =
+            (self.containers.iter().map(|(k, v)| (k.clone(), *v))).partition(|(name, _)| {
+                let (db, coll) = name.split_once('/').unwrap_or(("", name));
+                self.opts.container.is_none_or(|c| c.matches(db, coll))
+            });
+        let pick = "pick one with --log-container DATABASE/COLLECTION";
+        match (self.opts.container, used.len()) {
+            (None, n) if n > 1 => anyhow::bail!(
+                "{}: the log holds rows of {n} containers: {}; {pick}",
+                self.name,
+                list(&used)
+            ),
+            (Some(c), 0) if !left.is_empty() => anyhow::bail!(
+                "{}: the log holds no rows of {c} (named by {}); it holds {}; {pick}",
+                self.name,
+                c.named_by,
+                list(&left)
+            ),
+            (Some(c), n) if n > 1 => anyhow::bail!(
+                "{}: {c} (named by {}) matches {n} containers: {}; {pick}",
+                self.name,
+                c.named_by,
+                list(&used)
+            ),
+            _ => {}
+        }
+        self.seen.container = used.into_keys().next();
+        self.seen.left = left;
+        Ok(())
     }
 
     fn fail(&self, at: u64, message: impl Into<String>) -> anyhow::Error {
@@ -671,6 +729,7 @@ impl<'a> State<'a> {
     }
 
     fn finish(mut self) -> anyhow::Result<Log> {
+        self.settle_container()?;
         self.join_queries()?;
         self.point_operations();
         let mut largest: Vec<ObservedPartition> = (self.largest.drain())

@@ -249,6 +249,10 @@ pub struct Observed {
     /// `CDBPartitionKeyStatistics`: the largest logical partitions seen (value, bytes),
     /// largest first.
     pub largest_partitions: Vec<ObservedPartition>,
+    /// The container (`database/collection`) whose rows were read, when rows name one.
+    pub container: Option<String>,
+    /// Rows of other containers, left unread, by `database/collection`.
+    pub left: std::collections::BTreeMap<String, u64>,
 }
 
 /// One logical partition `CDBPartitionKeyStatistics` reported.

@@ -21,14 +21,14 @@ pub struct Column {
 
 /// Every column, in display order.
 pub const COLUMNS: [Column; 12] = [
-    col("#", "#", 3, true, |c| c.rank.to_string()),
+    col("#", "#", 5, true, |c| c.rank.to_string()),
     col("key", "key", 0, false, |c| c.key.spec.clone()),
-    col("score", "score", 1, true, |c| format!("{:.1}", c.score)),
-    col("RU/s", "RU/s needed", 4, true, ru_needed),
+    col("score", "score", 3, true, |c| format!("{:.1}", c.score)),
+    col("RU/s", "RU/s needed", 1, true, ru_needed),
     col("eff", "efficiency", 8, true, |c| {
         format!("{:.0}%", c.cost.efficiency * 100.0)
     }),
-    col("$/month", "$/month", 5, true, monthly),
+    col("$/month", "$/month", 2, true, monthly),
     col(
         "breaks at",
         "breaks at (container size)",
@@ -50,7 +50,7 @@ pub const COLUMNS: [Column; 12] = [
     col("skew", "storage skew", 11, true, |c| {
         format!("{:.2}", c.storage.physical_skew)
     }),
-    col("findings", "findings", 2, false, |c| {
+    col("findings", "findings", 4, false, |c| {
         let codes: Vec<&str> = c.findings.iter().map(|f| f.code.as_str()).collect();
         codes.join("\n")
     }),

@@ -27,8 +27,8 @@ use super::model::{
 };
 use super::text::{
     MAP_LEGEND, best_alternative, cost_line, cost_summary, largest_values, map_header,
-    observed_line, partition_name, prices_note, round_up, secondary_index_line, target_line,
-    thousands,
+    observed_line, partition_name, prices_note, round_up, secondary_index_line, small_sample_line,
+    target_line, thousands,
 };
 use crate::units::human_bytes;
 
@@ -162,6 +162,9 @@ fn pct(x: f64) -> String {
 fn ranking(report: &Report) -> String {
     let mut s = String::from("<h1>Partition-key analysis</h1>\n");
     s += &format!("<p>{}</p>\n", esc(&target_line(report)));
+    if let Some(line) = small_sample_line(report) {
+        s += &format!("<p class=\"note\">{}</p>\n", esc(&line));
+    }
     s += &recommendation(report);
     s += &table(report);
     for c in &report.candidates {

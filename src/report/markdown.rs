@@ -10,8 +10,9 @@ use super::View;
 use super::columns::COLUMNS;
 use super::model::{CandidateReport, ExplainReport, Report, Severity};
 use super::text::{
-    MAP_LEGEND, best_alternative, cell, cost_line, largest_values, map_header, observed_line,
-    partition_name, prices_note, round_up, secondary_index_line, target_line,
+    MAP_LEGEND, best_alternative, cell, cost_line, declaration_lines, largest_values, map_header,
+    observed_line, partition_name, prices_note, round_up, secondary_index_line, small_sample_line,
+    target_line,
 };
 use crate::units::human_bytes;
 
@@ -24,10 +25,8 @@ pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
     }
 }
 
-/// The ranking, the prices, the recommendation and the findings.
-fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "## Partition-key analysis\n")?;
-    writeln!(out, "{}\n", target_line(report))?;
+/// One table of `rows`, every column.
+fn table(rows: &[&CandidateReport], out: &mut dyn Write) -> io::Result<()> {
     let headers: Vec<&str> = COLUMNS.iter().map(|c| c.long_header).collect();
     writeln!(out, "| {} |", headers.join(" | "))?;
     let aligns: Vec<&str> = COLUMNS
@@ -35,8 +34,35 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         .map(|c| if c.numeric { "---:" } else { "---" })
         .collect();
     writeln!(out, "|{}|", aligns.join("|"))?;
-    for c in &report.candidates {
+    for c in rows {
         writeln!(out, "{}", row(c))?;
+    }
+    Ok(())
+}
+
+/// The ranking, the prices, the recommendation and the findings.
+fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "## Partition-key analysis\n")?;
+    writeln!(out, "{}\n", target_line(report))?;
+    if let Some(line) = small_sample_line(report) {
+        writeln!(out, "> {line}\n")?;
+    }
+    // Candidates with a violation are set apart, as the terminal's table does.
+    let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
+        (report.candidates.iter())
+            .partition(|c| !c.findings.iter().any(|f| f.severity == Severity::Violation));
+    if !clean.is_empty() {
+        table(&clean, out)?;
+    }
+    if !violating.is_empty() {
+        if !clean.is_empty() {
+            writeln!(out)?;
+        }
+        writeln!(
+            out,
+            "**With violations** (ranked after every candidate without):\n"
+        )?;
+        table(&violating, out)?;
     }
     writeln!(out, "\n{}", prices_note(&report.target.prices))?;
     write!(out, "{}", charts(&report.candidates))?;
@@ -216,9 +242,16 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)?;
     if let Some((spec, tail)) = best_alternative(report, v) {
         writeln!(out, "**Best alternative: {spec}** {tail}")?;
+        let lines = declaration_lines(report, v);
+        if !lines.is_empty() {
+            writeln!(out, "\nDeclared as:\n\n```text\n{}\n```", lines.join("\n"))?;
+        }
     }
     writeln!(out)?;
-    ranking(report, out)
+    // A pull request's comment stays short: the analysis folds away.
+    writeln!(out, "<details><summary>Full analysis</summary>\n")?;
+    ranking(report, out)?;
+    writeln!(out, "\n</details>")
 }
 
 #[cfg(test)]

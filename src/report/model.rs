@@ -203,6 +203,21 @@ pub struct MonitorReport {
     pub current_key: Option<String>,
     /// `CDBPartitionKeyStatistics`: the largest logical partitions seen, largest first.
     pub largest_partitions: Vec<ObservedPartitionReport>,
+    /// The container (`database/collection`) whose rows were read, when rows name one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// Rows of other containers, left unread, by `database/collection`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub containers_left: Vec<ContainerRows>,
+}
+
+/// Rows of one container (`database/collection`) of an Azure Monitor log.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ContainerRows {
+    /// `database/collection`.
+    pub container: String,
+    /// Its rows.
+    pub rows: u64,
 }
 
 /// One logical partition an Azure Monitor log reported.
@@ -227,6 +242,14 @@ pub struct TargetReport {
     pub physical_partitions: usize,
     /// Which of the figures are defaults chosen by pkadvisor (`storage`, `throughput`).
     pub defaults: Vec<String>,
+    /// Where figures read from an infrastructure file come from (`throughput`,
+    /// `indexing`): the file, the container and the field.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub sources: BTreeMap<String, String>,
+    /// The default target storage over the sample's bytes, when more than 10,000: the
+    /// projection extrapolates the sample's proportions that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample_ratio: Option<f64>,
     /// The prices the cost uses.
     pub prices: PricesReport,
     /// The share of the real traffic the query log holds (`--log-share`).
@@ -766,6 +789,8 @@ pub(crate) mod testing {
             throughput_mode: "manual".to_owned(),
             physical_partitions: 32,
             defaults: vec!["storage".to_owned()],
+            sources: BTreeMap::new(),
+            sample_ratio: None,
             prices: PricesReport {
                 ru_hour_per_100: 0.008,
                 gb_month: 0.25,

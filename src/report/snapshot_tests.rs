@@ -171,6 +171,8 @@ fn ranking() -> Report {
                     value: "[\"V123\"]".to_owned(),
                     bytes: 1_500_000_000,
                 }],
+                container: None,
+                containers_left: Vec::new(),
             }),
         },
         target: crate::report::model::testing::target(),

@@ -21,8 +21,8 @@ use super::View;
 use super::columns::{COLUMNS, Column};
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
 use super::text::{
-    MAP_LEGEND, best_alternative, cost_line, largest_values, map_header, observed_line,
-    partition_name, secondary_index_line, target_line,
+    MAP_LEGEND, best_alternative, cost_line, declaration_lines, largest_values, map_header,
+    observed_line, partition_name, secondary_index_line, small_sample_line, target_line,
 };
 use crate::units::human_bytes;
 
@@ -52,6 +52,9 @@ fn ranking(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     writeln!(out, "{}", target_line(report))?;
+    if let Some(line) = small_sample_line(report) {
+        writeln!(out, "{line}")?;
+    }
     let all: Vec<&CandidateReport> = report.candidates.iter().collect();
     let columns = fitting(&all, width);
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
@@ -88,14 +91,15 @@ fn ranking(
 }
 
 /// The columns that fit `width` terminal columns, in display order: kept by priority, each
-/// as wide as its widest cell or header word (plus padding and a border).
+/// as wide as its widest cell or header (plus padding and a border).
 fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Column> {
     let need = |c: &Column| {
         let cells = rows.iter().flat_map(|r| {
             let text = (c.text)(r);
             text.lines().map(|l| l.chars().count()).collect::<Vec<_>>()
         });
-        let header = c.header.split(' ').map(str::len).max().unwrap_or(0);
+        // The table never wraps: a header of two words takes its whole length.
+        let header = c.header.chars().count();
         cells.max().unwrap_or(0).max(header) + 3
     };
     let Some(width) = width else {
@@ -249,6 +253,9 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         v.key, c.score, v.min_score
     )?;
     writeln!(out, "{}", target_line(report))?;
+    if let Some(line) = small_sample_line(report) {
+        writeln!(out, "{line}")?;
+    }
     for r in &v.reasons {
         writeln!(out, "  ✗ {r}")?;
     }
@@ -272,10 +279,17 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     for i in &report.declared_indexes {
         writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
     }
-    match best_alternative(report, v) {
-        Some((spec, tail)) => writeln!(out, "Best alternative: {spec} {tail}"),
-        None => Ok(()),
+    if let Some((spec, tail)) = best_alternative(report, v) {
+        writeln!(out, "Best alternative: {spec} {tail}")?;
+        let lines = declaration_lines(report, v);
+        if !lines.is_empty() {
+            writeln!(out, "Declared as:")?;
+            for l in lines {
+                writeln!(out, "{l}")?;
+            }
+        }
     }
+    Ok(())
 }
 
 #[cfg(test)]

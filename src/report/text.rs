@@ -61,17 +61,33 @@ pub fn cost_summary(c: &CandidateReport) -> String {
     }
 }
 
+/// The line above the table when the default target is far past the sample.
+pub fn small_sample_line(report: &Report) -> Option<String> {
+    let ratio = report.target.sample_ratio?;
+    Some(format!(
+        "Small sample, big default: the sample's {} are projected onto the default {}, {}× as much: its proportions are extrapolated that far; give --target-storage with the size you expect.",
+        human_bytes(report.input.bytes),
+        human_bytes(report.target.storage_bytes),
+        thousands(ratio.round())
+    ))
+}
+
 /// The line saying what was read and projected onto.
 pub fn target_line(report: &Report) -> String {
     let t = &report.target;
     let i = &report.input;
+    let flags = match t.sources.contains_key("throughput") {
+        true => "--target-storage",
+        false => "--target-storage / --throughput",
+    };
     let defaulted = if t.defaults.is_empty() {
         String::new()
     } else {
-        format!(
-            " (default {}; set --target-storage / --throughput)",
-            t.defaults.join(", ")
-        )
+        format!(" (default {}; set {flags})", t.defaults.join(", "))
+    };
+    let declared = match t.sources.get("throughput") {
+        Some(source) => format!(" (throughput declared in {source})"),
+        None => String::new(),
     };
     let ops = if i.operations > 0 {
         format!(", {} logged operations", i.operations)
@@ -89,7 +105,7 @@ pub fn target_line(report: &Report) -> String {
     };
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}. {}",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}. {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
@@ -151,7 +167,22 @@ pub(super) fn prices_note(p: &super::model::PricesReport) -> String {
 
 /// What an Azure Monitor log showed, in a few words.
 fn monitor_note(m: &super::model::MonitorReport) -> String {
-    let mut parts = vec![format!("{} Azure Monitor rows", m.rows)];
+    let mut parts = vec![match &m.container {
+        Some(c) => format!("{} Azure Monitor rows of {c}", m.rows),
+        None => format!("{} Azure Monitor rows", m.rows),
+    }];
+    if !m.containers_left.is_empty() {
+        let rows: u64 = m.containers_left.iter().map(|c| c.rows).sum();
+        let n = m.containers_left.len();
+        parts.push(format!(
+            "{rows} {} of {n} other {} left ({})",
+            if rows == 1 { "row" } else { "rows" },
+            if n == 1 { "container" } else { "containers" },
+            (m.containers_left.iter().map(|c| c.container.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     match &m.current_key {
         Some(k) => parts.push(format!(
             "{} point operations keyed by the current key {k}",
@@ -321,6 +352,46 @@ pub fn best_alternative<'a>(report: &Report, v: &'a CheckResult) -> Option<(&'a 
         alt.origin
     );
     Some((spec, tail))
+}
+
+/// The lines that declare `check`'s best alternative in ARM, Bicep and Terraform, when it
+/// is a key Cosmos DB declares (one path, or a hierarchy: kind MultiHash, version 2).
+pub fn declaration_lines(report: &Report, v: &CheckResult) -> Vec<String> {
+    let Some(spec) = v.best_alternative.as_deref() else {
+        return Vec::new();
+    };
+    let Some(alt) = report.candidates.iter().find(|c| c.key.spec == spec) else {
+        return Vec::new();
+    };
+    let d = &alt.key.definition;
+    let (Some(paths), Some(kind), Some(version)) = (
+        d.get("paths").and_then(|p| p.as_array()),
+        d.get("kind").and_then(|k| k.as_str()),
+        d.get("version").and_then(|v| v.as_u64()),
+    ) else {
+        return Vec::new();
+    };
+    if alt.key.kind == "synthetic" {
+        return Vec::new();
+    }
+    let paths: Vec<&str> = paths.iter().filter_map(|p| p.as_str()).collect();
+    let quoted = |q: char| {
+        let each: Vec<String> = paths.iter().map(|p| format!("{q}{p}{q}")).collect();
+        each.join(", ")
+    };
+    vec![
+        format!(
+            "  ARM:       \"partitionKey\": {{\"paths\": [{}], \"kind\": \"{kind}\", \"version\": {version}}}",
+            quoted('"')
+        ),
+        format!(
+            "  Bicep:     partitionKey: {{ paths: [ {} ], kind: '{kind}', version: {version} }}",
+            quoted('\'')
+        ),
+        format!("  Terraform: partition_key_paths   = [{}]", quoted('"')),
+        format!("             partition_key_kind    = \"{kind}\""),
+        format!("             partition_key_version = {version}"),
+    ]
 }
 
 #[cfg(test)]

@@ -1,0 +1,354 @@
+//! Terraform configuration read directly (HCL, `.tf`): every `azurerm_cosmosdb_sql_container`
+//! resource, its attributes evaluated with the variables' defaults, the values of a
+//! `.tfvars` file and `locals`. References to other resources are known only once applied:
+//! a key that needs one is an error naming the attribute and saying what to pass.
+
+use hcl::eval::{Context, Evaluate};
+use serde_json::{Map, Value};
+
+use super::{
+    Declared, IacError, TERRAFORM_TYPE, terraform_definition, terraform_indexing,
+    terraform_throughput,
+};
+
+/// The attributes that make the key.
+const KEY_FIELDS: [&str; 4] = [
+    "partition_key_paths",
+    "partition_key_path",
+    "partition_key_kind",
+    "partition_key_version",
+];
+
+/// How many passes resolve `locals` that refer to each other.
+const LOCAL_PASSES: usize = 8;
+
+/// Every container `text` (the `.tf` file `file`) declares, with the variable values `given`.
+pub fn read(file: &str, text: &str, given: &Map<String, Value>) -> Result<Vec<Declared>, IacError> {
+    let body = parse(file, text)?;
+    let ctx = context(&body, given);
+    let mut out = Vec::new();
+    for block in body.blocks().filter(|b| b.identifier() == "resource") {
+        if let [ty, label, ..] = block.labels()
+            && ty.as_str() == TERRAFORM_TYPE
+        {
+            out.push(container(block.body(), label.as_str(), &ctx));
+        }
+    }
+    Ok(out)
+}
+
+fn parse(file: &str, text: &str) -> Result<hcl::Body, IacError> {
+    hcl::parse(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        let (line, column) = match &e {
+            hcl::Error::Parse(p) => (p.location().line(), p.location().column()),
+            _ => (1, 1),
+        };
+        let error = match &e {
+            hcl::Error::Parse(p) => p.message().to_owned(),
+            other => other.to_string(),
+        };
+        IacError::NotHcl {
+            file: file.to_owned(),
+            line,
+            column,
+            error,
+        }
+    })
+}
+
+/// The values of a `.tfvars` file (HCL attributes) or a `.tfvars.json` file (an object).
+pub fn tfvars(file: &str, text: &str) -> Result<Map<String, Value>, String> {
+    if file.ends_with(".json") {
+        let doc: Value = serde_json::from_str(text.trim_start_matches('\u{feff}'))
+            .map_err(|e| format!("{file}:{}:{}: not JSON ({e})", e.line(), e.column()))?;
+        return match doc {
+            Value::Object(m) => Ok(m),
+            _ => Err(format!(
+                "{file}: expected an object of variable values, {{\"name\": value}}"
+            )),
+        };
+    }
+    let body = parse(file, text).map_err(|e| e.to_string())?;
+    let ctx = Context::new();
+    let mut out = Map::new();
+    for attr in body.attributes() {
+        let v = attr.expr().evaluate(&ctx).map_err(|e| {
+            format!(
+                "{file}: {} = {}: a .tfvars value must be a constant ({e})",
+                attr.key(),
+                attr.expr()
+            )
+        })?;
+        out.insert(attr.key().to_owned(), json_of(&v));
+    }
+    Ok(out)
+}
+
+fn json_of(v: &hcl::Value) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+fn hcl_of(v: &Value) -> hcl::Value {
+    hcl::to_value(v).unwrap_or(hcl::Value::Null)
+}
+
+/// `var` (each declared variable's given value or default, and every given one) and
+/// `local` (the locals that resolve).
+fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
+    let mut vars = hcl::Map::new();
+    let empty = Context::new();
+    for block in body.blocks().filter(|b| b.identifier() == "variable") {
+        let Some(name) = block.labels().first().map(|l| l.as_str().to_owned()) else {
+            continue;
+        };
+        let default = (block.body().attributes())
+            .find(|a| a.key() == "default")
+            .and_then(|a| a.expr().evaluate(&empty).ok());
+        if let Some(v) = default {
+            vars.insert(name, v);
+        }
+    }
+    for (name, v) in given {
+        vars.insert(name.clone(), hcl_of(v));
+    }
+    let mut ctx = Context::new();
+    ctx.declare_var("var", hcl::Value::Object(vars.clone()));
+    let mut locals = hcl::Map::new();
+    let attrs: Vec<&hcl::Attribute> = (body.blocks())
+        .filter(|b| b.identifier() == "locals")
+        .flat_map(|b| b.body().attributes())
+        .collect();
+    for _ in 0..LOCAL_PASSES {
+        let before = locals.len();
+        for attr in &attrs {
+            if !locals.contains_key(attr.key())
+                && let Ok(v) = attr.expr().evaluate(&ctx)
+            {
+                locals.insert(attr.key().to_owned(), v);
+            }
+        }
+        ctx.declare_var("local", hcl::Value::Object(locals.clone()));
+        if locals.len() == before {
+            break;
+        }
+    }
+    declare_resources(body, &mut ctx);
+    ctx
+}
+
+/// Each resource's attributes that resolve, as `TYPE.LABEL.attribute` (a database's
+/// name, read by its container's `database_name`); passes until nothing more resolves.
+fn declare_resources(body: &hcl::Body, ctx: &mut Context<'static>) {
+    let mut known = 0;
+    for _ in 0..LOCAL_PASSES {
+        let mut types: hcl::Map<String, hcl::Value> = hcl::Map::new();
+        let mut count = 0;
+        for block in body.blocks().filter(|b| b.identifier() == "resource") {
+            let [ty, label, ..] = block.labels() else {
+                continue;
+            };
+            let mut ignored = Vec::new();
+            let values = body_json(block.body(), ctx, "", &mut ignored);
+            count += values.len();
+            let entry = (types.entry(ty.as_str().to_owned()))
+                .or_insert_with(|| hcl::Value::Object(hcl::Map::new()));
+            if let hcl::Value::Object(labels) = entry {
+                labels.insert(label.as_str().to_owned(), hcl_of(&Value::Object(values)));
+            }
+        }
+        for (ty, v) in types {
+            ctx.declare_var(ty, v);
+        }
+        if count == known {
+            return;
+        }
+        known = count;
+    }
+}
+
+/// A block's attributes evaluated and its nested blocks as lists (the shape of
+/// `terraform show -json`); what does not resolve goes to `unresolved` as
+/// (`path.attribute`, `attribute = expression (why)`).
+fn body_json(
+    body: &hcl::Body,
+    ctx: &Context,
+    path: &str,
+    unresolved: &mut Vec<(String, String)>,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    for attr in body.attributes() {
+        match attr.expr().evaluate(ctx) {
+            Ok(v) => {
+                out.insert(attr.key().to_owned(), json_of(&v));
+            }
+            Err(e) => unresolved.push((
+                format!("{path}{}", attr.key()),
+                one_line(&format!("{path}{} = {} ({e})", attr.key(), attr.expr())),
+            )),
+        }
+    }
+    for block in body.blocks() {
+        let inner = format!("{path}{}.", block.identifier());
+        let value = Value::Object(body_json(block.body(), ctx, &inner, unresolved));
+        let entry =
+            (out.entry(block.identifier().to_owned())).or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(items) = entry {
+            items.push(value);
+        }
+    }
+    out
+}
+
+/// `text` on one line: HCL prints lists and objects over several.
+fn one_line(text: &str) -> String {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.join(" ").replace("[ ", "[").replace(" ]", "]")
+}
+
+/// What to do about an attribute that does not resolve.
+fn unresolvable(what: &str, instead: &str) -> String {
+    format!(
+        "{what} cannot be resolved before apply: pass the variable with --var-file FILE (a .tfvars file) or give it a default, or {instead}"
+    )
+}
+
+/// One `azurerm_cosmosdb_sql_container` block, labelled `label`.
+fn container(body: &hcl::Body, label: &str, ctx: &Context) -> Declared {
+    let mut unresolved = Vec::new();
+    let values = Value::Object(body_json(body, ctx, "", &mut unresolved));
+    let address = format!("{TERRAFORM_TYPE}.{label}");
+    let find = |pred: &dyn Fn(&str) -> bool| {
+        (unresolved.iter())
+            .find(|(field, _)| pred(field))
+            .map(|(_, what)| what.clone())
+    };
+    let name = (values.get("name").and_then(Value::as_str))
+        .unwrap_or(&address)
+        .to_owned();
+    let definition = match find(&|f| KEY_FIELDS.contains(&f)) {
+        Some(what) => Err(unresolvable(
+            &what,
+            "gate the key with --key SPEC instead of --container",
+        )),
+        None => terraform_definition(&values),
+    };
+    let indexing = match find(&|f| f.starts_with("indexing_policy.")) {
+        Some(what) => Some(Err(unresolvable(&what, "give --indexing-policy"))),
+        None => terraform_indexing(&values),
+    };
+    let throughput = match find(&|f| f == "throughput" || f.starts_with("autoscale_settings.")) {
+        Some(what) => Some(Err(unresolvable(
+            &what,
+            "give --throughput or --autoscale-max",
+        ))),
+        None => terraform_throughput(&values),
+    };
+    let qualified = match values.get("database_name").and_then(Value::as_str) {
+        Some(db) => format!("{db}/{name}"),
+        None => name.clone(),
+    };
+    Declared {
+        name,
+        at: address,
+        definition,
+        source: None,
+        qualified,
+        indexing,
+        throughput,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TF: &str = r#"
+variable "pk" {
+  default = "/tenantId"
+}
+variable "prefix" {}
+locals {
+  db   = "${var.prefix}-db"
+  kind = "Hash"
+}
+resource "azurerm_cosmosdb_sql_database" "d" {
+  name = local.db
+}
+resource "azurerm_cosmosdb_sql_container" "orders" {
+  name                  = "${var.prefix}-orders"
+  database_name         = local.db
+  partition_key_paths   = [var.pk]
+  partition_key_kind    = local.kind
+  partition_key_version = 2
+  autoscale_settings {
+    max_throughput = 4000
+  }
+  indexing_policy {
+    indexing_mode = "consistent"
+    included_path {
+      path = "/tenantId/?"
+    }
+    excluded_path {
+      path = "/*"
+    }
+  }
+}
+resource "azurerm_cosmosdb_sql_container" "legacy" {
+  name               = "legacy"
+  database_name      = azurerm_cosmosdb_sql_database.d.name
+  partition_key_path = "/customerId"
+  throughput         = 400
+}
+"#;
+
+    #[test]
+    fn containers_resolve_from_defaults_tfvars_and_locals() {
+        let given = serde_json::json!({"prefix": "shop"});
+        let found = read("main.tf", TF, given.as_object().unwrap()).unwrap();
+        assert_eq!(found.len(), 2);
+        let orders = &found[0];
+        assert_eq!(orders.name, "shop-orders");
+        assert_eq!(orders.qualified, "shop-db/shop-orders");
+        let def = orders.definition.as_ref().unwrap();
+        assert_eq!(def.paths()[0].to_string(), "/tenantId");
+        assert_eq!(def.version(), 2);
+        let t = orders.throughput.clone().unwrap().unwrap();
+        assert_eq!(t.throughput, crate::engine::Throughput::Autoscale(4000.0));
+        let p = orders.indexing_policy("main.tf").unwrap().unwrap();
+        assert!(p.indexes(&["tenantId"]) && !p.indexes(&["other"]));
+        // A reference to another resource of the file resolves to its attribute.
+        let legacy = &found[1];
+        assert_eq!(legacy.qualified, "shop-db/legacy");
+        let def = legacy.definition.as_ref().unwrap();
+        assert_eq!(def.paths()[0].to_string(), "/customerId");
+        assert_eq!(def.version(), 1);
+        let t = legacy.throughput.clone().unwrap().unwrap();
+        assert_eq!(t.throughput, crate::engine::Throughput::Manual(400.0));
+    }
+
+    #[test]
+    fn what_does_not_resolve_says_what_to_pass() {
+        let tf = TF.replace("default = \"/tenantId\"", "");
+        let found = read("main.tf", &tf, &Map::new()).unwrap();
+        // No prefix: the name falls back to the address, the database is unknown.
+        assert_eq!(found[0].name, "azurerm_cosmosdb_sql_container.orders");
+        assert_eq!(found[1].qualified, "legacy");
+        let e = found[0].definition.as_ref().unwrap_err();
+        assert!(e.starts_with("partition_key_paths = [var.pk]"), "{e}");
+        assert!(e.contains("--var-file FILE"), "{e}");
+        let bad = read("main.tf", "resource \"x\" {\n  a = \n", &Map::new()).unwrap_err();
+        let bad = bad.to_string();
+        assert!(bad.starts_with("main.tf:2:7: not Terraform HCL"), "{bad}");
+    }
+
+    #[test]
+    fn tfvars_files_are_read_in_both_syntaxes() {
+        let hcl = tfvars("a.tfvars", "prefix = \"shop\"\nru = 400\n").unwrap();
+        assert_eq!(hcl["prefix"], "shop");
+        assert_eq!(hcl["ru"], 400);
+        let json = tfvars("a.tfvars.json", r#"{"prefix": "shop"}"#).unwrap();
+        assert_eq!(json["prefix"], "shop");
+        let e = tfvars("a.tfvars", "x = var.y\n").unwrap_err();
+        assert!(e.contains("must be a constant"), "{e}");
+    }
+}
