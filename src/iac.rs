@@ -80,7 +80,7 @@ pub fn containers_with(doc: &Value, given: &Map<String, Value>) -> Vec<Declared>
     }
     let scope = Scope::of(doc, given.clone());
     arm(doc, "", "", &scope, &mut out);
-    terraform(doc, "", &mut out);
+    terraform(doc, "", &mut out, &mut Vec::new());
     out
 }
 
@@ -336,7 +336,8 @@ fn ru_of(
 }
 
 /// Terraform JSON plans and state: every module's resources, and planned changes.
-fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
+/// `addresses`: the resource addresses already read (a plan lists each resource twice).
+fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>, addresses: &mut Vec<String>) {
     match v {
         Value::Object(obj) => {
             if obj.get("type").and_then(Value::as_str) == Some(TERRAFORM_TYPE)
@@ -348,17 +349,28 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                     .and_then(Value::as_str)
                     .unwrap_or("(unnamed)");
                 let at = format!("{at}/values");
-                // A plan lists a container twice (planned values, resource changes): one
-                // container per database and name; same-named ones of other databases stay.
-                let qualified = match values.get("database_name").and_then(Value::as_str) {
-                    Some(db) => format!("{db}/{name}"),
-                    None => name.to_owned(),
-                };
-                // A listing without its database (a change's `after`) is the same-named one.
-                let unqualified = |d: &Declared| d.qualified == d.name || qualified == name;
-                if !(out.iter())
-                    .any(|d| d.name == name && (d.qualified == qualified || unqualified(d)))
+                let address = obj.get("address").and_then(Value::as_str);
+                // A database known only after apply: the resource's address tells same-named
+                // containers apart.
+                let qualified = match (values.get("database_name").and_then(Value::as_str), address)
                 {
+                    (Some(db), _) => format!("{db}/{name}"),
+                    (None, Some(a)) => a.to_owned(),
+                    (None, None) => name.to_owned(),
+                };
+                // A plan lists a container twice (planned values, resource changes): once per
+                // resource address; without addresses, once per database and name (a
+                // listing without its database, a change's `after`, is the same-named one).
+                let unqualified = |d: &Declared| d.qualified == d.name || qualified == name;
+                let listed = match address {
+                    Some(a) => addresses.iter().any(|seen| seen == a),
+                    None => (out.iter())
+                        .any(|d| d.name == name && (d.qualified == qualified || unqualified(d))),
+                };
+                if let Some(a) = address {
+                    addresses.push(a.to_owned());
+                }
+                if !listed {
                     out.push(Declared {
                         name: name.to_owned(),
                         at,
@@ -378,12 +390,12 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                 if plan && k == "prior_state" {
                     continue;
                 }
-                terraform(child, &format!("{at}/{k}"), out);
+                terraform(child, &format!("{at}/{k}"), out, addresses);
             }
         }
         Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
-                terraform(child, &format!("{at}/{i}"), out);
+                terraform(child, &format!("{at}/{i}"), out, addresses);
             }
         }
         _ => {}
@@ -1125,6 +1137,38 @@ mod tests {
         assert_eq!(
             archive.key("plan.json", "container").unwrap().0.to_string(),
             "/year"
+        );
+    }
+
+    #[test]
+    fn terraform_twins_whose_database_is_known_after_apply_go_by_address() {
+        // Each resource twice (planned values, a change's `after`), no database_name in
+        // either: known only after apply.
+        let values = |path: &str| serde_json::json!({"name": "events", "partition_key_paths": [path], "partition_key_version": 2});
+        let listed = |id: &str, path: &str| {
+            let address = format!("azurerm_cosmosdb_sql_container.{id}");
+            let planned = serde_json::json!({"type": TERRAFORM_TYPE, "address": address, "values": values(path)});
+            let change = serde_json::json!({"type": TERRAFORM_TYPE, "address": address, "change": {"after": values(path)}});
+            (planned, change)
+        };
+        let ((pa, ca), (pb, cb)) = (listed("a", "/tenantId"), listed("b", "/tenantId/x"));
+        let plan = serde_json::json!({"planned_values": {"root_module": {"resources": [pa, pb]}},
+            "resource_changes": [ca, cb]});
+        let found = read("plan.json", &plan.to_string()).unwrap();
+        let names: Vec<&str> = found.iter().map(|d| d.qualified.as_str()).collect();
+        let addresses = [
+            "azurerm_cosmosdb_sql_container.a",
+            "azurerm_cosmosdb_sql_container.b",
+        ];
+        assert_eq!(names, addresses);
+        let e = pick("plan.json", found.clone(), None)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(addresses[1]), "{e}");
+        let b = pick("plan.json", found, Some(addresses[1])).unwrap();
+        assert_eq!(
+            b.key("plan.json", "container").unwrap().0.to_string(),
+            "/tenantId/x"
         );
     }
 }
