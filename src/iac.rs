@@ -32,6 +32,10 @@ pub struct Declared {
     /// Its indexing policy when the file declares one (ARM `indexingPolicy`, Terraform
     /// `indexing_policy`), or why it is not one the service accepts.
     pub indexing: Option<Result<IndexingPolicy, String>>,
+    /// Its default time to live in seconds (ARM `defaultTtl`, Terraform `default_ttl`):
+    /// -1 or absent, items live forever unless their own `ttl` says otherwise; a value
+    /// that is not an integer (an unresolved expression) is read as absent.
+    pub default_ttl: Option<i64>,
 }
 
 /// Every container declared in `doc`.
@@ -48,6 +52,7 @@ pub fn containers(doc: &Value) -> Vec<Declared> {
             .unwrap_or("(resource)");
         let mut d = declared(name, "/partitionKey", res);
         d.indexing = arm_indexing(doc);
+        d.default_ttl = doc.get("defaultTtl").and_then(Value::as_i64);
         out.push(d);
         return out;
     }
@@ -64,6 +69,7 @@ fn declared(name: &str, at: &str, pk: &Value) -> Declared {
         source: None,
         qualified: name.to_owned(),
         indexing: None,
+        default_ttl: None,
     }
 }
 
@@ -121,6 +127,7 @@ fn arm(v: &Value, at: &str, parent_type: &str, out: &mut Vec<Declared>) {
             .unwrap_or("(unnamed)");
         let mut d = declared(name, &format!("{at}/properties/resource/partitionKey"), pk);
         d.indexing = arm_indexing(res);
+        d.default_ttl = res.get("defaultTtl").and_then(Value::as_i64);
         d.source = res
             .pointer("/materializedViewDefinition/sourceCollectionId")
             .and_then(Value::as_str)
@@ -188,6 +195,7 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>) {
                         source: None,
                         qualified,
                         indexing: terraform_indexing(values),
+                        default_ttl: values.get("default_ttl").and_then(Value::as_i64),
                     });
                 }
                 return;
@@ -560,6 +568,25 @@ mod tests {
         );
         let none = serde_json::json!({"paths": ["/k"]});
         assert!(containers(&none).remove(0).indexing.is_none());
+    }
+
+    #[test]
+    fn default_ttls_are_read_from_arm_and_terraform() {
+        let arm = |ttl: serde_json::Value| {
+            serde_json::json!({"type": ARM_TYPE, "name": "a/db/c", "properties": {"resource": {
+                "id": "c", "partitionKey": {"paths": ["/k"]}, "defaultTtl": ttl}}})
+        };
+        let tf = |ttl: serde_json::Value| {
+            serde_json::json!({"type": TERRAFORM_TYPE, "values": {"name": "t",
+                "partition_key_paths": ["/k"], "default_ttl": ttl}})
+        };
+        let ttl = |doc: serde_json::Value| containers(&doc).remove(0).default_ttl;
+        for build in [arm, tf] {
+            assert_eq!(ttl(build(serde_json::json!(2_592_000))), Some(2_592_000));
+            assert_eq!(ttl(build(serde_json::json!(-1))), Some(-1));
+            assert_eq!(ttl(build(serde_json::json!("[parameters('t')]"))), None);
+        }
+        assert_eq!(ttl(serde_json::json!({"paths": ["/k"]})), None);
     }
 
     #[test]

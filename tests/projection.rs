@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{candidate, codes, json, scratch, write};
+use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
 
 /// Telemetry over 14 days, in time order: `n` documents from 400 devices, each with its
 /// timestamp, day and 10-minute bucket.
@@ -420,6 +420,96 @@ fn a_retention_bounds_each_value_at_its_rate_whatever_the_target() {
     // Without the retention the 400 devices grow with the container past 20 GB.
     let r = run("50TB", &[]);
     assert!(codes(candidate(&r, "/deviceId")).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+}
+
+#[test]
+fn check_reads_the_containers_default_ttl_from_its_template_unless_retention_is_given() {
+    let dir = scratch("projection_default_ttl");
+    let n = 20_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *bytes
+            .entry(v["deviceId"].as_str().unwrap().to_owned())
+            .or_default() += line.len() as f64;
+    }
+    let busiest = bytes.values().copied().fold(0.0, f64::max);
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let rate = busiest / span;
+    let arm = |ttl: i64| {
+        serde_json::json!({"type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+            "name": "acct/db/readings", "properties": {"resource": {"id": "readings",
+            "partitionKey": {"paths": ["/deviceId"], "kind": "Hash"}, "defaultTtl": ttl}}})
+        .to_string()
+    };
+    let tf = |ttl: i64| {
+        serde_json::json!({"type": "azurerm_cosmosdb_sql_container", "values": {"name": "readings",
+            "partition_key_paths": ["/deviceId"], "default_ttl": ttl}})
+        .to_string()
+    };
+    let run = |template: String, extra: &[&str]| {
+        let file = write(&dir, "container.json", &template);
+        let mut args = vec![
+            "check",
+            "--container",
+            &file,
+            &docs,
+            "--time-path",
+            "/ts",
+            "--target-storage",
+            "50TB",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        let out = pkadvisor().args(&args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let c = candidate(&r, "/deviceId");
+        let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+        let retention = r["target"]["retention"].as_str().unwrap_or("").to_owned();
+        (largest, codes(c), retention)
+    };
+    for template in [arm, tf] {
+        // 30 days declared: a device holds its rate × 30 days, and the header says why.
+        let (largest, found, said) = run(template(30 * 86_400), &[]);
+        let bound = rate * 30.0 * 86_400.0;
+        assert!(
+            (largest - bound).abs() <= 0.05 * bound,
+            "{largest} vs {bound}"
+        );
+        assert!(
+            !found.contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+            "{found:?}"
+        );
+        assert!(
+            said.starts_with("30 days")
+                && said.contains("defaultTtl 2592000 of container readings"),
+            "{said}"
+        );
+        // --retention overrides the template.
+        let (largest, _, said) = run(template(30 * 86_400), &["--retention", "60d"]);
+        let bound = rate * 60.0 * 86_400.0;
+        assert!(
+            (largest - bound).abs() <= 0.05 * bound,
+            "{largest} vs {bound}"
+        );
+        assert_eq!(said, "60 days (--retention)");
+        // -1: items live forever, so the 400 devices grow with the container past 20 GB.
+        let (largest, found, said) = run(template(-1), &[]);
+        assert!(largest > 20e9, "{largest}");
+        assert!(
+            found.contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+            "{found:?}"
+        );
+        assert!(said.starts_with("forever"), "{said}");
+    }
 }
 
 #[test]

@@ -44,6 +44,9 @@ pub struct ReportOptions {
     /// Fill each candidate's [`partitions`](CandidateReport::partitions), for the charts of
     /// formats that draw them.
     pub partitions: bool,
+    /// How long items live and where that was read (`--retention`, a template's
+    /// `defaultTtl`), for the header; none when neither says.
+    pub retention: Option<String>,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -111,6 +114,7 @@ pub fn build_report(
             defaults: opts.defaults.clone(),
             prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,
+            retention: opts.retention.clone(),
         },
         candidates,
         recommendation,

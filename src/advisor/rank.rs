@@ -305,6 +305,7 @@ mod tests {
                 gsi: false,
                 declared_indexes: None,
                 partitions: false,
+                retention: None,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

@@ -26,7 +26,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let c = &args.common;
     let mut settings = request::Settings::new(c)?;
     let target = settings.target;
-    let (declared, container, policy) = declared_design(&args, &target)?;
+    let (declared, container, policy, ttl) = declared_design(&args, &target)?;
     let indexes = match (&args.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name)?,
         _ => Vec::new(),
@@ -62,8 +62,17 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         request.read.indexing = p;
     }
     settings.prices.indexing = request.read.indexing.describe();
+    // The container's own time to live bounds its values, unless --retention is given.
+    let mut retention = None;
+    if let (Some(ttl), Some(file), Some(name), None) =
+        (ttl, &args.container, &container, &c.retention)
+    {
+        retention = Some(declared_retention(ttl, file, name));
+        request.retention = (ttl > 0).then_some(ttl as f64);
+    }
     let outcome = request::run(request, c.read.quiet)?;
-    let opts = settings.report_options(c, pairs);
+    let mut opts = settings.report_options(c, pairs);
+    opts.retention = retention.or(opts.retention);
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate::gate(&report, container, &gate_options);
     let passed = verdict.passed;
@@ -75,9 +84,23 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
 
-/// The design a file declares: its key's candidate, the container's name and its
-/// indexing policy.
-type Design = (Candidate, Option<String>, Option<IndexingPolicy>);
+/// The design a file declares: its key's candidate, the container's name, its indexing
+/// policy and its default time to live in seconds.
+type Design = (
+    Candidate,
+    Option<String>,
+    Option<IndexingPolicy>,
+    Option<i64>,
+);
+
+/// How long a declared container's items live (`ttl`: its `defaultTtl`), for the header.
+fn declared_retention(ttl: i64, file: &str, name: &str) -> String {
+    let how = match ttl {
+        t if t > 0 => pkadvisor::units::human_duration(t as f64),
+        _ => "forever unless their own ttl says otherwise".to_owned(),
+    };
+    format!("{how} (defaultTtl {ttl} of container {name} in {file})")
+}
 
 /// The design to check: a key (see [`declared_key`]) or a client-side layout given with
 /// `--layout`.
@@ -88,7 +111,7 @@ fn declared_design(args: &CheckArgs, target: &Target) -> Result<Design> {
         1 if args.container.is_none() && args.common.read.keys.is_empty() => {
             let mut l = layouts.remove(0);
             l.origin = format!("{DECLARED} with --layout");
-            Ok((l.with_role(Role::Declared), None, None))
+            Ok((l.with_role(Role::Declared), None, None, None))
         }
         1 => bail!("give one design to gate: --container FILE, --key SPEC or --layout SPEC"),
         _ => bail!("check gates one design: give --layout once"),
@@ -105,7 +128,7 @@ fn declared_key(args: &CheckArgs) -> Result<Design> {
         (None, [key]) => {
             let spec = request::parse_spec(key, "--key")?;
             let c = Candidate::new(spec, format!("{DECLARED} with --key"));
-            Ok((c.with_role(Role::Declared), None, None))
+            Ok((c.with_role(Role::Declared), None, None, None))
         }
         // With a file, each --key is an alternative to compare the declared key with.
         (Some(file), _) => from_file(file, args.container_name.as_deref()),
@@ -159,8 +182,9 @@ fn from_file(file: &str, name: Option<&str>) -> Result<Design> {
     let origin = format!("{DECLARED} in {file} (container {})", chosen.name);
     let name = chosen.name.clone();
     let policy = chosen.indexing_policy(file)?;
+    let ttl = chosen.default_ttl;
     let candidate = candidate_of(file, "container", chosen, origin)?;
-    Ok((candidate, Some(name), policy))
+    Ok((candidate, Some(name), policy, ttl))
 }
 
 /// The candidate a declared container (`what`: a container, an index) stands for.

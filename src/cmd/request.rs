@@ -137,6 +137,9 @@ impl Settings {
             gsi: args.gsi == GsiArg::Auto,
             declared_indexes,
             partitions: self.format.charts(),
+            retention: (args.retention.as_deref())
+                .and_then(|r| pkadvisor::units::parse_duration(r).ok())
+                .map(|s| format!("{} (--retention)", pkadvisor::units::human_duration(s))),
         }
     }
 }

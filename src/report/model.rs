@@ -231,6 +231,10 @@ pub struct TargetReport {
     pub prices: PricesReport,
     /// The share of the real traffic the query log holds (`--log-share`).
     pub log_share: f64,
+    /// How long items live and where that was read (`--retention`, a template's
+    /// `defaultTtl`); absent when neither says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retention: Option<String>,
 }
 
 /// Prices of the monthly cost, and what the bill assumes.
@@ -778,6 +782,7 @@ pub(crate) mod testing {
                 ..PricesReport::default()
             },
             log_share: 1.0,
+            retention: None,
         }
     }
 

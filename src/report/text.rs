@@ -88,8 +88,9 @@ pub fn target_line(report: &Report) -> String {
         false => "",
     };
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
+    let retention = (t.retention.as_ref()).map_or(String::new(), |r| format!(" Items live {r}."));
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}. {}",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}.{retention} {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
