@@ -161,6 +161,12 @@ pub struct ProfileArgs {
     /// the same hashes); keep it apart from the profiles.
     #[arg(long, value_name = "FILE", requires = "redact")]
     pub redact_key_file: Option<String>,
+    /// How long items live (the container's default time to live), e.g. 30d; recorded in
+    /// the profile, with the documents' own `ttl`, for `analyze --profile` (profiles whose
+    /// items live another time are not merged) [default: the documents' `ttl`, else
+    /// forever].
+    #[arg(long, value_name = "DURATION")]
+    pub retention: Option<String>,
 }
 
 const CHECK_EXAMPLES: &str = "\

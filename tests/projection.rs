@@ -513,6 +513,101 @@ fn check_reads_the_containers_default_ttl_from_its_template_unless_retention_is_
 }
 
 #[test]
+fn a_profile_records_its_retention_and_profiles_of_another_retention_are_refused() {
+    let dir = scratch("projection_profile_retention");
+    let n = 20_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *bytes
+            .entry(v["deviceId"].as_str().unwrap().to_owned())
+            .or_default() += line.len() as f64;
+    }
+    let busiest = bytes.values().copied().fold(0.0, f64::max);
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let bound = busiest / span * 30.0 * 86_400.0;
+    let profile = |docs: &str, name: &str, retention: &str| {
+        let out = dir.join(name).to_string_lossy().into_owned();
+        let mut args = vec!["profile", docs, "-o", &out, "-q", "--key", "/deviceId"];
+        args.extend(["--time-path", "/ts", "--retention", retention]);
+        pkadvisor().args(&args).assert().success();
+        out
+    };
+    let whole = profile(&docs, "whole.profile", "30d");
+    let r = json(&[
+        "analyze",
+        "--profile",
+        &whole,
+        "--target-storage",
+        "50TB",
+        "--format",
+        "json",
+    ]);
+    let c = candidate(&r, "/deviceId");
+    let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    assert!(
+        (largest - bound).abs() <= 0.05 * bound,
+        "{largest} vs {bound}"
+    );
+    assert!(!codes(c).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+    // A profile that records none takes analyze's --retention.
+    let out = dir.join("none.profile").to_string_lossy().into_owned();
+    pkadvisor()
+        .args([
+            "profile",
+            &docs,
+            "-o",
+            &out,
+            "-q",
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+        ])
+        .assert()
+        .success();
+    let r = json(&[
+        "analyze",
+        "--profile",
+        &out,
+        "--retention",
+        "30d",
+        "--target-storage",
+        "50TB",
+        "--format",
+        "json",
+    ]);
+    let largest = candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (largest - bound).abs() <= 0.05 * bound,
+        "{largest} vs {bound}"
+    );
+    // Halves of the sample measured with other retentions do not merge.
+    let lines: Vec<&str> = text.lines().collect();
+    let half = |from: usize, name: &str| {
+        let part: String = lines[from..from + n / 2]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect();
+        write(&dir, name, &part)
+    };
+    let (a, b) = (half(0, "a.ndjson"), half(n / 2, "b.ndjson"));
+    let pa = profile(&a, "a.profile", "30d");
+    let pb = profile(&b, "b.profile", "60d");
+    pkadvisor()
+        .args(["analyze", "--profile", &pa, "--profile", &pb])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "b.profile holds items that live 60 days, the first profile's 30 days",
+        ));
+}
+
+#[test]
 fn the_items_own_ttl_bounds_them_and_minus_one_never_expires() {
     let dir = scratch("projection_item_ttl");
     let n = 20_000;

@@ -204,6 +204,7 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         indexing: req.read.indexing.rules(),
         redact_key: None,
         checksum: None,
+        retention: counted.ttl.retention(req.retention),
     })
 }
 
@@ -389,8 +390,18 @@ fn with_profile(
     let mut summary = profile_summary(&p);
     let mut counted = Counted {
         untimed: p.untimed,
-        // A profile keeps no ttl: --retention says how long its items live.
-        ttl: Ttl::default(),
+        // A profile keeps how long its items live; without it, --retention says.
+        ttl: match p.retention {
+            Some(r) => Ttl {
+                longest: r,
+                expiring: 1,
+                ..Ttl::default()
+            },
+            None => Ttl {
+                unset: 1,
+                ..Ttl::default()
+            },
+        },
         terms: p.terms,
     };
     if !req.sources.is_empty() {

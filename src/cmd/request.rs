@@ -360,6 +360,7 @@ pub fn profile_request(
     args: &ReadArgs,
     candidates: Vec<Candidate>,
     auto: usize,
+    retention: Option<&str>,
 ) -> Result<Request> {
     let reading = reading(args, false)?;
     Ok(Request {
@@ -380,7 +381,10 @@ pub fn profile_request(
         log_options: LogOptions::default(),
         consistency: Consistency::default(),
         log_share: 1.0,
-        retention: None,
+        retention: retention
+            .map(pkadvisor::units::parse_duration)
+            .transpose()
+            .map_err(|e| anyhow!("invalid --retention: {e}"))?,
     })
 }
 
