@@ -373,7 +373,8 @@ pub struct CommonArgs {
     /// holds (check: the key it gates, unless given).
     #[arg(long, value_name = "SPEC")]
     pub current_key: Option<String>,
-    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
+    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: with --time-path
+    /// and a retention, ingest × retention, else 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,
     /// How long items live: the container's default time to live, e.g. 30d, 720h, 1y

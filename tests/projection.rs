@@ -608,6 +608,66 @@ fn a_profile_records_its_retention_and_profiles_of_another_retention_are_refused
 }
 
 #[test]
+fn without_a_target_the_container_settles_at_ingest_times_retention() {
+    let dir = scratch("projection_settles");
+    let n = 20_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    // The sample's bytes over the span they arrived in, times 30 days.
+    let bytes: f64 = text.lines().map(|l| l.len() as f64).sum();
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let settled = bytes / span * 30.0 * 86_400.0;
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            &docs,
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        json(&args)
+    };
+    let r = run(&["--retention", "30d"]);
+    let t = &r["target"];
+    let storage = t["storage_bytes"].as_f64().unwrap();
+    assert!(
+        (storage - settled).abs() <= 0.02 * settled,
+        "{storage} vs {settled}"
+    );
+    assert_eq!(t["defaults"][0], "storage");
+    let how = t["storage_default"].as_str().unwrap();
+    assert!(
+        how.starts_with("ingest ") && how.ends_with("/day × 30 days retention"),
+        "{how}"
+    );
+    // The header states it.
+    let out = pkadvisor()
+        .args(["analyze", &docs, "--key", "/deviceId", "--time-path", "/ts"])
+        .args(["--retention", "30d"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("(default storage: ingest "), "{table}");
+    // Without a retention the fixed default; a target given is kept.
+    let r = run(&[]);
+    assert_eq!(
+        r["target"]["storage_bytes"].as_u64(),
+        Some(1_000_000_000_000)
+    );
+    assert!(r["target"].get("storage_default").is_none());
+    let r = run(&["--retention", "30d", "--target-storage", "2TB"]);
+    assert_eq!(
+        r["target"]["storage_bytes"].as_u64(),
+        Some(2_000_000_000_000)
+    );
+    assert_eq!(r["target"]["defaults"].as_array().unwrap().len(), 1);
+}
+
+#[test]
 fn the_items_own_ttl_bounds_them_and_minus_one_never_expires() {
     let dir = scratch("projection_item_ttl");
     let n = 20_000;

@@ -47,6 +47,9 @@ pub struct ReportOptions {
     /// How long items live and where that was read (`--retention`, a template's
     /// `defaultTtl`), for the header; none when neither says.
     pub retention: Option<String>,
+    /// How the default storage was chosen when not the fixed default (`ingest 1.2 GB/day ×
+    /// 30 days retention`).
+    pub storage_default: Option<String>,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -115,6 +118,7 @@ pub fn build_report(
             prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,
             retention: opts.retention.clone(),
+            storage_default: opts.storage_default.clone(),
         },
         candidates,
         recommendation,

@@ -306,6 +306,7 @@ mod tests {
                 declared_indexes: None,
                 partitions: false,
                 retention: None,
+                storage_default: None,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

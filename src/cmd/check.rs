@@ -73,6 +73,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let outcome = request::run(request, c.read.quiet)?;
     let mut opts = settings.report_options(c, pairs);
     opts.retention = retention.or(opts.retention);
+    request::settle(&mut opts, outcome.settled);
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     let verdict = gate::gate(&report, container, &gate_options);
     let passed = verdict.passed;

@@ -235,6 +235,10 @@ pub struct TargetReport {
     /// `defaultTtl`); absent when neither says.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retention: Option<String>,
+    /// How the default storage was chosen when it is ingest × retention (`ingest 1.2
+    /// GB/day × 30 days retention`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub storage_default: Option<String>,
 }
 
 /// Prices of the monthly cost, and what the bill assumes.
@@ -783,6 +787,7 @@ pub(crate) mod testing {
             },
             log_share: 1.0,
             retention: None,
+            storage_default: None,
         }
     }
 

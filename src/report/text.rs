@@ -70,7 +70,13 @@ pub fn target_line(report: &Report) -> String {
     } else {
         format!(
             " (default {}; set --target-storage / --throughput)",
-            t.defaults.join(", ")
+            (t.defaults.iter())
+                .map(|d| match (d.as_str(), &t.storage_default) {
+                    ("storage", Some(how)) => format!("storage: {how}"),
+                    _ => d.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
         )
     };
     let ops = if i.operations > 0 {
