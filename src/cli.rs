@@ -161,6 +161,12 @@ pub struct ProfileArgs {
     /// the same hashes); keep it apart from the profiles.
     #[arg(long, value_name = "FILE", requires = "redact")]
     pub redact_key_file: Option<String>,
+    /// How long items live (the container's default time to live), e.g. 30d; recorded in
+    /// the profile, with the documents' own `ttl`, for `analyze --profile` (profiles whose
+    /// items live another time are not merged) [default: the documents' `ttl`, else
+    /// forever].
+    #[arg(long, value_name = "DURATION")]
+    pub retention: Option<String>,
 }
 
 const CHECK_EXAMPLES: &str = "\
@@ -386,7 +392,8 @@ pub struct CommonArgs {
     /// DATABASE/COLLECTION, or a collection alone [check: the container --container declares].
     #[arg(long, value_name = "DB/COLL")]
     pub log_container: Option<String>,
-    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: 1TB].
+    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: with --time-path
+    /// and a retention, ingest × retention, else 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,
     /// How long items live: the container's default time to live, e.g. 30d, 720h, 1y

@@ -43,6 +43,10 @@ pub struct Declared {
     /// `options.autoscaleSettings.maxThroughput`, Terraform `throughput` or
     /// `autoscale_settings.max_throughput`), or why it cannot be read.
     pub throughput: Option<Result<DeclaredThroughput, String>>,
+    /// Its default time to live in seconds (ARM `defaultTtl`, Terraform `default_ttl`):
+    /// -1 or absent, items live forever unless their own `ttl` says otherwise; a value
+    /// that is not an integer (an unresolved expression) is read as absent.
+    pub default_ttl: Option<i64>,
 }
 
 /// A container's declared throughput and the field that declares it.
@@ -75,6 +79,7 @@ pub fn containers_with(doc: &Value, given: &Map<String, Value>) -> Vec<Declared>
             .unwrap_or("(resource)");
         let mut d = declared(name, "/partitionKey", res);
         d.indexing = arm_indexing(doc);
+        d.default_ttl = doc.get("defaultTtl").and_then(Value::as_i64);
         out.push(d);
         return out;
     }
@@ -93,6 +98,7 @@ fn declared(name: &str, at: &str, pk: &Value) -> Declared {
         qualified: name.to_owned(),
         indexing: None,
         throughput: None,
+        default_ttl: None,
     }
 }
 
@@ -263,6 +269,11 @@ fn arm_container(v: &Value, at: &str, scope: &Scope) -> Declared {
         )),
     };
     d.throughput = arm_throughput(v, scope);
+    // A default time to live: an integer once resolved (an expression left is absent).
+    d.default_ttl = res
+        .get("defaultTtl")
+        .and_then(|t| scope.resolve(t).ok())
+        .and_then(|t| t.as_i64());
     d.source = res
         .pointer("/materializedViewDefinition/sourceCollectionId")
         .and_then(|s| scope.resolve(s).ok())
@@ -379,6 +390,7 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>, addresses: &mut Vec<S
                         qualified,
                         indexing: terraform_indexing(values),
                         throughput: terraform_throughput(values),
+                        default_ttl: values.get("default_ttl").and_then(Value::as_i64),
                     });
                 }
                 return;
@@ -957,6 +969,25 @@ mod tests {
             let e = arm_parameters("p.json", bad).unwrap_err();
             assert!(e.contains(says), "{e}");
         }
+    }
+
+    #[test]
+    fn default_ttls_are_read_from_arm_and_terraform() {
+        let arm = |ttl: serde_json::Value| {
+            serde_json::json!({"type": ARM_TYPE, "name": "a/db/c", "properties": {"resource": {
+                "id": "c", "partitionKey": {"paths": ["/k"]}, "defaultTtl": ttl}}})
+        };
+        let tf = |ttl: serde_json::Value| {
+            serde_json::json!({"type": TERRAFORM_TYPE, "values": {"name": "t",
+                "partition_key_paths": ["/k"], "default_ttl": ttl}})
+        };
+        let ttl = |doc: serde_json::Value| containers(&doc).remove(0).default_ttl;
+        for build in [arm, tf] {
+            assert_eq!(ttl(build(serde_json::json!(2_592_000))), Some(2_592_000));
+            assert_eq!(ttl(build(serde_json::json!(-1))), Some(-1));
+            assert_eq!(ttl(build(serde_json::json!("[parameters('t')]"))), None);
+        }
+        assert_eq!(ttl(serde_json::json!({"paths": ["/k"]})), None);
     }
 
     #[test]

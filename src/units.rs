@@ -70,6 +70,24 @@ pub fn parse_duration(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Seconds in the largest unit that holds at least one: `30 days`, `12 hours`, `90 s`.
+pub fn human_duration(seconds: f64) -> String {
+    const UNITS: [(f64, &str); 4] = [
+        (86_400.0, "days"),
+        (3_600.0, "hours"),
+        (60.0, "minutes"),
+        (1.0, "s"),
+    ];
+    let (scale, name) = (UNITS.iter())
+        .find(|(scale, _)| seconds >= *scale)
+        .unwrap_or(&UNITS[3]);
+    let v = seconds / scale;
+    match v.fract() == 0.0 {
+        true => format!("{v:.0} {name}"),
+        false => format!("{v:.1} {name}"),
+    }
+}
+
 /// Bytes in the largest fitting decimal unit: `1.5 GB`, `730 B`.
 pub fn human_bytes(b: u64) -> String {
     const UNITS: [&str; 6] = ["B", "kB", "MB", "GB", "TB", "PB"];
@@ -98,6 +116,9 @@ mod tests {
         assert_eq!(parse_duration("90 min"), Ok(5_400.0));
         assert!(parse_duration("30").unwrap_err().contains("unknown unit"));
         assert!(parse_duration("0d").is_err());
+        assert_eq!(human_duration(2_592_000.0), "30 days");
+        assert_eq!(human_duration(5_400.0), "1.5 hours");
+        assert_eq!(human_duration(45.0), "45 s");
         assert!(parse_duration("d").is_err());
     }
 

@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{candidate, codes, json, scratch, write};
+use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
 
 /// Telemetry over 14 days, in time order: `n` documents from 400 devices, each with its
 /// timestamp, day and 10-minute bucket.
@@ -420,6 +420,251 @@ fn a_retention_bounds_each_value_at_its_rate_whatever_the_target() {
     // Without the retention the 400 devices grow with the container past 20 GB.
     let r = run("50TB", &[]);
     assert!(codes(candidate(&r, "/deviceId")).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+}
+
+#[test]
+fn check_reads_the_containers_default_ttl_from_its_template_unless_retention_is_given() {
+    let dir = scratch("projection_default_ttl");
+    let n = 20_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *bytes
+            .entry(v["deviceId"].as_str().unwrap().to_owned())
+            .or_default() += line.len() as f64;
+    }
+    let busiest = bytes.values().copied().fold(0.0, f64::max);
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let rate = busiest / span;
+    let arm = |ttl: i64| {
+        serde_json::json!({"type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+            "name": "acct/db/readings", "properties": {"resource": {"id": "readings",
+            "partitionKey": {"paths": ["/deviceId"], "kind": "Hash"}, "defaultTtl": ttl}}})
+        .to_string()
+    };
+    let tf = |ttl: i64| {
+        serde_json::json!({"type": "azurerm_cosmosdb_sql_container", "values": {"name": "readings",
+            "partition_key_paths": ["/deviceId"], "default_ttl": ttl}})
+        .to_string()
+    };
+    let run = |template: String, extra: &[&str]| {
+        let file = write(&dir, "container.json", &template);
+        let mut args = vec![
+            "check",
+            "--container",
+            &file,
+            &docs,
+            "--time-path",
+            "/ts",
+            "--target-storage",
+            "50TB",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        let out = pkadvisor().args(&args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let c = candidate(&r, "/deviceId");
+        let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+        let retention = r["target"]["retention"].as_str().unwrap_or("").to_owned();
+        (largest, codes(c), retention)
+    };
+    for template in [arm, tf] {
+        // 30 days declared: a device holds its rate × 30 days, and the header says why.
+        let (largest, found, said) = run(template(30 * 86_400), &[]);
+        let bound = rate * 30.0 * 86_400.0;
+        assert!(
+            (largest - bound).abs() <= 0.05 * bound,
+            "{largest} vs {bound}"
+        );
+        assert!(
+            !found.contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+            "{found:?}"
+        );
+        assert!(
+            said.starts_with("30 days")
+                && said.contains("defaultTtl 2592000 of container readings"),
+            "{said}"
+        );
+        // --retention overrides the template.
+        let (largest, _, said) = run(template(30 * 86_400), &["--retention", "60d"]);
+        let bound = rate * 60.0 * 86_400.0;
+        assert!(
+            (largest - bound).abs() <= 0.05 * bound,
+            "{largest} vs {bound}"
+        );
+        assert_eq!(said, "60 days (--retention)");
+        // -1: items live forever, so the 400 devices grow with the container past 20 GB.
+        let (largest, found, said) = run(template(-1), &[]);
+        assert!(largest > 20e9, "{largest}");
+        assert!(
+            found.contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+            "{found:?}"
+        );
+        assert!(said.starts_with("forever"), "{said}");
+    }
+}
+
+#[test]
+fn a_profile_records_its_retention_and_profiles_of_another_retention_are_refused() {
+    let dir = scratch("projection_profile_retention");
+    let n = 20_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *bytes
+            .entry(v["deviceId"].as_str().unwrap().to_owned())
+            .or_default() += line.len() as f64;
+    }
+    let busiest = bytes.values().copied().fold(0.0, f64::max);
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let bound = busiest / span * 30.0 * 86_400.0;
+    let profile = |docs: &str, name: &str, retention: &str| {
+        let out = dir.join(name).to_string_lossy().into_owned();
+        let mut args = vec!["profile", docs, "-o", &out, "-q", "--key", "/deviceId"];
+        args.extend(["--time-path", "/ts", "--retention", retention]);
+        pkadvisor().args(&args).assert().success();
+        out
+    };
+    let whole = profile(&docs, "whole.profile", "30d");
+    let r = json(&[
+        "analyze",
+        "--profile",
+        &whole,
+        "--target-storage",
+        "50TB",
+        "--format",
+        "json",
+    ]);
+    let c = candidate(&r, "/deviceId");
+    let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    assert!(
+        (largest - bound).abs() <= 0.05 * bound,
+        "{largest} vs {bound}"
+    );
+    assert!(!codes(c).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+    // A profile that records none takes analyze's --retention.
+    let out = dir.join("none.profile").to_string_lossy().into_owned();
+    pkadvisor()
+        .args([
+            "profile",
+            &docs,
+            "-o",
+            &out,
+            "-q",
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+        ])
+        .assert()
+        .success();
+    let r = json(&[
+        "analyze",
+        "--profile",
+        &out,
+        "--retention",
+        "30d",
+        "--target-storage",
+        "50TB",
+        "--format",
+        "json",
+    ]);
+    let largest = candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (largest - bound).abs() <= 0.05 * bound,
+        "{largest} vs {bound}"
+    );
+    // Halves of the sample measured with other retentions do not merge.
+    let lines: Vec<&str> = text.lines().collect();
+    let half = |from: usize, name: &str| {
+        let part: String = lines[from..from + n / 2]
+            .iter()
+            .map(|l| format!("{l}\n"))
+            .collect();
+        write(&dir, name, &part)
+    };
+    let (a, b) = (half(0, "a.ndjson"), half(n / 2, "b.ndjson"));
+    let pa = profile(&a, "a.profile", "30d");
+    let pb = profile(&b, "b.profile", "60d");
+    pkadvisor()
+        .args(["analyze", "--profile", &pa, "--profile", &pb])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "b.profile holds items that live 60 days, the first profile's 30 days",
+        ));
+}
+
+#[test]
+fn without_a_target_the_container_settles_at_ingest_times_retention() {
+    let dir = scratch("projection_settles");
+    let n = 20_000;
+    let text = telemetry(n);
+    let docs = write(&dir, "docs.ndjson", &text);
+    // The sample's bytes over the span they arrived in, times 30 days.
+    let bytes: f64 = text.lines().map(|l| l.len() as f64).sum();
+    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
+    let settled = bytes / span * 30.0 * 86_400.0;
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze",
+            &docs,
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+            "--format",
+            "json",
+        ];
+        args.extend(extra);
+        json(&args)
+    };
+    let r = run(&["--retention", "30d"]);
+    let t = &r["target"];
+    let storage = t["storage_bytes"].as_f64().unwrap();
+    assert!(
+        (storage - settled).abs() <= 0.02 * settled,
+        "{storage} vs {settled}"
+    );
+    assert_eq!(t["defaults"][0], "storage");
+    let how = t["storage_default"].as_str().unwrap();
+    assert!(
+        how.starts_with("ingest ") && how.ends_with("/day × 30 days retention"),
+        "{how}"
+    );
+    // The header states it.
+    let out = pkadvisor()
+        .args(["analyze", &docs, "--key", "/deviceId", "--time-path", "/ts"])
+        .args(["--retention", "30d"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("(default storage: ingest "), "{table}");
+    // Without a retention the fixed default; a target given is kept.
+    let r = run(&[]);
+    assert_eq!(
+        r["target"]["storage_bytes"].as_u64(),
+        Some(1_000_000_000_000)
+    );
+    assert!(r["target"].get("storage_default").is_none());
+    let r = run(&["--retention", "30d", "--target-storage", "2TB"]);
+    assert_eq!(
+        r["target"]["storage_bytes"].as_u64(),
+        Some(2_000_000_000_000)
+    );
+    assert_eq!(r["target"]["defaults"].as_array().unwrap().len(), 1);
 }
 
 #[test]

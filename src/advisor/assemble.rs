@@ -47,6 +47,12 @@ pub struct ReportOptions {
     /// Fill each candidate's [`partitions`](CandidateReport::partitions), for the charts of
     /// formats that draw them.
     pub partitions: bool,
+    /// How long items live and where that was read (`--retention`, a template's
+    /// `defaultTtl`), for the header; none when neither says.
+    pub retention: Option<String>,
+    /// How the default storage was chosen when not the fixed default (`ingest 1.2 GB/day ×
+    /// 30 days retention`).
+    pub storage_default: Option<String>,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -122,6 +128,8 @@ pub fn build_report(
             sample_ratio,
             prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,
+            retention: opts.retention.clone(),
+            storage_default: opts.storage_default.clone(),
         },
         candidates,
         recommendation,

@@ -141,6 +141,9 @@ pub struct Request {
     pub log_share: f64,
     /// The container's default time to live in seconds (`--retention`), if any.
     pub retention: Option<f64>,
+    /// The target's storage is a default (no `--target-storage`): with a retention and an
+    /// ingest rate, the container settles at ingest × retention instead.
+    pub default_storage: bool,
 }
 
 /// Evaluated candidates and what was read.
@@ -153,6 +156,51 @@ pub struct Outcome {
     pub warnings: Vec<String>,
     /// Documents whose `--time-path` held no timestamp.
     pub untimed: u64,
+    /// The storage projected onto when it was settled at ingest × retention (see
+    /// [`Request::default_storage`]), and how, for the header.
+    pub settled: Option<(u64, String)>,
+}
+
+/// With a default storage, a retention and an ingest rate: projects onto ingest ×
+/// retention, and says so.
+fn settle(
+    req: &mut Request,
+    stats: &[CandidateStats],
+    bytes: u64,
+    retention: Option<f64>,
+) -> Option<(u64, String)> {
+    let r = retention.filter(|_| req.default_storage)?;
+    let rate = ingest_rate(stats, bytes, req.time_path.is_some())?;
+    let bytes = (rate * r).round().max(1.0) as u64;
+    req.target.storage_bytes = bytes;
+    let how = format!(
+        "ingest {}/day × {} retention",
+        crate::units::human_bytes((rate * 86_400.0).round() as u64),
+        crate::units::human_duration(r)
+    );
+    Some((bytes, how))
+}
+
+/// The sample's ingest in bytes per second: its `bytes` over the span its documents
+/// arrived in (`--time-path`), if known.
+fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64> {
+    use crate::stats::values::Span;
+    if !timed {
+        return None;
+    }
+    let mut span = Span::at(None);
+    for s in stats {
+        let heavy = s.values.heavy_entries().map(|v| v.span);
+        for v in heavy.chain(s.values.sample().map(|v| v.span)) {
+            span = span.union(v);
+        }
+    }
+    // Unknown spans hold no arrival (first i64::MAX, last i64::MIN): nothing to subtract.
+    if !span.is_known() {
+        return None;
+    }
+    let seconds = span.last.saturating_sub(span.first) as f64;
+    (seconds > 0.0).then(|| bytes as f64 / seconds)
 }
 
 /// Bytes of the first source read ahead to discover candidate paths (auto mode).
@@ -206,6 +254,7 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
         indexing: req.read.indexing.rules(),
         redact_key: None,
         checksum: None,
+        retention: counted.ttl.retention(req.retention),
     })
 }
 
@@ -400,8 +449,18 @@ fn with_profile(
     let mut summary = profile_summary(&p);
     let mut counted = Counted {
         untimed: p.untimed,
-        // A profile keeps no ttl: --retention says how long its items live.
-        ttl: Ttl::default(),
+        // A profile keeps how long its items live; without it, --retention says.
+        ttl: match p.retention {
+            Some(r) => Ttl {
+                longest: r,
+                expiring: 1,
+                ..Ttl::default()
+            },
+            None => Ttl {
+                unset: 1,
+                ..Ttl::default()
+            },
+        },
         terms: p.terms,
     };
     if !req.sources.is_empty() {
@@ -452,6 +511,8 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         None => read_documents(&req, &plan, progress)?,
     };
     let started = std::time::Instant::now();
+    let retention = counted.ttl.retention(req.retention);
+    let settled = settle(&mut req, &stats, summary.bytes, retention);
     let ctx = Context {
         target: &req.target,
         log: log.as_ref(),
@@ -462,7 +523,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             consistency: req.consistency,
         },
         log_share: req.log_share,
-        retention: counted.ttl.retention(req.retention),
+        retention,
     };
     let mut warnings = Vec::new();
     // Key changes are found against the sample's items; past `--memory` only some of them.
@@ -496,6 +557,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             .chain(warnings)
             .collect(),
         untimed: counted.untimed,
+        settled,
     })
 }
 

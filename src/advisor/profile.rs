@@ -69,6 +69,9 @@ pub struct Profile {
     /// Each share merged in, by [`share_fingerprint`], with the file that gave it: the same
     /// documents measured twice (under other settings) are one share, not two.
     pub shares: Vec<(u64, String)>,
+    /// How long the longest-lived item lives, in seconds (the documents' `ttl`, else
+    /// `profile --retention`); none when some item lives forever or nothing says.
+    pub retention: Option<f64>,
 }
 
 /// What identifies the documents a share read, whatever `--memory` or `--threads` counted
@@ -119,6 +122,9 @@ struct File {
     /// Which key hashed the values ([`key_fingerprint`]; absent when not redacted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     redact_key: Option<String>,
+    /// How long the longest-lived item lives, in seconds (absent: forever, or unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    retention: Option<f64>,
     /// [`checksum`] of every other field: see [`File::signed_text`].
     checksum: String,
     stats: Box<RawValue>,
@@ -161,6 +167,10 @@ impl File {
             if let Some(k) = &self.redact_key {
                 h.push(serde_json::Value::String(k.clone()));
             }
+        }
+        // Signed only when set too.
+        if let (Some(r), Some(h)) = (self.retention, header.as_array_mut()) {
+            h.push(serde_json::json!({ "retention": r }));
         }
         format!("{header}\n{}", self.stats.get())
     }
@@ -337,6 +347,16 @@ pub enum Incompatible {
     /// Another `--time-path` or `--seed`.
     #[error("was measured with another --time-path or --seed than the first profile")]
     Settings,
+    /// Items that live another time.
+    #[error(
+        "holds items that live {theirs}, the first profile's {mine}: give every profile the same --retention"
+    )]
+    Retention {
+        /// How long this profile's items live.
+        theirs: String,
+        /// The first one's.
+        mine: String,
+    },
     /// Indexed terms counted under another indexing policy.
     #[error(
         "counted indexed terms under another indexing policy ({theirs}) than the first profile ({mine}); give every profile the same --indexing-policy"
@@ -432,6 +452,7 @@ impl Profile {
             indexing: self.indexing.clone(),
             redacted: self.redacted,
             redact_key: self.redact_key.clone().filter(|_| self.redacted),
+            retention: self.retention,
             checksum: String::new(),
             stats: RawValue::from_string(stats)?,
         };
@@ -506,6 +527,7 @@ impl Profile {
             redact_key: file.redact_key.clone(),
             checksum: Some(file.checksum.clone()),
             shares: Vec::new(),
+            retention: file.retention,
         })
     }
 
@@ -548,6 +570,15 @@ impl Profile {
         }
         if self.time_path != other.time_path || self.seed != other.seed {
             return Err(incompatible(name, Incompatible::Settings));
+        }
+        if self.retention != other.retention {
+            let lives =
+                |r: Option<f64>| r.map_or("forever".to_owned(), crate::units::human_duration);
+            let problem = Incompatible::Retention {
+                theirs: lives(other.retention),
+                mine: lives(self.retention),
+            };
+            return Err(incompatible(name, problem));
         }
         if self.indexing != other.indexing {
             let problem = Incompatible::Indexing {
@@ -945,6 +976,7 @@ mod tests {
             indexing: crate::indexing::IndexingPolicy::default().rules(),
             redact_key: None,
             checksum: None,
+            retention: None,
             shares: Vec::new(),
         }
     }

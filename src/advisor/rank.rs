@@ -310,6 +310,8 @@ mod tests {
                 gsi: false,
                 declared_indexes: None,
                 partitions: false,
+                retention: None,
+                storage_default: None,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

@@ -75,7 +75,8 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             report::render(View::Map(&map), format, style, out)
         })?;
     } else {
-        let opts = settings.report_options(c, None);
+        let mut opts = settings.report_options(c, None);
+        request::settle(&mut opts, outcome.settled);
         let report = build_report(outcome.evaluations, outcome.input, &opts);
         write_report(path, |out| {
             report::render(View::Ranking(&report), format, style, out)

@@ -35,7 +35,8 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let qualified = file.as_ref().map(|f| f.qualified.clone());
     let mut settings = request::Settings::with_declared(c, declared_ru)?;
     let target = settings.target;
-    let (declared, container, policy) = declared_design(&args, &target, file.map(|f| f.design))?;
+    let (declared, container, policy, ttl) =
+        declared_design(&args, &target, file.map(|f| f.design))?;
     let indexes = match (&args.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name, given)?,
         _ => Vec::new(),
@@ -78,8 +79,18 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         request.read.indexing = p;
     }
     settings.prices.indexing = request.read.indexing.describe();
+    // The container's own time to live bounds its values, unless --retention is given.
+    let mut retention = None;
+    if let (Some(ttl), Some(file), Some(name), None) =
+        (ttl, &args.container, &container, &c.retention)
+    {
+        retention = Some(declared_retention(ttl, file, name));
+        request.retention = (ttl > 0).then_some(ttl as f64);
+    }
     let outcome = request::run(request, c.read.quiet)?;
-    let opts = settings.report_options(c, pairs);
+    let mut opts = settings.report_options(c, pairs);
+    opts.retention = retention.or(opts.retention);
+    request::settle(&mut opts, outcome.settled);
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     report.target.sources = sources;
     let verdict = gate::gate(&report, container, &gate_options);
@@ -92,9 +103,23 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
 }
 
-/// The design a file declares: its key's candidate, the container's name and its
-/// indexing policy.
-type Design = (Candidate, Option<String>, Option<IndexingPolicy>);
+/// The design a file declares: its key's candidate, the container's name, its indexing
+/// policy and its default time to live in seconds.
+type Design = (
+    Candidate,
+    Option<String>,
+    Option<IndexingPolicy>,
+    Option<i64>,
+);
+
+/// How long a declared container's items live (`ttl`: its `defaultTtl`), for the header.
+fn declared_retention(ttl: i64, file: &str, name: &str) -> String {
+    let how = match ttl {
+        t if t > 0 => pkadvisor::units::human_duration(t as f64),
+        _ => "forever unless their own ttl says otherwise".to_owned(),
+    };
+    format!("{how} (defaultTtl {ttl} of container {name} in {file})")
+}
 
 /// What `--container` declares: the design, and the throughput when it declares one.
 struct FileDesign {
@@ -116,7 +141,7 @@ fn declared_design(args: &CheckArgs, target: &Target, file: Option<Design>) -> R
         1 if args.container.is_none() && args.common.read.keys.is_empty() => {
             let mut l = layouts.remove(0);
             l.origin = format!("{DECLARED} with --layout");
-            Ok((l.with_role(Role::Declared), None, None))
+            Ok((l.with_role(Role::Declared), None, None, None))
         }
         1 => bail!("give one design to gate: --container FILE, --key SPEC or --layout SPEC"),
         _ => bail!("check gates one design: give --layout once"),
@@ -134,7 +159,7 @@ fn declared_key(args: &CheckArgs) -> Result<Design> {
         [key] => {
             let spec = request::parse_spec(key, "--key")?;
             let c = Candidate::new(spec, format!("{DECLARED} with --key"));
-            Ok((c.with_role(Role::Declared), None, None))
+            Ok((c.with_role(Role::Declared), None, None, None))
         }
     }
 }
@@ -201,9 +226,10 @@ fn from_file(file: &str, args: &CheckArgs, given: Given) -> Result<FileDesign> {
     let qualified = chosen.qualified.clone();
     let policy = chosen.indexing_policy(file)?;
     let throughput = declared_throughput(file, &chosen, &args.common)?;
+    let ttl = chosen.default_ttl;
     let candidate = candidate_of(file, "container", chosen, origin)?;
     Ok(FileDesign {
-        design: (candidate, Some(name), policy),
+        design: (candidate, Some(name), policy, ttl),
         qualified,
         throughput,
     })

@@ -40,7 +40,12 @@ pub fn run(args: ProfileArgs) -> Result<Exit> {
     })
     .context("installing the interrupt handler")?;
     let specs = request::parse_specs(&args.read.keys)?;
-    let request = request::profile_request(&args.read, request::given(specs), args.auto as usize)?;
+    let request = request::profile_request(
+        &args.read,
+        request::given(specs),
+        args.auto as usize,
+        args.retention.as_deref(),
+    )?;
     let progress = request::progress(args.read.quiet, &request.sources);
     let measured = pipeline::measure(request, &progress);
     progress.finish();

@@ -156,6 +156,10 @@ impl Settings {
             gsi: args.gsi == GsiArg::Auto,
             declared_indexes,
             partitions: self.format.charts(),
+            retention: (args.retention.as_deref())
+                .and_then(|r| pkadvisor::units::parse_duration(r).ok())
+                .map(|s| format!("{} (--retention)", pkadvisor::units::human_duration(s))),
+            storage_default: None,
         }
     }
 }
@@ -387,7 +391,17 @@ pub fn request(args: &CommonArgs, plan: Plan, prices: &Prices, target: Target) -
             .map(pkadvisor::units::parse_duration)
             .transpose()
             .map_err(|e| anyhow!("invalid --retention: {e}"))?,
+        default_storage: args.target_storage.is_none(),
     })
+}
+
+/// Projects the report onto the storage the run settled at (ingest × retention), when it
+/// did: the target's storage default is then stated as such.
+pub fn settle(opts: &mut ReportOptions, settled: Option<(u64, String)>) {
+    if let Some((bytes, how)) = settled {
+        opts.target.storage_bytes = bytes;
+        opts.storage_default = Some(how);
+    }
 }
 
 /// The request of `profile`: documents only, no log, no target of its own.
@@ -395,6 +409,7 @@ pub fn profile_request(
     args: &ReadArgs,
     candidates: Vec<Candidate>,
     auto: usize,
+    retention: Option<&str>,
 ) -> Result<Request> {
     let reading = reading(args, false)?;
     Ok(Request {
@@ -415,7 +430,11 @@ pub fn profile_request(
         log_options: LogOptions::default(),
         consistency: Consistency::default(),
         log_share: 1.0,
-        retention: None,
+        retention: retention
+            .map(pkadvisor::units::parse_duration)
+            .transpose()
+            .map_err(|e| anyhow!("invalid --retention: {e}"))?,
+        default_storage: false,
     })
 }
 

@@ -255,6 +255,7 @@ fn container(body: &hcl::Body, label: &str, ctx: &Context) -> Declared {
         qualified,
         indexing,
         throughput,
+        default_ttl: values.get("default_ttl").and_then(Value::as_i64),
     }
 }
 

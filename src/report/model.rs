@@ -254,6 +254,14 @@ pub struct TargetReport {
     pub prices: PricesReport,
     /// The share of the real traffic the query log holds (`--log-share`).
     pub log_share: f64,
+    /// How long items live and where that was read (`--retention`, a template's
+    /// `defaultTtl`); absent when neither says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retention: Option<String>,
+    /// How the default storage was chosen when it is ingest × retention (`ingest 1.2
+    /// GB/day × 30 days retention`); absent otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub storage_default: Option<String>,
 }
 
 /// Prices of the monthly cost, and what the bill assumes.
@@ -803,6 +811,8 @@ pub(crate) mod testing {
                 ..PricesReport::default()
             },
             log_share: 1.0,
+            retention: None,
+            storage_default: None,
         }
     }
 

@@ -83,7 +83,16 @@ pub fn target_line(report: &Report) -> String {
     let defaulted = if t.defaults.is_empty() {
         String::new()
     } else {
-        format!(" (default {}; set {flags})", t.defaults.join(", "))
+        format!(
+            " (default {}; set {flags})",
+            (t.defaults.iter())
+                .map(|d| match (d.as_str(), &t.storage_default) {
+                    ("storage", Some(how)) => format!("storage: {how}"),
+                    _ => d.clone(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
     };
     let declared = match t.sources.get("throughput") {
         Some(source) => format!(" (throughput declared in {source})"),
@@ -104,8 +113,9 @@ pub fn target_line(report: &Report) -> String {
         false => "",
     };
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
+    let retention = (t.retention.as_ref()).map_or(String::new(), |r| format!(" Items live {r}."));
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}. {}",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}.{retention} {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
