@@ -3,7 +3,8 @@
 //! lines (`PT1H.json`) and Event Hubs `{"records": [...]}`. The first byte picks the knobs:
 //! a shape to wrap the rest in (as it is; each line a record of an Event Hubs batch; each
 //! line a storage-account row's `properties`; CSV under a resource-specific header), the
-//! current key, `--skip-invalid` and a small operation allowance (so that sampling runs).
+//! current key, `--skip-invalid`, a small operation allowance (so that sampling runs) and
+//! a container to read of several (`--log-container db/coll`).
 //!
 //! Besides not crashing: recognising the format never panics; reading is deterministic; an
 //! error names the file and a line; what is read stays within what the rows allow.
@@ -13,6 +14,7 @@
 use libfuzzer_sys::fuzz_target;
 use pkadvisor::engine::KeyPath;
 use pkadvisor::key::KeySpec;
+use pkadvisor::log::LogContainer;
 use pkadvisor::log::monitor::{MonitorOptions, looks_like_monitor, read_monitor};
 
 /// The rest of the input as the shape `knobs` picks.
@@ -88,9 +90,13 @@ fuzz_target!(|data: &[u8]| {
         .iter()
         .map(|p| KeyPath::parse(p).expect("a valid path"))
         .collect();
+    // A log of several containers is read for one of them (`--log-container db/coll`).
+    let container = (knobs & 0x40 != 0)
+        .then(|| LogContainer::parse("db/coll", "fuzz").expect("a valid container"));
     let opts = MonitorOptions {
         paths: &paths,
         current_key: key.as_ref(),
+        container: container.as_ref(),
         skip_invalid: knobs & 0x10 != 0,
         max_ops: if knobs & 0x20 != 0 { 4 } else { 10_000 },
     };
