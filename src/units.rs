@@ -4,11 +4,7 @@
 
 /// Parses a size into bytes.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = (&t[..split], t[split..].trim());
+    let (number, unit) = number_and_unit(text);
     let value: f64 = number
         .parse()
         .map_err(|_| format!("{text:?} is not a size (expected e.g. 500GB, 2TB, 1.5TiB)"))?;
@@ -20,6 +16,15 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         return Err(format!("{text:?} is too large"));
     }
     Ok(bytes.round() as u64)
+}
+
+/// `text`'s leading number and the unit after it, blanks trimmed: `1.5TiB` → (`1.5`, `TiB`).
+fn number_and_unit(text: &str) -> (&str, &str) {
+    let t = text.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    (&t[..split], t[split..].trim())
 }
 
 fn unit_scale(unit: &str) -> Option<f64> {
@@ -41,11 +46,7 @@ fn unit_scale(unit: &str) -> Option<f64> {
 /// Parses a duration into seconds: a number and a unit, `s`, `min`, `h`, `d`, `w`, `mo`
 /// (30 days) or `y` (365 days): `30d`, `720h`, `1y`.
 pub fn parse_duration(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let split = t
-        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
-        .unwrap_or(t.len());
-    let (number, unit) = (&t[..split], t[split..].trim());
+    let (number, unit) = number_and_unit(text);
     let value: f64 = number
         .parse()
         .map_err(|_| format!("{text:?} is not a duration (expected e.g. 30d, 720h, 1y)"))?;
@@ -82,9 +83,16 @@ pub fn human_duration(seconds: f64) -> String {
         .find(|(scale, _)| seconds >= *scale)
         .unwrap_or(&UNITS[3]);
     let v = seconds / scale;
-    match v.fract() == 0.0 {
-        true => format!("{v:.0} {name}"),
-        false => format!("{v:.1} {name}"),
+    match (v.fract() == 0.0, v == 1.0) {
+        // One day, one hour, one minute: the unit without its plural s.
+        (true, true) => format!(
+            "1 {}",
+            name.strip_suffix('s')
+                .filter(|n| !n.is_empty())
+                .unwrap_or(name)
+        ),
+        (true, false) => format!("{v:.0} {name}"),
+        (false, _) => format!("{v:.1} {name}"),
     }
 }
 
@@ -117,6 +125,9 @@ mod tests {
         assert!(parse_duration("30").unwrap_err().contains("unknown unit"));
         assert!(parse_duration("0d").is_err());
         assert_eq!(human_duration(2_592_000.0), "30 days");
+        assert_eq!(human_duration(86_400.0), "1 day");
+        assert_eq!(human_duration(3_600.0), "1 hour");
+        assert_eq!(human_duration(1.0), "1 s");
         assert_eq!(human_duration(5_400.0), "1.5 hours");
         assert_eq!(human_duration(45.0), "45 s");
         assert!(parse_duration("d").is_err());

@@ -6,6 +6,23 @@ use std::fmt::Write as _;
 
 use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
 
+/// The seconds [`telemetry`]`(n)`'s documents arrive over (14 days, evenly).
+fn telemetry_span(n: usize) -> f64 {
+    ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64
+}
+
+/// The busiest device's bytes a second in `text`, [`telemetry`]`(n)`.
+fn busiest_rate(text: &str, n: usize) -> f64 {
+    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        *bytes
+            .entry(v["deviceId"].as_str().unwrap().to_owned())
+            .or_default() += line.len() as f64;
+    }
+    bytes.values().copied().fold(0.0, f64::max) / telemetry_span(n)
+}
+
 /// Telemetry over 14 days, in time order: `n` documents from 400 devices, each with its
 /// timestamp, day and 10-minute bucket.
 fn telemetry(n: usize) -> String {
@@ -372,16 +389,7 @@ fn a_retention_bounds_each_value_at_its_rate_whatever_the_target() {
     let text = telemetry(n);
     let docs = write(&dir, "docs.ndjson", &text);
     // The busiest device's bytes over the sample's span, times 30 days.
-    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        *bytes
-            .entry(v["deviceId"].as_str().unwrap().to_owned())
-            .or_default() += line.len() as f64;
-    }
-    let busiest = bytes.values().copied().fold(0.0, f64::max);
-    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
-    let bound = busiest / span * 30.0 * 86_400.0;
+    let bound = busiest_rate(&text, n) * 30.0 * 86_400.0;
     let run = |target: &str, extra: &[&str]| {
         let mut args = vec![
             "analyze",
@@ -428,16 +436,7 @@ fn check_reads_the_containers_default_ttl_from_its_template_unless_retention_is_
     let n = 20_000;
     let text = telemetry(n);
     let docs = write(&dir, "docs.ndjson", &text);
-    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        *bytes
-            .entry(v["deviceId"].as_str().unwrap().to_owned())
-            .or_default() += line.len() as f64;
-    }
-    let busiest = bytes.values().copied().fold(0.0, f64::max);
-    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
-    let rate = busiest / span;
+    let rate = busiest_rate(&text, n);
     let arm = |ttl: i64| {
         serde_json::json!({"type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
             "name": "acct/db/readings", "properties": {"resource": {"id": "readings",
@@ -518,16 +517,7 @@ fn a_profile_records_its_retention_and_profiles_of_another_retention_are_refused
     let n = 20_000;
     let text = telemetry(n);
     let docs = write(&dir, "docs.ndjson", &text);
-    let mut bytes = std::collections::BTreeMap::<String, f64>::new();
-    for line in text.lines() {
-        let v: serde_json::Value = serde_json::from_str(line).unwrap();
-        *bytes
-            .entry(v["deviceId"].as_str().unwrap().to_owned())
-            .or_default() += line.len() as f64;
-    }
-    let busiest = bytes.values().copied().fold(0.0, f64::max);
-    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
-    let bound = busiest / span * 30.0 * 86_400.0;
+    let bound = busiest_rate(&text, n) * 30.0 * 86_400.0;
     let profile = |docs: &str, name: &str, retention: &str| {
         let out = dir.join(name).to_string_lossy().into_owned();
         let mut args = vec!["profile", docs, "-o", &out, "-q", "--key", "/deviceId"];
@@ -615,8 +605,7 @@ fn without_a_target_the_container_settles_at_ingest_times_retention() {
     let docs = write(&dir, "docs.ndjson", &text);
     // The sample's bytes over the span they arrived in, times 30 days.
     let bytes: f64 = text.lines().map(|l| l.len() as f64).sum();
-    let span = ((n as i64 - 1) * 14 * 86_400 / n as i64) as f64;
-    let settled = bytes / span * 30.0 * 86_400.0;
+    let settled = bytes / telemetry_span(n) * 30.0 * 86_400.0;
     let run = |extra: &[&str]| {
         let mut args = vec![
             "analyze",
