@@ -39,6 +39,12 @@ fn stderr(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
+/// Asserts that `out` was refused (exit 2) with `says` in its standard error.
+fn refused(out: &std::process::Output, says: &str) {
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(out));
+    assert!(stderr(out).contains(says), "{says}: {}", stderr(out));
+}
+
 /// Lines from `line(i)` up to near `size` bytes, then `last.0`, padding, the multi-byte
 /// character `ch` straddling byte `size` (0-based), and `last.1`.
 fn straddling(size: usize, ch: char, line: impl Fn(usize) -> String, last: (&str, &str)) -> String {
@@ -156,11 +162,9 @@ fn r28_an_array_of_ndjson_operations_is_refused_by_element() {
     ]);
     let log = write(&dir, "ops.json", &ops.to_string());
     let out = analyze(&log, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("ops.json:1:1: an operation of the NDJSON log (\"op\")"),
-        "{}",
-        stderr(&out)
+    refused(
+        &out,
+        "ops.json:1:1: an operation of the NDJSON log (\"op\")",
     );
 }
 
@@ -296,12 +300,7 @@ fn r28_point_operations_with_a_partition_key_that_does_not_parse_are_refused() {
     ]);
     let log = write(&dir, "keys.json", &rows.to_string());
     let out = analyze(&log, &["--current-key", "/tenantId"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("keys.json:2:1: PartitionKey \"[\\\"t1\\\"\""),
-        "{}",
-        stderr(&out)
-    );
+    refused(&out, "keys.json:2:1: PartitionKey \"[\\\"t1\\\"\"");
 }
 
 #[test]
@@ -325,11 +324,9 @@ fn r28_csv_line_ends_extra_fields_concatenated_arrays_and_doubled_exports() {
         &format!("{header}\n{}\n{},9\n", rows[0], rows[1]),
     );
     let out = analyze(&extra, &[]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("extra.csv:3:1: 6 fields where the header names 5 columns"),
-        "{}",
-        stderr(&out)
+    refused(
+        &out,
+        "extra.csv:3:1: 6 fields where the header names 5 columns",
     );
     // `cat a.json b.json`: both arrays.
     let one = |range: std::ops::Range<usize>| {
@@ -497,12 +494,7 @@ fn r28_azure_monitor_key_rows_count_their_partition_key() {
         .collect();
     let log = write(&dir, "keys.json", &serde_json::to_string(&rows).unwrap());
     let (out, _) = measured(&log);
-    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("outgrow the log's share of --memory"),
-        "{}",
-        stderr(&out)
-    );
+    refused(&out, "outgrow the log's share of --memory");
 }
 
 #[test]
@@ -956,12 +948,7 @@ fn r28_a_log_share_past_counting_is_refused() {
         .args(["--log-share", "5e-324"])
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        stderr(&out).contains("--log-share must be between 0.000001"),
-        "{}",
-        stderr(&out)
-    );
+    refused(&out, "--log-share must be between 0.000001");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("18,446,744,073,709,551,615"));
     // One request in a million: rates a million times the log's, and finite.
     let r = report(
