@@ -231,6 +231,7 @@ Examples:
   pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson
   pkadvisor analyze fixtures/iot/docs.ndjson --key /vin --key 'hash_suffix(/date,/vin,400)' --time-path /ts --format json
   pkadvisor analyze fixtures/multitenant/docs.ndjson --explain /tenantId,/userId,/sessionId --target-storage 500GB
+  pkadvisor analyze fixtures/multitenant/docs.ndjson --explain /tenantId,/userId --explain-value contoso
   pkadvisor analyze fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson --format html -o /tmp/report.html
   pkadvisor analyze fixtures/bad/syntax-error.ndjson fixtures/iot/docs.ndjson --key /id --skip-invalid
   pkadvisor analyze fixtures/nutrition/docs.ndjson --queries fixtures/nutrition/queries.ndjson --regions 2 --wide
@@ -498,6 +499,12 @@ pub struct AnalyzeArgs {
     /// logical partitions, RU, largest values) instead of the ranking.
     #[arg(long, value_name = "SPEC")]
     pub explain: Option<String>,
+    /// With --explain: where one key value lands (its EPK, partition, projected bytes and
+    /// RU). A JSON literal ('"contoso"', 42), a hierarchical key's levels as a JSON array
+    /// ('["contoso","u1"]'; fewer levels: a prefix, which spans a range), or bare text,
+    /// read as a string. May repeat.
+    #[arg(long, value_name = "VALUE", requires = "explain", action = clap::ArgAction::Append, allow_hyphen_values = true)]
+    pub explain_value: Vec<String>,
     /// Without --key: how many candidates to generate from the documents and the log.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub auto: u16,

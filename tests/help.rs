@@ -148,7 +148,7 @@ fn screens_fit_100_columns_without_cutting_a_header_word() {
         (ranking, &["#", "key", "score", "RU/s", "findings"][..]),
         (
             explain,
-            &["#", "pkrange", "EPK range", "bytes", "logical", "RU"][..],
+            &["#", "EPK from", "bytes", "logical", "RU", "largest values"][..],
         ),
     ] {
         let out = pkadvisor().args(&args).output().unwrap();
@@ -183,23 +183,49 @@ fn explain_ranges_tell_neighbours_apart_in_epk_order() {
         .output()
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
-    let ranges: Vec<&str> = table_lines(&text)
-        .iter()
-        .filter_map(|l| l.split('┆').nth(2).map(str::trim))
-        .filter(|r| r.starts_with('['))
+    let lines = table_lines(&text);
+    let column = (lines[1].split(['│', '┆']))
+        .position(|h| h.trim() == "EPK from")
+        .expect("EPK from");
+    let starts: Vec<&str> = (lines[3..].iter())
+        .filter_map(|l| l.split(['│', '┆']).nth(column).map(str::trim))
+        .filter(|r| !r.is_empty())
         .collect();
-    assert!(ranges.len() > 3, "{text}");
-    let mut distinct = ranges.clone();
+    assert!(starts.len() > 3, "{text}");
+    let mut distinct = starts.clone();
     distinct.sort_unstable();
     distinct.dedup();
-    assert_eq!(distinct.len(), ranges.len(), "{ranges:?}");
-    // In EPK order: each range starts where the one before ends.
-    for w in ranges.windows(2) {
-        let end = w[0].rsplit(", ").next().unwrap().trim_end_matches(')');
-        let start = w[1].trim_start_matches('[').split(", ").next().unwrap();
-        assert_eq!(end, start, "{ranges:?}");
+    assert_eq!(distinct.len(), starts.len(), "{starts:?}");
+    // Each is its partition's min, cut: its pieces appear in the whole min, in order, the
+    // first at the start. The partitions are in EPK order, the first from "".
+    let json = pkadvisor()
+        .args([
+            "analyze",
+            "fixtures/multitenant/docs.ndjson",
+            "--target-storage",
+            "500GB",
+            "--explain",
+            "/tenantId,/userId,/sessionId",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    let map: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    let mins: Vec<&str> = (map["map"]["partitions"].as_array().unwrap().iter())
+        .map(|p| p["min"].as_str().unwrap())
+        .collect();
+    assert_eq!(mins.len(), starts.len());
+    assert!(mins.windows(2).all(|w| w[0] < w[1]), "{mins:?}");
+    assert_eq!(starts[0], "\"\"");
+    for (cut, min) in starts.iter().zip(&mins).skip(1) {
+        let mut rest = *min;
+        for (i, piece) in cut.split('…').filter(|p| !p.is_empty()).enumerate() {
+            let at = rest.find(piece).unwrap_or_else(|| panic!("{cut} vs {min}"));
+            assert!(i > 0 || at == 0, "{cut} vs {min}");
+            rest = &rest[at + piece.len()..];
+        }
     }
-    assert!(ranges[0].starts_with("[\"\", ") && ranges.last().unwrap().ends_with(", FF)"));
 }
 
 #[test]

@@ -154,7 +154,7 @@ fn obfuscated_queries_route_by_their_shape_and_say_so() {
         .output()
         .unwrap();
     assert!(
-        String::from_utf8_lossy(&table.stdout)
+        crate::util::flat(&String::from_utf8_lossy(&table.stdout))
             .contains("queries with hidden values routed by their shape")
     );
 }

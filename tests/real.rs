@@ -495,9 +495,13 @@ fn a_small_sample_on_the_default_target_is_called_out() {
     assert!((ratio - storage / bytes).abs() / ratio < 1e-9);
     // The text says so on the line above the table.
     let (_, text, _) = run(&["analyze", &docs, "-q"]);
-    let second = text.lines().nth(1).unwrap();
-    assert!(second.starts_with("Small sample, big default"), "{second}");
-    assert!(second.contains("--target-storage"), "{second}");
+    // Above the table, in a paragraph of its own (wrapped at the width).
+    let table = text.find('┌').unwrap();
+    let at = text[..table]
+        .find("\nSmall sample, big default")
+        .expect(&text);
+    let said = crate::util::flat(&text[at..table]);
+    assert!(said.contains("give --target-storage"), "{said}");
     // A target given is what the user expects: no line, no field.
     let (_, out, _) = run(&[
         "analyze",

@@ -87,3 +87,8 @@ pub fn skip_unless_ci(test: &str, reason: &str, installs: &str) {
     use std::io::Write as _;
     let _ = writeln!(std::io::stderr(), "SKIPPED: {test}: {reason}");
 }
+
+/// `text` as one line of words: prose wrapped at the terminal's width, read whole.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

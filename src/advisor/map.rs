@@ -7,16 +7,97 @@ use std::collections::BTreeMap;
 use super::evaluate::Evaluation;
 use super::key_block::key_of;
 use super::redact::{hider, redact};
+use crate::engine::{PkValue, PkValueRef};
 use crate::report::model::{
     ExplainReport, LogicalView, PartitionLoad, PartitionMap, PhysicalView, SCHEMA_VERSION,
+    SampleFigures, ValueLanding,
 };
 
 /// Values listed per physical partition by `--explain`.
 const EXPLAIN_VALUES: usize = 3;
 
+/// A value (or a hierarchical key's prefix) `--explain-value` asks about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AskedValue {
+    /// Its levels, the first ones of the key's.
+    pub levels: Vec<PkValue>,
+    /// Its JSON text, as the report shows it.
+    pub label: String,
+}
+
+/// The partition map of one evaluated candidate, each partition listing its largest
+/// values and, as one entry with an empty EPK, the projected tail of small values; and
+/// where each `asked` value lands. An asked value with more levels than the key is an
+/// error.
+pub fn explain(
+    e: &mut Evaluation,
+    storage_bytes: u64,
+    redact_values: bool,
+    asked: &[AskedValue],
+) -> Result<ExplainReport, String> {
+    let values = (asked.iter())
+        .map(|a| landing(e, a, redact_values))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut report = map_of(e, storage_bytes, redact_values);
+    report.values = values;
+    Ok(report)
+}
+
+/// Where `asked` lands in `e`'s projected container: its EPK (range), the partitions it
+/// reaches, the projected logical partitions in it, and its sample figures when the value
+/// is tracked one by one.
+fn landing(
+    e: &mut Evaluation,
+    asked: &AskedValue,
+    redact_values: bool,
+) -> Result<ValueLanding, String> {
+    let refs: Vec<PkValueRef<'_>> = asked.levels.iter().map(PkValue::as_ref).collect();
+    let range = (e.definition.range(&refs))
+        .map_err(|err| format!("--explain-value {}: {err}", asked.label))?;
+    let full = refs.len() == e.definition.paths().len();
+    let c = &mut e.projection.container;
+    let reach = c.route_range(&range);
+    let (mut logical, mut bytes, mut items, mut largest) = (0u64, 0u64, 0u64, 0u64);
+    for idx in reach.clone() {
+        for l in c.logical_partitions(idx) {
+            let inside = match full {
+                true => l.epk == range.min,
+                false => l.epk >= range.min && l.epk < range.max,
+            };
+            if inside {
+                logical += 1;
+                bytes += l.bytes;
+                items += l.items;
+                largest = largest.max(l.bytes);
+            }
+        }
+    }
+    let sample = (e.stats.values.heavy_entries())
+        .find(|v| full && *v.epk == range.min)
+        .map(|v| SampleFigures {
+            documents: v.docs,
+            bytes: v.bytes,
+        });
+    Ok(ValueLanding {
+        value: match redact_values {
+            true => redact(&asked.label),
+            false => asked.label.clone(),
+        },
+        prefix: !full,
+        epk: range.min.to_hex(),
+        epk_max: (!full).then(|| range.max.to_hex()),
+        partitions: reach.map(|i| i as u64 + 1).collect(),
+        logical_partitions: logical,
+        bytes,
+        items,
+        largest_bytes: largest,
+        sample,
+    })
+}
+
 /// The partition map of one evaluated candidate, each partition listing its largest
 /// values and, as one entry with an empty EPK, the projected tail of small values.
-pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> ExplainReport {
+fn map_of(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> ExplainReport {
     // A spillover's documents have no values: its collections hold projected chunks.
     let spillover = e.layout.as_ref().is_some_and(|l| l.is_spillover());
     let mut entries: Vec<_> = (e.stats.values.heavy_entries())
@@ -72,6 +153,7 @@ pub fn explain(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> E
         labels,
         map,
         collections,
+        values: Vec::new(),
     }
 }
 

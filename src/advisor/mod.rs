@@ -32,5 +32,5 @@ pub mod score;
 pub mod target;
 
 pub use assemble::{DEFAULT_TOP_VALUES, ReportOptions, build_report};
-pub use map::{explain, partition_map};
+pub use map::{AskedValue, explain, partition_map};
 pub use target::Target;

@@ -70,7 +70,14 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
                 let spec = args.explain.as_deref().unwrap_or_default();
                 anyhow!("--explain {spec}: the profiles did not measure this key")
             })?;
-        let map = advisor::explain(e, target.storage_bytes, c.redact);
+        if matches!(wanted, Explain::Layout(_)) && !args.explain_value.is_empty() {
+            bail!("--explain-value: a layout's collections hold no key values; --explain a key");
+        }
+        let asked = (args.explain_value.iter())
+            .map(|v| asked_value(v))
+            .collect::<Result<Vec<_>>>()?;
+        let map =
+            advisor::explain(e, target.storage_bytes, c.redact, &asked).map_err(|m| anyhow!(m))?;
         write_report(path, |out| {
             report::render(View::Map(&map), format, style, out)
         })?;
@@ -83,6 +90,42 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         })?;
     }
     Ok(Exit::Ok)
+}
+
+/// An `--explain-value`: a JSON literal, a JSON array of a hierarchical key's levels, or
+/// bare text read as a string.
+fn asked_value(text: &str) -> Result<advisor::AskedValue> {
+    use pkadvisor::engine::PkValue;
+    let scalar = |v: &serde_json::Value, raw: &str| match v {
+        serde_json::Value::Array(_) | serde_json::Value::Object(_) => Err(anyhow!(
+            "--explain-value {text}: a level of a key is a string, number, boolean or null, not {raw}"
+        )),
+        serde_json::Value::Number(_) => PkValue::parse_literal(raw).map_err(|m| anyhow!(m)),
+        other => Ok(PkValue::from_json(other).expect("scalar")),
+    };
+    let t = text.trim();
+    let (levels, label) = match serde_json::from_str::<serde_json::Value>(t) {
+        Ok(serde_json::Value::Array(items)) => {
+            if items.is_empty() || items.len() > 3 {
+                bail!(
+                    "--explain-value {text}: a key has 1 to 3 levels, not {}",
+                    items.len()
+                );
+            }
+            let levels = (items.iter())
+                .map(|v| scalar(v, &v.to_string()))
+                .collect::<Result<Vec<_>>>()?;
+            (levels, serde_json::Value::Array(items).to_string())
+        }
+        Ok(v) if t == "undefined" => (vec![scalar(&v, t)?], t.to_owned()),
+        Ok(v) => (vec![scalar(&v, t)?], v.to_string()),
+        Err(_) if t == "undefined" => (vec![PkValue::Undefined], t.to_owned()),
+        Err(_) => (
+            vec![PkValue::String(text.to_owned())],
+            serde_json::Value::from(text).to_string(),
+        ),
+    };
+    Ok(advisor::AskedValue { levels, label })
 }
 
 /// The plan of `analyze --profile`: candidates and reading settings come from the

@@ -26,9 +26,9 @@ use super::model::{
     Severity,
 };
 use super::text::{
-    MAP_LEGEND, best_alternative, cost_line, cost_summary, largest_values, map_header,
-    observed_line, partition_name, prices_note, round_up, secondary_index_line, small_sample_line,
-    target_line, thousands,
+    MAP_RANGES, best_alternative, cost_line, cost_summary, landing_line, largest_values,
+    map_header, map_legend, observed_line, partition_name, prices_note, round_up,
+    secondary_index_line, small_sample_line, target_line, thousands,
 };
 use crate::units::human_bytes;
 
@@ -802,12 +802,7 @@ fn cost_chart(c: &CandidateReport, p: &PartitionLoad) -> String {
 /// `--explain`: the map's bars and its table.
 fn partition_map(r: &ExplainReport) -> String {
     let mut s = format!("<h1>{}</h1>\n", esc(&map_header(r)));
-    s += &format!(
-        "<p>{}</p>\n",
-        esc(&MAP_LEGEND
-            .replace(" (--wide: whole)", "")
-            .replace('\n', " "))
-    );
+    s += &format!("<p>{}</p>\n", esc(&map_legend(MAP_RANGES)));
     let ids: Vec<u64> = r.map.partitions.iter().map(|p| p.id).collect();
     let ru: Vec<f64> = r.map.partitions.iter().map(|p| p.ru).collect();
     let mean = ru.iter().sum::<f64>() / ru.len().max(1) as f64;
@@ -853,7 +848,11 @@ fn partition_map(r: &ExplainReport) -> String {
         caption: "RU the replayed log charged each physical partition.".to_owned(),
     });
     s += "</div>\n";
-    s + &map_table(r)
+    s += &map_table(r);
+    for v in &r.values {
+        s += &format!("<p>{}</p>\n", esc(&landing_line(r, v)));
+    }
+    s
 }
 
 /// The map's table, ranges and values whole.

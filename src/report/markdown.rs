@@ -10,9 +10,9 @@ use super::View;
 use super::columns::COLUMNS;
 use super::model::{CandidateReport, ExplainReport, Report, Severity};
 use super::text::{
-    MAP_LEGEND, best_alternative, cell, cost_line, declaration_lines, largest_values, map_header,
-    observed_line, partition_name, prices_note, round_up, secondary_index_line, small_sample_line,
-    target_line,
+    MAP_RANGES, best_alternative, cell, cost_line, declaration_lines, landing_line, largest_values,
+    map_header, map_legend, observed_line, partition_name, prices_note, round_up,
+    secondary_index_line, small_sample_line, target_line, thousands,
 };
 use crate::units::human_bytes;
 
@@ -182,7 +182,7 @@ fn row(c: &CandidateReport) -> String {
 /// The partition map, ranges and values whole.
 fn partition_map(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "## {}\n", cell(&map_header(r)))?;
-    writeln!(out, "{}\n", MAP_LEGEND.replace(" (--wide: whole)", ""))?;
+    writeln!(out, "{}\n", map_legend(MAP_RANGES))?;
     writeln!(
         out,
         "| # | pkrange | min | max | bytes | logical | RU | largest values |"
@@ -191,16 +191,19 @@ fn partition_map(r: &ExplainReport, out: &mut dyn Write) -> io::Result<()> {
     for (i, p) in r.map.partitions.iter().enumerate() {
         writeln!(
             out,
-            "| {} | {} | `{}` | `{}` | {} | {} | {:.0} | {} |",
+            "| {} | {} | `{}` | `{}` | {} | {} | {} | {} |",
             i + 1,
             partition_name(r, i, p),
             p.min,
             p.max,
             human_bytes(p.bytes),
             p.logical_partitions,
-            p.ru,
+            thousands(p.ru),
             cell(&largest_values(r, p, None))
         )?;
+    }
+    for v in &r.values {
+        writeln!(out, "\n{}", cell(&landing_line(r, v)))?;
     }
     Ok(())
 }

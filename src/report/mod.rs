@@ -18,6 +18,7 @@ pub mod html;
 pub mod json;
 pub mod markdown;
 pub mod model;
+pub mod remedy;
 pub mod table;
 pub mod text;
 
@@ -83,8 +84,8 @@ impl Style {
 /// Writes `view` in `format`, tables in `style`.
 pub fn render(view: View, format: Format, style: Style, out: &mut dyn Write) -> io::Result<()> {
     match format {
-        Format::Table => table::render(view, Some(style.width), style.colour, out),
-        Format::WideTable => table::render(view, None, style.colour, out),
+        Format::Table => table::render(view, style.width, false, style.colour, out),
+        Format::WideTable => table::render(view, style.width, true, style.colour, out),
         Format::Json => json::render(view, out),
         Format::Markdown => markdown::render(view, out),
         Format::Html => html::render(view, out),

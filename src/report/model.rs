@@ -780,6 +780,46 @@ pub struct ExplainReport {
     /// A client-side layout: its collections' names, one per partition of the map.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub collections: Vec<String>,
+    /// Where each value `--explain-value` asked about lands.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub values: Vec<ValueLanding>,
+}
+
+/// Where one value, or a hierarchical key's prefix, lands in the projected container.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ValueLanding {
+    /// The value as asked (JSON text; a hash with `--redact`).
+    pub value: String,
+    /// Whether it is a prefix (fewer levels than the key): it spans an EPK range.
+    pub prefix: bool,
+    /// Its EPK (hex); a prefix's range starts here.
+    pub epk: String,
+    /// A prefix's range's exclusive end (hex).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub epk_max: Option<String>,
+    /// The physical partitions it reaches: their places in the map (1-based).
+    pub partitions: Vec<u64>,
+    /// Projected logical partitions it holds (a value: 1, or 0 when the projection does
+    /// not place it one by one).
+    pub logical_partitions: u64,
+    /// Their projected bytes.
+    pub bytes: u64,
+    /// Their projected items.
+    pub items: u64,
+    /// The largest of them, in bytes.
+    pub largest_bytes: u64,
+    /// What the sample holds of a value tracked one by one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sample: Option<SampleFigures>,
+}
+
+/// A value's documents and bytes in the sample.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SampleFigures {
+    /// Documents.
+    pub documents: u64,
+    /// Their bytes (an upper bound for a heavy hitter counted since admission).
+    pub bytes: u64,
 }
 
 /// A candidate for unit tests: warnings with the codes given, figures fixed.

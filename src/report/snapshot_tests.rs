@@ -331,6 +331,35 @@ fn map() -> ExplainReport {
             .map(|(e, l)| (e.to_string(), l.to_string()))
             .collect::<BTreeMap<_, _>>(),
         collections: Vec::new(),
+        values: vec![
+            ValueLanding {
+                value: "[\"contoso\",\"user-00042\"]".to_owned(),
+                prefix: false,
+                epk: "0A11".to_owned(),
+                epk_max: None,
+                partitions: vec![1],
+                logical_partitions: 1,
+                bytes: 9_000_000_000,
+                items: 4_500_000,
+                largest_bytes: 9_000_000_000,
+                sample: Some(SampleFigures {
+                    documents: 90,
+                    bytes: 45_000,
+                }),
+            },
+            ValueLanding {
+                value: "[\"big\"]".to_owned(),
+                prefix: true,
+                epk: "1F3A5C7E9B0011223344".to_owned(),
+                epk_max: Some("1F3A5C7E9B0011223344FF".to_owned()),
+                partitions: vec![2, 3],
+                logical_partitions: 1,
+                bytes: 30_000_000_000,
+                items: 15_000_000,
+                largest_bytes: 30_000_000_000,
+                sample: None,
+            },
+        ],
     }
 }
 

@@ -13,50 +13,60 @@
 
 use std::io::{self, Write};
 
-use comfy_table::{
-    Cell, CellAlignment, Color, ColumnConstraint, ContentArrangement, Table, presets,
-};
+use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 
 use super::View;
 use super::columns::{COLUMNS, Column};
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
+use super::remedy::recommended_warnings;
 use super::text::{
-    MAP_LEGEND, best_alternative, cost_line, declaration_lines, largest_values, map_header,
-    observed_line, partition_name, secondary_index_line, small_sample_line, target_line,
+    best_alternative, cost_line, declaration_lines, landing_line, largest_values, map_header,
+    map_legend, observed_line, partition_name, secondary_index_line, small_sample_line,
+    target_line, thousands, wrap,
 };
 use crate::units::human_bytes;
 
 /// The width fitted to when the output is not a terminal.
 pub const DEFAULT_WIDTH: usize = 100;
 
-/// Writes `view` as text, fitted to `width` (`None`: `--wide`, every column and every
-/// digit whatever the width), the ranking's findings coloured by severity when `colour`.
+/// Writes `view` as text, fitted to `width` (`wide`: every column and every digit
+/// whatever the width; prose still wraps at it), the ranking's findings coloured by
+/// severity when `colour`.
 pub fn render(
     view: View,
-    width: Option<usize>,
+    width: usize,
+    wide: bool,
     colour: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
+    let table_width = (!wide).then_some(width);
     match view {
-        View::Ranking(report) => ranking(report, width, colour, out),
-        View::Map(map) => partition_map(map, width, out),
-        View::Verdict(report) => verdict(report, out),
+        View::Ranking(report) => ranking(report, width, table_width, colour, out),
+        View::Map(map) => partition_map(map, width, table_width, out),
+        View::Verdict(report) => verdict(report, width, out),
     }
 }
 
-/// The ranking fitted to `width`.
+/// Writes `text` wrapped at `width`, later lines after `indent`.
+fn para(out: &mut dyn Write, text: &str, width: usize, indent: &str) -> io::Result<()> {
+    writeln!(out, "{}", wrap(text, width, "", indent))
+}
+
+/// The ranking: prose wrapped at `width`, the table fitted to `table_width` (`None`: every
+/// column).
 fn ranking(
     report: &Report,
-    width: Option<usize>,
+    width: usize,
+    table_width: Option<usize>,
     colour: bool,
     out: &mut dyn Write,
 ) -> io::Result<()> {
-    writeln!(out, "{}", target_line(report))?;
+    para(out, &target_line(report), width, "")?;
     if let Some(line) = small_sample_line(report) {
-        writeln!(out, "{line}")?;
+        para(out, &line, width, "")?;
     }
     let all: Vec<&CandidateReport> = report.candidates.iter().collect();
-    let columns = fitting(&all, width);
+    let columns = fitting(&all, table_width);
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
         all.iter().partition(|c| !has_violation(c));
     if !clean.is_empty() {
@@ -75,16 +85,25 @@ fn ranking(
             .filter(|c| !columns.iter().any(|k| k.header == c.header))
             .map(|c| c.header)
             .collect();
-        writeln!(
-            out,
+        let line = format!(
             "Hidden at this width: {} (--wide shows every column).",
             hidden.join(", ")
-        )?;
+        );
+        para(out, &line, width, "")?;
     }
     if let Some(r) = &report.recommendation {
-        writeln!(out, "\nRecommendation: {}\n{}", r.spec, r.reason)?;
+        writeln!(out, "\nRecommendation: {}", r.spec)?;
+        para(out, &r.reason, width, "")?;
+        let warnings = recommended_warnings(report);
+        if !warnings.is_empty() {
+            writeln!(out, "Its warnings, and what to do:")?;
+        }
+        for w in warnings {
+            writeln!(out, "{}", wrap(&w.sentence(), width, "  ! ", "    "))?;
+        }
         if let Some(g) = &r.secondary_index {
-            writeln!(out, "\n{}", secondary_index_line(g))?;
+            writeln!(out)?;
+            para(out, &secondary_index_line(g), width, "")?;
         }
     }
     Ok(())
@@ -166,16 +185,13 @@ fn candidate_row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<
         .collect()
 }
 
-/// Characters of a value's label in the table (`--wide`: all of it).
-const VALUE_WIDTH: usize = 9;
-
-/// Each boundary (the ranges' mins, then the last max) cut after the hex digits that tell
-/// it from the boundaries beside it; whole when `wide`.
-fn boundaries(r: &ExplainReport, wide: bool) -> Vec<String> {
+/// Each range's start cut after the hex digits that tell it from the boundaries beside it
+/// (the next range's start is its end); whole when `wide`.
+fn starts(r: &ExplainReport, wide: bool) -> Vec<String> {
     let mut all: Vec<&str> = r.map.partitions.iter().map(|p| p.min.as_str()).collect();
     all.extend(r.map.partitions.last().map(|p| p.max.as_str()));
     let common = |a: &str, b: &str| a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
-    (0..all.len())
+    (0..r.map.partitions.len())
         .map(|i| {
             let e = all[i];
             if e.is_empty() {
@@ -197,49 +213,148 @@ fn boundaries(r: &ExplainReport, wide: bool) -> Vec<String> {
         .collect()
 }
 
-/// The partition map fitted to `width`.
-fn partition_map(r: &ExplainReport, width: Option<usize>, out: &mut dyn Write) -> io::Result<()> {
-    let wide = width.is_none();
-    writeln!(out, "{}", map_header(r))?;
-    writeln!(out, "{MAP_LEGEND}")?;
-    let mut t = Table::new();
-    t.load_style(presets::UTF8_FULL_CONDENSED)
-        .set_content_arrangement(ContentArrangement::Dynamic)
-        .set_header([
-            "#",
-            "pkrange",
-            "EPK range",
-            "bytes",
-            "logical",
-            "RU",
-            "largest values",
-        ]);
-    if let Some(w) = width {
-        t.set_width(w.min(u16::MAX as usize) as u16);
-    }
-    let edges = boundaries(r, wide);
-    for (i, p) in r.map.partitions.iter().enumerate() {
-        t.add_row([
-            (i + 1).to_string(),
-            partition_name(r, i, p),
-            format!("[{}, {})", edges[i], edges[i + 1]),
-            human_bytes(p.bytes),
-            p.logical_partitions.to_string(),
-            format!("{:.0}", p.ru),
-            largest_values(r, p, (!wide).then_some(VALUE_WIDTH)),
-        ]);
-    }
-    // Ranges and counts never wrap: only the values do.
-    for (i, col) in t.column_iter_mut().enumerate().take(6) {
-        let _ = i;
-        col.set_constraint(ColumnConstraint::ContentWidth);
-    }
-    writeln!(out, "{t}")
+/// The characters a value's label should keep: columns are dropped (pkrange, then the
+/// logical count, then the EPK) until it does or none is left to drop.
+const WANT_LABEL: usize = 32;
+
+/// The map's ranges as the terminal shows them.
+const TABLE_RANGES: &str = "EPK from: where its EPK range begins, in hex (it ends where the next begins), cut after the digits that tell it from its neighbours";
+
+/// One column of the map: its header, cells, alignment and when it is dropped (0: never).
+struct MapColumn {
+    header: &'static str,
+    cells: Vec<String>,
+    right: bool,
+    drop: u8,
 }
 
+impl MapColumn {
+    fn width(&self) -> usize {
+        let cells = self.cells.iter().map(|c| c.chars().count());
+        cells.max().unwrap_or(0).max(self.header.chars().count()) + 3
+    }
+}
+
+/// The map's columns but the values.
+fn map_columns(r: &ExplainReport, wide: bool) -> Vec<MapColumn> {
+    let parts = &r.map.partitions;
+    let col = |header, right, drop, cells: Vec<String>| MapColumn {
+        header,
+        cells,
+        right,
+        drop,
+    };
+    vec![
+        col(
+            "#",
+            true,
+            0,
+            (1..=parts.len()).map(|i| i.to_string()).collect(),
+        ),
+        col(
+            "pkrange",
+            false,
+            1,
+            (parts.iter().enumerate())
+                .map(|(i, p)| partition_name(r, i, p))
+                .collect(),
+        ),
+        col("EPK from", false, 3, starts(r, wide)),
+        col(
+            "bytes",
+            true,
+            0,
+            parts.iter().map(|p| human_bytes(p.bytes)).collect(),
+        ),
+        col(
+            "logical",
+            true,
+            2,
+            (parts.iter())
+                .map(|p| thousands(p.logical_partitions as f64))
+                .collect(),
+        ),
+        col(
+            "RU",
+            true,
+            0,
+            parts.iter().map(|p| thousands(p.ru)).collect(),
+        ),
+    ]
+}
+
+/// The partition map: its heading and legend wrapped at `width`, the table fitted to
+/// `table_width` (`None`: every column, ranges and values whole).
+fn partition_map(
+    r: &ExplainReport,
+    width: usize,
+    table_width: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut columns = map_columns(r, table_width.is_none());
+    // A value's line: its size (and mark), a space, its label.
+    let sizes = (r.map.partitions.iter().flat_map(|p| &p.largest))
+        .map(|l| human_bytes(l.bytes).chars().count() + 2)
+        .max()
+        .unwrap_or(0);
+    let label_width = |columns: &[MapColumn], w: usize| {
+        let used: usize = columns.iter().map(MapColumn::width).sum::<usize>() + 1;
+        w.saturating_sub(used + 3 + sizes)
+    };
+    let mut hidden = Vec::new();
+    if let Some(w) = table_width {
+        for order in 1..=3 {
+            if label_width(&columns, w) >= WANT_LABEL {
+                break;
+            }
+            hidden.extend(columns.iter().filter(|c| c.drop == order).map(|c| c.header));
+            columns.retain(|c| c.drop != order);
+        }
+    }
+    let label = table_width.map(|w| label_width(&columns, w).max(MIN_LABEL));
+    para(out, &map_header(r), width, "")?;
+    para(out, &map_legend(TABLE_RANGES), width, "")?;
+    para(out, &map_cuts(&hidden), width, "")?;
+    let mut t = Table::new();
+    t.load_style(presets::UTF8_FULL_CONDENSED)
+        .set_content_arrangement(ContentArrangement::Disabled)
+        .set_header(columns.iter().map(|c| c.header).chain(["largest values"]));
+    for (i, p) in r.map.partitions.iter().enumerate() {
+        let mut row: Vec<Cell> = columns.iter().map(|c| Cell::new(&c.cells[i])).collect();
+        row.push(Cell::new(largest_values(r, p, label)));
+        t.add_row(row);
+    }
+    for (k, c) in columns.iter().enumerate() {
+        if c.right
+            && let Some(col) = t.column_mut(k)
+        {
+            col.set_cell_alignment(CellAlignment::Right);
+        }
+    }
+    writeln!(out, "{t}")?;
+    for v in &r.values {
+        para(out, &landing_line(r, v), width, "  ")?;
+    }
+    Ok(())
+}
+
+/// What the terminal's map cut to fit, and how to see it whole.
+fn map_cuts(hidden: &[&str]) -> String {
+    let hidden = match hidden.is_empty() {
+        true => String::new(),
+        false => format!("; hidden at this width: {}", hidden.join(", ")),
+    };
+    format!(
+        "Values cut in the middle{hidden} (--wide shows everything whole; --explain-value V shows where one value lands)."
+    )
+}
+
+/// The fewest characters a value's label is cut to.
+const MIN_LABEL: usize = 12;
+
 /// check's verdict: whether the declared design passed, why, what it costs, and its best
-/// alternative.
-fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+/// alternative, wrapped at `width`.
+fn verdict(report: &Report, width: usize, out: &mut dyn Write) -> io::Result<()> {
     let v = report.check.as_ref().expect("check verdict");
     let c = report.declared();
     let status = if v.passed { "PASS" } else { "FAIL" };
@@ -247,17 +362,17 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         .container
         .as_ref()
         .map_or(String::new(), |n| format!(" (container {n})"));
-    writeln!(
-        out,
+    let head = format!(
         "{status}  {}{container}  score {:.1} (minimum {})",
         v.key, c.score, v.min_score
-    )?;
-    writeln!(out, "{}", target_line(report))?;
+    );
+    para(out, &head, width, "      ")?;
+    para(out, &target_line(report), width, "")?;
     if let Some(line) = small_sample_line(report) {
-        writeln!(out, "{line}")?;
+        para(out, &line, width, "")?;
     }
     for r in &v.reasons {
-        writeln!(out, "  ✗ {r}")?;
+        writeln!(out, "{}", wrap(&r.to_string(), width, "  ✗ ", "    "))?;
     }
     let denied = |code: FindingCode| v.reasons.iter().any(|r| r.code == Some(code));
     for f in c
@@ -270,21 +385,25 @@ fn verdict(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         } else {
             "warning"
         };
-        writeln!(out, "  ! {} ({severity}): {}", f.code, f.message)?;
+        let line = format!("{} ({severity}): {}", f.code, f.message);
+        writeln!(out, "{}", wrap(&line, width, "  ! ", "    "))?;
     }
-    writeln!(out, "Cost: {}", cost_line(report, v))?;
+    para(out, &format!("Cost: {}", cost_line(report, v)), width, "  ")?;
     if let Some(o) = &v.observed {
-        writeln!(out, "Observed: {}", observed_line(o))?;
+        para(out, &format!("Observed: {}", observed_line(o)), width, "  ")?;
     }
     for i in &report.declared_indexes {
-        writeln!(out, "Index {}: {}", i.key.spec, i.reason)?;
+        let line = format!("Index {}: {}", i.key.spec, i.reason);
+        para(out, &line, width, "  ")?;
     }
     if let Some((spec, tail)) = best_alternative(report, v) {
-        writeln!(out, "Best alternative: {spec} {tail}")?;
+        let line = format!("Best alternative: {spec} {tail}");
+        para(out, &line, width, "  ")?;
         let lines = declaration_lines(report, v);
         if !lines.is_empty() {
             writeln!(out, "Declared as:")?;
             for l in lines {
+                // Code: never wrapped, so it can be copied as it is.
                 writeln!(out, "{l}")?;
             }
         }
@@ -324,8 +443,10 @@ mod tests {
             declared_indexes: Vec::new(),
         };
         let mut out = Vec::new();
-        render(View::Ranking(&report), None, false, &mut out).unwrap();
+        render(View::Ranking(&report), DEFAULT_WIDTH, true, false, &mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
+        // Prose wraps at the width even when every column is kept: read it as one line.
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
         for expected in [
             "10 documents (2.0 kB), 10 logged operations, 1 invalid skipped.",
             "1.0 TB at 20000 RU/s manual = 32 physical partitions (default storage;",
@@ -339,15 +460,30 @@ mod tests {
             "2.5 GB",
             "unbounded",
             "70/25/5%",
-            "Recommendation: hash_suffix(/date,/vin,400)\nBecause.",
+            "Recommendation: hash_suffix(/date,/vin,400) Because.",
+            // The recommended key's own violation, explained.
+            "! CROSS_PARTITION_TRANSACTION:",
+            "What to do: choose a key the batch's items share",
         ] {
-            assert!(text.contains(expected), "{expected:?} missing from\n{text}");
+            assert!(flat.contains(expected), "{expected:?} missing from\n{text}");
         }
+        assert!(
+            text.lines()
+                .all(|l| l.starts_with(['┌', '│', '╞', '└']) || l.chars().count() <= DEFAULT_WIDTH),
+            "{text}"
+        );
         // Not a terminal here: no colour escapes.
         assert!(!text.contains('\u{1b}'));
         // Fitted to 100 columns: no line wider, no header word cut, key and codes whole.
         let mut out = Vec::new();
-        render(View::Ranking(&report), Some(DEFAULT_WIDTH), false, &mut out).unwrap();
+        render(
+            View::Ranking(&report),
+            DEFAULT_WIDTH,
+            false,
+            false,
+            &mut out,
+        )
+        .unwrap();
         let text = String::from_utf8(out).unwrap();
         let table: Vec<&str> = text
             .lines()

@@ -5,7 +5,7 @@
 
 use super::model::{
     CandidateReport, CheckResult, ExplainReport, ObservedCheck, PhysicalView, Report,
-    SecondaryIndex,
+    SecondaryIndex, ValueLanding,
 };
 use crate::units::human_bytes;
 
@@ -35,6 +35,41 @@ pub fn round_up(x: f64) -> f64 {
         .find(|f| f * mag >= x)
         .unwrap_or(10.0);
     f * mag
+}
+
+/// `text` wrapped at spaces to lines of at most `width` characters (a word longer than
+/// that keeps a line of its own, whole), the first line after `first`, the others after
+/// `rest`; the text's own line breaks, and the spaces within a line, are kept.
+pub fn wrap(text: &str, width: usize, first: &str, rest: &str) -> String {
+    let mut out = String::new();
+    for (n, paragraph) in text.split('\n').enumerate() {
+        if n > 0 {
+            out.push('\n');
+        }
+        let mut line = String::from(if n == 0 { first } else { rest });
+        let mut empty = true;
+        let mut gap = 0;
+        for word in paragraph.split(' ') {
+            if word.is_empty() {
+                gap += 1;
+                continue;
+            }
+            let spaces = if empty { 0 } else { gap + 1 };
+            if !empty && line.chars().count() + spaces + word.chars().count() > width {
+                out.push_str(&line);
+                out.push('\n');
+                line = String::from(rest);
+                empty = true;
+            }
+            if !empty {
+                line.extend(std::iter::repeat_n(' ', gap + 1));
+            }
+            line.push_str(word);
+            (empty, gap) = (false, 0);
+        }
+        out.push_str(line.trim_end());
+    }
+    out
 }
 
 /// Escapes what would break a Markdown table cell.
@@ -254,8 +289,16 @@ pub fn secondary_index_line(g: &SecondaryIndex) -> String {
     )
 }
 
-/// What the partition map's columns hold.
-pub const MAP_LEGEND: &str = "In EPK order. pkrange: the partition's id (a layout's collection); EPK range: [min, max) in hex, cut after the digits\nthat tell it from its neighbours; logical: logical partitions; RU: request units the replayed\nlog charged it; largest values cut (--wide: whole), (others) the projected small values.";
+/// What the partition map's columns hold, its ranges described by `ranges` (a format
+/// showing whole ranges passes [`MAP_RANGES`]).
+pub fn map_legend(ranges: &str) -> String {
+    format!(
+        "In EPK order. pkrange: the partition's id (a layout's collection); {ranges}; logical: logical partitions; RU: request units the replayed log charged it; largest values: their projected bytes (! past the 20 GB limit of one logical partition), (others) the projected small values together."
+    )
+}
+
+/// The map's ranges where they are whole.
+pub const MAP_RANGES: &str = "min, max: its EPK range [min, max) in hex";
 
 /// The partition map's heading: the key, the size, the partitions (or collections) and the
 /// RU/s each gets.
@@ -265,11 +308,11 @@ pub fn map_header(r: &ExplainReport) -> String {
         false => "collections",
     };
     format!(
-        "{} at {}: {} {unit}, {:.0} RU/s each",
+        "{} at {}: {} {unit}, {} RU/s each",
         r.key.spec,
         human_bytes(r.storage_bytes),
         r.map.partitions.len(),
-        r.map.ru_per_partition
+        thousands(r.map.ru_per_partition)
     )
 }
 
@@ -282,9 +325,66 @@ pub fn partition_name(r: &ExplainReport, i: usize, p: &PhysicalView) -> String {
         .unwrap_or_else(|| p.id.to_string())
 }
 
-/// The partition's largest values with their bytes, one a line; labels cut to `width`
-/// characters when given.
+/// Where an `--explain-value` lands, in one paragraph.
+pub fn landing_line(r: &ExplainReport, v: &ValueLanding) -> String {
+    let limit = crate::engine::Limits::default().logical_bytes;
+    let n = r.map.partitions.len();
+    let reach = match v.partitions.as_slice() {
+        [one] => format!("partition #{one} of {n}"),
+        [first, .., last] => format!(
+            "partitions #{first} to #{last} ({} of {n})",
+            v.partitions.len()
+        ),
+        [] => "no partition".to_owned(),
+    };
+    let past = |b: u64| match b > limit {
+        true => format!(" (! past the {} limit)", human_bytes(limit)),
+        false => String::new(),
+    };
+    match (&v.epk_max, v.logical_partitions) {
+        (Some(max), count) => format!(
+            "The prefix {} spans EPK [{}, {max}) on {reach}: projected {} in {} logical {}, the largest {}{}.",
+            v.value,
+            v.epk,
+            human_bytes(v.bytes),
+            thousands(count as f64),
+            if count == 1 {
+                "partition"
+            } else {
+                "partitions"
+            },
+            human_bytes(v.largest_bytes),
+            past(v.largest_bytes)
+        ),
+        (None, 0) => format!(
+            "{} has EPK {} on {reach}: not among the values the projection places one by one (absent from the sample, or one of its small values, projected together).",
+            v.value, v.epk
+        ),
+        (None, _) => {
+            let sample = v.sample.as_ref().map_or(String::new(), |s| {
+                format!(
+                    "; in the sample {} documents, {}",
+                    thousands(s.documents as f64),
+                    human_bytes(s.bytes)
+                )
+            });
+            format!(
+                "{} has EPK {} on {reach}: projected {}{}, {} items{sample}.",
+                v.value,
+                v.epk,
+                human_bytes(v.bytes),
+                past(v.bytes),
+                thousands(v.items as f64)
+            )
+        }
+    }
+}
+
+/// The partition's largest values with their bytes, one a line, `!` before a value past
+/// the 20 GB limit; labels cut in the middle to `width` characters when given.
 pub fn largest_values(r: &ExplainReport, p: &PhysicalView, width: Option<usize>) -> String {
+    let limit = crate::engine::Limits::default().logical_bytes;
+    let any_past = p.largest.iter().any(|l| l.bytes > limit);
     p.largest
         .iter()
         .map(|l| {
@@ -295,15 +395,61 @@ pub fn largest_values(r: &ExplainReport, p: &PhysicalView, width: Option<usize>)
             };
             let label = r.labels.get(&l.epk).map_or(tail, String::as_str);
             let label = match width {
-                Some(w) if label.chars().count() > w => {
-                    format!("{}…", label.chars().take(w - 1).collect::<String>())
-                }
-                _ => label.to_owned(),
+                Some(w) => elide_label(label, w),
+                None => label.to_owned(),
             };
-            format!("{} {label}", human_bytes(l.bytes))
+            let mark = match (l.bytes > limit && !l.epk.is_empty(), any_past) {
+                (true, _) => "!",
+                (false, true) => " ",
+                (false, false) => "",
+            };
+            format!("{mark}{} {label}", human_bytes(l.bytes))
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A value's label cut to `width` characters: a hierarchical value (a JSON array) level
+/// by level, each level keeping a fair share of the width, so every level stays readable;
+/// anything else in the middle.
+pub fn elide_label(label: &str, width: usize) -> String {
+    let levels: Vec<String> = match serde_json::from_str::<serde_json::Value>(label) {
+        Ok(serde_json::Value::Array(a)) if a.len() > 1 && label.chars().count() > width => {
+            a.iter().map(|v| v.to_string()).collect()
+        }
+        _ => return elide(label, width),
+    };
+    let budget = width.saturating_sub(levels.len() + 1);
+    // Water-filling: short levels keep all they have, the rest share what remains.
+    let mut order: Vec<usize> = (0..levels.len()).collect();
+    order.sort_by_key(|&i| levels[i].chars().count());
+    let mut share = vec![0; levels.len()];
+    let mut left = budget;
+    for (k, &i) in order.iter().enumerate() {
+        let fair = left / (levels.len() - k);
+        share[i] = levels[i].chars().count().min(fair);
+        left -= share[i];
+    }
+    let cut: Vec<String> = (levels.iter().zip(&share))
+        .map(|(l, &w)| elide(l, w.max(3)))
+        .collect();
+    format!("[{}]", cut.join(","))
+}
+
+/// `text` cut to `width` characters in the middle (its head and its tail kept: values of
+/// one tenant differ at the end).
+pub fn elide(text: &str, width: usize) -> String {
+    let n = text.chars().count();
+    if n <= width || width < 3 {
+        return text.to_owned();
+    }
+    let head = (width - 1) * 3 / 5;
+    let tail = width - 1 - head;
+    let chars: Vec<char> = text.chars().collect();
+    let mut out: String = chars[..head].iter().collect();
+    out.push('…');
+    out.extend(&chars[n - tail..]);
+    out
 }
 
 /// The verdict's cost sentence: the declared key's cost, and the cheapest alternative's
@@ -427,6 +573,39 @@ mod tests {
         (p.ru_million, p.ru_hour_per_100) = (None, 0.012);
         (p.reserved, p.reserved_discount) = (Some("3y".to_owned()), 0.3);
         assert!(prices_note(&p).contains("0.012 USD per 100 RU/s-hour (30% off, reserved 3y)"));
+    }
+
+    #[test]
+    fn prose_wraps_at_spaces_and_never_cuts_a_word() {
+        let text = "one two three four five six seven eight nine ten";
+        let w = wrap(text, 14, "", "  ");
+        assert_eq!(
+            w,
+            "one two three\n  four five\n  six seven\n  eight nine\n  ten"
+        );
+        assert!(w.lines().all(|l| l.chars().count() <= 14));
+        // A word wider than the line keeps a line of its own, whole.
+        let long = wrap("a abcdefghijklmnop b", 8, "> ", "  ");
+        assert_eq!(long, "> a\n  abcdefghijklmnop\n  b");
+        // The text's own breaks and spaces are kept, but not at a line's start.
+        assert_eq!(wrap("x  y\nz", 80, "", ""), "x  y\nz");
+        assert_eq!(wrap("aaaa  bbbb", 6, "", ""), "aaaa\nbbbb");
+        let joined: Vec<&str> = w.split_whitespace().collect();
+        assert_eq!(joined.join(" "), text);
+    }
+
+    #[test]
+    fn labels_are_cut_in_the_middle_and_level_by_level() {
+        assert_eq!(elide("\"velvet-media\"", 14), "\"velvet-media\"");
+        assert_eq!(elide("abcdefghijklmnopqrst", 11), "abcdef…qrst");
+        let h = r#"["bright-media","0f3a9c2e-7d41-4b8e-948ae5a"]"#;
+        let cut = elide_label(h, 33);
+        assert_eq!(cut.chars().count(), 33, "{cut}");
+        // Each level keeps its head and tail: the tenant whole, the user's ends.
+        assert!(cut.starts_with(r#"["bright-media",""#), "{cut}");
+        assert!(cut.ends_with(r#"8ae5a"]"#), "{cut}");
+        assert_eq!(elide_label(h, 80), h);
+        assert_eq!(elide_label("\"plain\"", 80), "\"plain\"");
     }
 
     #[test]
