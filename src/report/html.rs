@@ -190,6 +190,14 @@ fn recommendation(report: &Report) -> String {
         esc(&r.spec),
         esc(&r.reason)
     );
+    let warnings = super::remedy::recommended_warnings(report);
+    if !warnings.is_empty() {
+        s += "<p>Its warnings, and what to do:</p>\n<ul>\n";
+        for w in warnings {
+            s += &format!("<li>{}</li>\n", esc(&w.sentence()));
+        }
+        s += "</ul>\n";
+    }
     if let Some(g) = &r.secondary_index {
         s += &secondary_index(g);
     }

@@ -73,6 +73,13 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             cell(&r.spec),
             r.reason
         )?;
+        let warnings = super::remedy::recommended_warnings(report);
+        if !warnings.is_empty() {
+            writeln!(out, "\nIts warnings, and what to do:\n")?;
+        }
+        for w in warnings {
+            writeln!(out, "- {}", cell(&w.sentence()))?;
+        }
         if let Some(g) = &r.secondary_index {
             writeln!(out, "\n{}", secondary_index_line(g))?;
         }
