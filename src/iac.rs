@@ -19,6 +19,8 @@ pub const ARM_TYPE: &str = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/c
 pub const ARM_LEGACY_TYPE: &str = "Microsoft.DocumentDB/databaseAccounts/apis/databases/containers";
 /// The Terraform resource type of one.
 pub const TERRAFORM_TYPE: &str = "azurerm_cosmosdb_sql_container";
+/// The Terraform resource type of a SQL database (its throughput is shared).
+pub const TERRAFORM_DATABASE_TYPE: &str = "azurerm_cosmosdb_sql_database";
 
 /// A container found in a file.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,9 +86,51 @@ pub fn containers_with(doc: &Value, given: &Map<String, Value>) -> Vec<Declared>
         return out;
     }
     let scope = Scope::of(doc, given.clone());
-    arm(doc, "", "", &scope, &mut out);
-    terraform(doc, "", &mut out, &mut Vec::new());
+    let mut databases = Vec::new();
+    arm(doc, "", "", &scope, &mut (&mut out, &mut databases));
+    terraform(doc, "", &mut out, &mut Vec::new(), &mut databases);
+    share_database_throughput(&mut out, &databases);
     out
+}
+
+/// A database's name and the throughput it declares, shared by its containers that declare
+/// none of their own.
+pub type DatabaseThroughput = (String, Result<DeclaredThroughput, String>);
+
+/// Gives each container without throughput of its own the throughput its database declares
+/// (shared throughput: the container gets at most the database's RU/s, shared with the
+/// database's other containers without their own); a container whose database is unknown
+/// takes it when one database alone declares throughput.
+pub fn share_database_throughput(containers: &mut [Declared], databases: &[DatabaseThroughput]) {
+    let database_of = |d: &Declared| -> Option<String> {
+        let (db, _) = d.qualified.split_once('/')?;
+        Some(db.to_owned())
+    };
+    let sharing = |db: &str, all: &[Declared]| {
+        (all.iter())
+            .filter(|d| d.throughput.is_none() && database_of(d).as_deref() == Some(db))
+            .count()
+    };
+    let counts: Vec<usize> = (databases.iter())
+        .map(|(db, _)| sharing(db, containers))
+        .collect();
+    for d in containers.iter_mut().filter(|d| d.throughput.is_none()) {
+        let found = match database_of(d) {
+            Some(db) => databases.iter().position(|(name, _)| *name == db),
+            None if databases.len() == 1 => Some(0),
+            None => None,
+        };
+        let Some(i) = found else { continue };
+        let (db, declared) = &databases[i];
+        d.throughput = Some(declared.clone().map(|t| DeclaredThroughput {
+            throughput: t.throughput,
+            field: format!(
+                "database {db}'s {}, shared by the {} of its containers that declare none",
+                t.field,
+                counts[i].max(1)
+            ),
+        }));
+    }
 }
 
 fn declared(name: &str, at: &str, pk: &Value) -> Declared {
@@ -137,6 +181,27 @@ pub(crate) fn terraform_indexing(values: &Value) -> Option<Result<IndexingPolicy
 /// What to do instead of passing an unresolved key's parameter.
 const KEY_INSTEAD: &str = "gate the key with --key SPEC instead of --container";
 
+/// Whether `ty` (the full type) is a SQL database's, current or legacy.
+fn is_database_type(ty: &str) -> bool {
+    ty.eq_ignore_ascii_case("Microsoft.DocumentDB/databaseAccounts/sqlDatabases")
+        || ty.eq_ignore_ascii_case("Microsoft.DocumentDB/databaseAccounts/apis/databases")
+}
+
+/// A database resource's name: its `properties.resource.id`, else its name's last segment.
+fn arm_database_name(v: &Value, scope: &Scope) -> String {
+    let mut lenient = scope.clone();
+    lenient.lenient = true;
+    let res = v
+        .pointer("/properties/resource/id")
+        .or_else(|| v.get("name"));
+    let raw = res.cloned().unwrap_or(Value::Null);
+    let name = match lenient.resolve(&raw) {
+        Ok(Value::String(n)) => n,
+        _ => raw.as_str().unwrap_or("").to_owned(),
+    };
+    name.rsplit('/').next().unwrap_or("").to_owned()
+}
+
 /// Whether `ty` (the full type) is a container's, current or legacy.
 fn is_container_type(ty: &str) -> bool {
     ty.eq_ignore_ascii_case(ARM_TYPE) || ty.eq_ignore_ascii_case(ARM_LEGACY_TYPE)
@@ -144,7 +209,10 @@ fn is_container_type(ty: &str) -> bool {
 
 /// ARM resources, nested under their parents or not, and a lone resource object; `scope`
 /// resolves their expressions.
-fn arm(v: &Value, at: &str, parent_type: &str, scope: &Scope, out: &mut Vec<Declared>) {
+/// What the ARM walk finds: containers, and databases that declare throughput.
+type ArmFound<'a> = (&'a mut Vec<Declared>, &'a mut Vec<DatabaseThroughput>);
+
+fn arm(v: &Value, at: &str, parent_type: &str, scope: &Scope, out: &mut ArmFound) {
     let Some(obj) = v.as_object() else { return };
     let ty = obj.get("type").and_then(Value::as_str).unwrap_or("");
     let full_type = if ty.contains('/') || parent_type.is_empty() {
@@ -157,7 +225,12 @@ fn arm(v: &Value, at: &str, parent_type: &str, scope: &Scope, out: &mut Vec<Decl
     if (is_container_type(&full_type) || lone)
         && v.pointer("/properties/resource/partitionKey").is_some()
     {
-        arm_copies(v, at, scope, out);
+        arm_copies(v, at, scope, out.0);
+    }
+    if is_database_type(&full_type)
+        && let Some(t) = arm_throughput(v, scope)
+    {
+        out.1.push((arm_database_name(v, scope), t));
     }
     // Child resources: an array, or an object keyed by symbolic name (languageVersion 2.0).
     match obj.get("resources") {
@@ -348,9 +421,25 @@ fn ru_of(
 
 /// Terraform JSON plans and state: every module's resources, and planned changes.
 /// `addresses`: the resource addresses already read (a plan lists each resource twice).
-fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>, addresses: &mut Vec<String>) {
+fn terraform(
+    v: &Value,
+    at: &str,
+    out: &mut Vec<Declared>,
+    addresses: &mut Vec<String>,
+    databases: &mut Vec<DatabaseThroughput>,
+) {
     match v {
         Value::Object(obj) => {
+            if obj.get("type").and_then(Value::as_str) == Some(TERRAFORM_DATABASE_TYPE)
+                && let Some(values) = obj.get("values").or_else(|| v.pointer("/change/after"))
+                && let (Some(name), Some(t)) = (
+                    values.get("name").and_then(Value::as_str),
+                    terraform_throughput(values),
+                )
+                && !databases.iter().any(|(n, _)| n == name)
+            {
+                databases.push((name.to_owned(), t));
+            }
             if obj.get("type").and_then(Value::as_str) == Some(TERRAFORM_TYPE)
                 && let Some(values) = obj.get("values").or_else(|| v.pointer("/change/after"))
             {
@@ -402,12 +491,12 @@ fn terraform(v: &Value, at: &str, out: &mut Vec<Declared>, addresses: &mut Vec<S
                 if plan && k == "prior_state" {
                     continue;
                 }
-                terraform(child, &format!("{at}/{k}"), out, addresses);
+                terraform(child, &format!("{at}/{k}"), out, addresses, databases);
             }
         }
         Value::Array(items) => {
             for (i, child) in items.iter().enumerate() {
-                terraform(child, &format!("{at}/{i}"), out, addresses);
+                terraform(child, &format!("{at}/{i}"), out, addresses, databases);
             }
         }
         _ => {}
@@ -950,6 +1039,66 @@ mod tests {
         let t = terraform_throughput(&tf).unwrap().unwrap();
         assert_eq!(t.throughput, Throughput::Autoscale(1000.0));
         assert!(terraform_throughput(&serde_json::json!({"throughput": null})).is_none());
+    }
+
+    #[test]
+    fn a_database_shares_its_throughput_with_containers_that_declare_none() {
+        let db = "Microsoft.DocumentDB/databaseAccounts/sqlDatabases";
+        let doc = serde_json::json!({
+            "parameters": {"ru": {"type": "int", "defaultValue": 1000}},
+            "resources": [
+                {"type": db, "name": "acct/shop",
+                 "properties": {"resource": {"id": "shop"},
+                    "options": {"autoscaleSettings": {"maxThroughput": "[parameters('ru')]"}}}},
+                {"type": db, "name": "acct/logs", "properties": {"resource": {"id": "logs"}}},
+                {"type": ARM_TYPE, "name": "acct/shop/orders",
+                 "properties": {"resource": {"id": "orders", "partitionKey": {"paths": ["/c"]}}}},
+                {"type": ARM_TYPE, "name": "acct/shop/carts",
+                 "properties": {"resource": {"id": "carts", "partitionKey": {"paths": ["/c"]}}}},
+                {"type": ARM_TYPE, "name": "acct/shop/audit",
+                 "properties": {"resource": {"id": "audit", "partitionKey": {"paths": ["/c"]}},
+                    "options": {"throughput": 400}}},
+                {"type": ARM_TYPE, "name": "acct/logs/events",
+                 "properties": {"resource": {"id": "events", "partitionKey": {"paths": ["/c"]}}}}
+            ]
+        });
+        let found = containers(&doc);
+        let ru = |name: &str| {
+            let d = found.iter().find(|d| d.name == name).unwrap();
+            d.throughput.clone().map(|t| t.unwrap())
+        };
+        // Two of shop's three containers share its autoscale maximum; audit keeps its own.
+        for shared in ["orders", "carts"] {
+            let t = ru(shared).unwrap();
+            assert_eq!(t.throughput, Throughput::Autoscale(1000.0));
+            assert!(
+                t.field
+                    .starts_with("database shop's options.autoscaleSettings"),
+                "{}",
+                t.field
+            );
+            assert!(
+                t.field.contains("shared by the 2 of its containers"),
+                "{}",
+                t.field
+            );
+        }
+        assert_eq!(ru("audit").unwrap().throughput, Throughput::Manual(400.0));
+        // A database without throughput gives none.
+        assert!(ru("events").is_none());
+        // Terraform plans: the database resource's throughput, by the container's database.
+        let plan = serde_json::json!({"values": {"root_module": {"resources": [
+            {"type": TERRAFORM_DATABASE_TYPE, "values": {"name": "shop", "throughput": 600}},
+            {"type": TERRAFORM_TYPE, "address": "x.orders", "values": {"name": "orders",
+                "database_name": "shop", "partition_key_paths": ["/c"]}}
+        ]}}});
+        let t = containers(&plan)[0].throughput.clone().unwrap().unwrap();
+        assert_eq!(t.throughput, Throughput::Manual(600.0));
+        assert!(
+            t.field.starts_with("database shop's throughput = 600"),
+            "{}",
+            t.field
+        );
     }
 
     #[test]

@@ -183,6 +183,23 @@ fn copy_loops_resolve_from_the_parameters_file_and_refuse_without_it() {
         let r: serde_json::Value = serde_json::from_str(&out).unwrap();
         assert_eq!(r["check"]["key"], item["partitionKey"]);
         assert_eq!(r["check"]["container"], name);
+        // The containers declare no throughput; their database does (shared): it is the
+        // one projected onto, and the header says where it came from.
+        let template = json_of(&arm);
+        let shared = (template["resources"].as_array().unwrap().iter())
+            .find_map(|r| r.pointer("/properties/options/throughput"))
+            .and_then(serde_json::Value::as_f64)
+            .expect("the database's throughput");
+        assert_eq!(r["target"]["throughput_ru"].as_f64(), Some(shared));
+        let source = r["target"]["sources"]["throughput"].as_str().unwrap();
+        assert!(
+            source.contains(&format!("database {db}'s options.throughput")),
+            "{source}"
+        );
+        assert!(
+            source.contains(&format!("shared by the {}", items.len())),
+            "{source}"
+        );
     }
 }
 

@@ -7,8 +7,8 @@ use hcl::eval::{Context, Evaluate};
 use serde_json::{Map, Value};
 
 use super::{
-    Declared, IacError, TERRAFORM_TYPE, terraform_definition, terraform_indexing,
-    terraform_throughput,
+    DatabaseThroughput, Declared, IacError, TERRAFORM_DATABASE_TYPE, TERRAFORM_TYPE,
+    share_database_throughput, terraform_definition, terraform_indexing, terraform_throughput,
 };
 
 /// The attributes that make the key.
@@ -27,14 +27,34 @@ pub fn read(file: &str, text: &str, given: &Map<String, Value>) -> Result<Vec<De
     let body = parse(file, text)?;
     let ctx = context(&body, given);
     let mut out = Vec::new();
+    let mut databases = Vec::new();
     for block in body.blocks().filter(|b| b.identifier() == "resource") {
-        if let [ty, label, ..] = block.labels()
-            && ty.as_str() == TERRAFORM_TYPE
-        {
-            out.push(container(block.body(), label.as_str(), &ctx));
+        match block.labels() {
+            [ty, label, ..] if ty.as_str() == TERRAFORM_TYPE => {
+                out.push(container(block.body(), label.as_str(), &ctx));
+            }
+            [ty, label, ..] if ty.as_str() == TERRAFORM_DATABASE_TYPE => {
+                databases.extend(database(block.body(), label.as_str(), &ctx));
+            }
+            _ => {}
         }
     }
+    share_database_throughput(&mut out, &databases);
     Ok(out)
+}
+
+/// One `azurerm_cosmosdb_sql_database` block's name and throughput, when it declares one.
+fn database(body: &hcl::Body, label: &str, ctx: &Context) -> Option<DatabaseThroughput> {
+    let mut unresolved = Vec::new();
+    let values = Value::Object(body_json(body, ctx, "", &mut unresolved));
+    let name = values.get("name").and_then(Value::as_str).unwrap_or(label);
+    let throughput = match (unresolved.iter())
+        .find(|(f, _)| f == "throughput" || f.starts_with("autoscale_settings."))
+    {
+        Some((_, what)) => Err(unresolvable(what, "give --throughput or --autoscale-max")),
+        None => terraform_throughput(&values)?,
+    };
+    Some((name.to_owned(), throughput))
 }
 
 fn parse(file: &str, text: &str) -> Result<hcl::Body, IacError> {
@@ -325,6 +345,31 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
         assert_eq!(def.version(), 1);
         let t = legacy.throughput.clone().unwrap().unwrap();
         assert_eq!(t.throughput, crate::engine::Throughput::Manual(400.0));
+    }
+
+    #[test]
+    fn a_database_block_shares_its_throughput() {
+        let tf = r#"
+resource "azurerm_cosmosdb_sql_database" "d" {
+  name = "shop"
+  autoscale_settings {
+    max_throughput = 2000
+  }
+}
+resource "azurerm_cosmosdb_sql_container" "c" {
+  name                = "orders"
+  database_name       = azurerm_cosmosdb_sql_database.d.name
+  partition_key_paths = ["/tenantId"]
+}
+"#;
+        let found = read("main.tf", tf, &Map::new()).unwrap();
+        let t = found[0].throughput.clone().unwrap().unwrap();
+        assert_eq!(t.throughput, crate::engine::Throughput::Autoscale(2000.0));
+        assert!(
+            t.field.starts_with("database shop's autoscale_settings"),
+            "{}",
+            t.field
+        );
     }
 
     #[test]
