@@ -194,8 +194,9 @@ pub struct CheckArgs {
     /// --container).
     #[command(flatten)]
     pub common: CommonArgs,
-    /// The infrastructure file declaring the container (ARM or Terraform JSON, or a .tf
-    /// file).
+    /// The infrastructure file declaring the container: ARM or Terraform JSON, or a .tf
+    /// file or a directory, read with the directory's other .tf and auto-loaded .tfvars
+    /// files as Terraform reads a module.
     #[arg(long, value_name = "FILE")]
     pub container: Option<String>,
     /// Which container of the file to check, when it declares several.

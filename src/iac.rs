@@ -789,6 +789,20 @@ pub fn read_file(
     }
 }
 
+/// Every container a Terraform module declares: its `.tf` files and, in order (later values
+/// win), its variable files (the `terraform.tfvars` and `*.auto.tfvars` Terraform loads
+/// itself, then `--var-file`), each as `(name, text)`.
+pub fn read_module(
+    files: &[(String, String)],
+    var_files: &[(String, String)],
+) -> Result<Vec<Declared>, IacError> {
+    let mut given = Map::new();
+    for (name, text) in var_files {
+        given.extend(hcl::tfvars(name, text).map_err(IacError::Parameters)?);
+    }
+    hcl::read_module(files, &given)
+}
+
 /// Every container declared in `text`, the contents of `file`, with ARM parameter values
 /// `given`.
 pub fn read_with(

@@ -271,3 +271,74 @@ fn a_version_1_key_of_eight_character_strings_is_measured_like_any_other() {
         .unwrap();
     assert!(largest < 100, "{largest}");
 }
+
+/// A Terraform module spread over files as teams write it: the container in main.tf, its
+/// variables in variables.tf, values in terraform.tfvars and an .auto.tfvars, and a
+/// `--var-file` given last.
+#[test]
+fn a_terraform_module_is_read_as_terraform_reads_its_directory() {
+    let dir = scratch("tf-module");
+    let main = write(
+        &dir,
+        "main.tf",
+        r#"resource "azurerm_cosmosdb_sql_database" "db" {
+  name       = var.database
+  throughput = var.ru
+}
+resource "azurerm_cosmosdb_sql_container" "events" {
+  name                = "events"
+  database_name       = azurerm_cosmosdb_sql_database.db.name
+  partition_key_paths = var.key
+  partition_key_kind  = "MultiHash"
+  partition_key_version = 2
+}
+"#,
+    );
+    write(
+        &dir,
+        "variables.tf",
+        "variable \"key\" {\n  default = [\"/tenantId\"]\n}\nvariable \"database\" {}\nvariable \"ru\" {\n  default = 400\n}\n",
+    );
+    write(&dir, "terraform.tfvars", "database = \"app\"\nru = 1000\n");
+    write(
+        &dir,
+        "b.auto.tfvars",
+        "key = [\"/tenantId\", \"/userId\"]\n",
+    );
+    let json = |extra: &[&str]| -> serde_json::Value {
+        let mut args = vec!["check", "--container"];
+        args.extend(extra);
+        args.extend([DOCS, "--queries", LOG, "--format", "json", "-q"]);
+        let out = pkadvisor().args(&args).output().unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    // main.tf alone reads its directory: the key from the .auto.tfvars (it beats the
+    // variable's default), the database's throughput from terraform.tfvars.
+    let r = json(&[&main]);
+    assert_eq!(r["check"]["key"], "/tenantId,/userId");
+    assert_eq!(r["target"]["throughput_ru"], 1000.0);
+    let source = r["target"]["sources"]["throughput"].as_str().unwrap();
+    assert!(
+        source.contains("database app's throughput = 1000"),
+        "{source}"
+    );
+    // The directory reads the same; a --var-file given wins over the files Terraform loads.
+    let d = dir.display().to_string();
+    assert_eq!(json(&[&d])["check"]["key"], "/tenantId,/userId");
+    let ci = write(&dir, "ci.tfvars.json", r#"{"key": ["/userId"], "ru": 800}"#);
+    let r = json(&[&d, "--var-file", &ci]);
+    assert_eq!(r["check"]["key"], "/userId");
+    assert_eq!(r["target"]["throughput_ru"], 800.0);
+    // A broken sibling is named by its file, line and column.
+    write(&dir, "zz.tf", "resource \"x\" {\n  a = \n");
+    pkadvisor()
+        .args(["check", "--container", &main, DOCS])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("zz.tf:2:"));
+}

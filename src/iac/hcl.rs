@@ -24,7 +24,20 @@ const LOCAL_PASSES: usize = 8;
 
 /// Every container `text` (the `.tf` file `file`) declares, with the variable values `given`.
 pub fn read(file: &str, text: &str, given: &Map<String, Value>) -> Result<Vec<Declared>, IacError> {
-    let body = parse(file, text)?;
+    read_module(&[(file.to_owned(), text.to_owned())], given)
+}
+
+/// Every container a Terraform module declares: its `.tf` files (`(name, text)`) read as
+/// one configuration, as Terraform reads a directory, with the variable values `given`.
+pub fn read_module(
+    files: &[(String, String)],
+    given: &Map<String, Value>,
+) -> Result<Vec<Declared>, IacError> {
+    let mut structures = Vec::new();
+    for (file, text) in files {
+        structures.extend(parse(file, text)?);
+    }
+    let body = hcl::Body::from_iter(structures);
     let ctx = context(&body, given);
     let mut out = Vec::new();
     let mut databases = Vec::new();
