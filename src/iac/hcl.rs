@@ -44,7 +44,7 @@ pub fn read_module(
     for block in body.blocks().filter(|b| b.identifier() == "resource") {
         match block.labels() {
             [ty, label, ..] if ty.as_str() == TERRAFORM_TYPE => {
-                out.push(container(block.body(), label.as_str(), &ctx));
+                out.extend(instances(block.body(), label.as_str(), &ctx));
             }
             [ty, label, ..] if ty.as_str() == TERRAFORM_DATABASE_TYPE => {
                 databases.extend(database(block.body(), label.as_str(), &ctx));
@@ -54,6 +54,77 @@ pub fn read_module(
     }
     share_database_throughput(&mut out, &databases);
     Ok(out)
+}
+
+/// The most instances a `count` or `for_each` expands to.
+const MAX_INSTANCES: usize = 10_000;
+
+/// A container block's instances: one, or one per element of its `for_each` (with
+/// `each.key` and `each.value`) or `count` (with `count.index`); a meta-argument that does
+/// not resolve gives one container whose key is an error saying what to pass.
+fn instances(body: &hcl::Body, label: &str, ctx: &Context<'static>) -> Vec<Declared> {
+    let meta = |key: &str| body.attributes().find(|a| a.key() == key);
+    let (attr, each) = match (meta("for_each"), meta("count")) {
+        (Some(a), _) => (a, true),
+        (None, Some(a)) => (a, false),
+        (None, None) => return vec![container(body, label, ctx)],
+    };
+    let elements: Option<Vec<(hcl::Value, hcl::Value)>> = match attr.expr().evaluate(ctx) {
+        Ok(hcl::Value::Object(m)) if each => {
+            // In key order, as Terraform iterates a map.
+            let mut entries: Vec<(String, hcl::Value)> = m.into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            Some(
+                (entries.into_iter())
+                    .map(|(k, v)| (hcl::Value::String(k), v))
+                    .collect(),
+            )
+        }
+        Ok(hcl::Value::Array(a)) if each => Some(a.into_iter().map(|v| (v.clone(), v)).collect()),
+        Ok(hcl::Value::Number(n)) if !each => (n.as_u64())
+            .filter(|&n| n as usize <= MAX_INSTANCES)
+            .map(|n| {
+                (0..n)
+                    .map(|i| (hcl::Value::from(i), hcl::Value::Null))
+                    .collect()
+            }),
+        _ => None,
+    };
+    let Some(elements) = elements else {
+        let mut d = container(body, label, ctx);
+        d.definition = Err(unresolvable(
+            &format!("{} = {}", attr.key(), one_line(&attr.expr().to_string())),
+            "gate the key with --key SPEC instead of --container",
+        ));
+        return vec![d];
+    };
+    (elements.into_iter().take(MAX_INSTANCES))
+        .map(|(key, value)| {
+            let mut scoped = ctx.clone();
+            let (name, at) = match each {
+                true => {
+                    let mut m = hcl::Map::new();
+                    m.insert("key".to_owned(), key.clone());
+                    m.insert("value".to_owned(), value);
+                    scoped.declare_var("each", hcl::Value::Object(m));
+                    (label.to_owned(), format!("[{}]", json_of(&key)))
+                }
+                false => {
+                    let mut m = hcl::Map::new();
+                    m.insert("index".to_owned(), key.clone());
+                    scoped.declare_var("count", hcl::Value::Object(m));
+                    (label.to_owned(), format!("[{}]", json_of(&key)))
+                }
+            };
+            let mut d = container(body, &name, &scoped);
+            d.at.push_str(&at);
+            if d.name.starts_with(TERRAFORM_TYPE) {
+                d.name = d.at.clone();
+                d.qualified = d.at.clone();
+            }
+            d
+        })
+        .collect()
 }
 
 /// One `azurerm_cosmosdb_sql_database` block's name and throughput, when it declares one.
@@ -145,6 +216,7 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
         vars.insert(name.clone(), hcl_of(v));
     }
     let mut ctx = Context::new();
+    declare_functions(&mut ctx);
     ctx.declare_var("var", hcl::Value::Object(vars.clone()));
     let mut locals = hcl::Map::new();
     let attrs: Vec<&hcl::Attribute> = (body.blocks())
@@ -167,6 +239,33 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
     }
     declare_resources(body, &mut ctx);
     ctx
+}
+
+/// Terraform's type conversions a `for_each` is written with: `toset` (sorted, without
+/// repeats, as Terraform iterates a set), `tolist` and `tomap` (the value as it is).
+fn declare_functions(ctx: &mut Context<'static>) {
+    use hcl::eval::{FuncArgs, FuncDef, ParamType};
+    fn set(args: FuncArgs) -> Result<hcl::Value, String> {
+        match args.first() {
+            Some(hcl::Value::Array(a)) => {
+                let mut items = a.clone();
+                items.sort_by_key(|v| v.to_string());
+                items.dedup();
+                Ok(hcl::Value::Array(items))
+            }
+            Some(other) => Err(format!("toset of {other}, not a list")),
+            None => Err("toset needs a list".to_owned()),
+        }
+    }
+    fn same(args: FuncArgs) -> Result<hcl::Value, String> {
+        args.first()
+            .cloned()
+            .ok_or_else(|| "one argument".to_owned())
+    }
+    ctx.declare_func("toset", FuncDef::builder().param(ParamType::Any).build(set));
+    for name in ["tolist", "tomap"] {
+        ctx.declare_func(name, FuncDef::builder().param(ParamType::Any).build(same));
+    }
 }
 
 /// Each resource's attributes that resolve, as `TYPE.LABEL.attribute` (a database's
@@ -383,6 +482,60 @@ resource "azurerm_cosmosdb_sql_container" "c" {
             "{}",
             t.field
         );
+    }
+
+    #[test]
+    fn for_each_and_count_expand_to_one_container_each() {
+        let tf = r#"
+variable "containers" {
+  default = {
+    orders = { pk = "/customerId" }
+    events = { pk = "/tenantId" }
+  }
+}
+resource "azurerm_cosmosdb_sql_container" "c" {
+  for_each            = var.containers
+  name                = each.key
+  database_name       = "shop"
+  partition_key_paths = [each.value.pk]
+}
+resource "azurerm_cosmosdb_sql_container" "logs" {
+  for_each            = toset(["b", "a", "b"])
+  name                = "logs-${each.value}"
+  partition_key_paths = ["/day"]
+}
+resource "azurerm_cosmosdb_sql_container" "n" {
+  count               = 2
+  name                = "n${count.index}"
+  partition_key_paths = ["/k"]
+}
+resource "azurerm_cosmosdb_sql_container" "x" {
+  for_each            = var.unknown
+  name                = "x"
+  partition_key_paths = ["/k"]
+}
+"#;
+        let found = read("main.tf", tf, &Map::new()).unwrap();
+        let got: Vec<(String, String)> = (found.iter().take(6))
+            .map(|d| {
+                let key = d.definition.as_ref().unwrap().paths()[0].to_string();
+                (d.qualified.clone(), key)
+            })
+            .collect();
+        let want = [
+            ("shop/events", "/tenantId"),
+            ("shop/orders", "/customerId"),
+            ("logs-a", "/day"),
+            ("logs-b", "/day"),
+            ("n0", "/k"),
+            ("n1", "/k"),
+        ];
+        assert_eq!(got, want.map(|(a, b)| (a.to_owned(), b.to_owned())));
+        assert!(found[0].at.ends_with("[\"events\"]"), "{}", found[0].at);
+        assert!(found[4].at.ends_with("[0]"), "{}", found[4].at);
+        // A for_each that does not resolve: one container, its key an error saying so.
+        let e = found[6].definition.as_ref().unwrap_err();
+        assert!(e.starts_with("for_each = var.unknown"), "{e}");
     }
 
     #[test]
