@@ -33,25 +33,13 @@ fn table_lines(text: &str) -> Vec<&str> {
     text.lines().filter(|l| is_table(l)).collect()
 }
 
-/// The declaration lines `check` prints as code (never wrapped, to be copied whole).
-fn is_code(l: &str) -> bool {
-    [
-        "  ARM:",
-        "  Bicep:",
-        "  Terraform:",
-        "             partition_key",
-    ]
-    .iter()
-    .any(|p| l.starts_with(p))
-}
-
-/// Every line but code fits `width`, and there is a table when `table`.
+/// Every line fits `width`, and there is a table when `table`.
 fn assert_fits(text: &str, width: usize, what: &str, table: bool) {
     assert!(
         !table || !table_lines(text).is_empty(),
         "{what}: no table at {width}:\n{text}"
     );
-    for l in text.lines().filter(|l| !is_code(l)) {
+    for l in text.lines() {
         assert!(
             l.chars().count() <= width,
             "{what} at {width}: {} columns: {l}",
@@ -62,7 +50,7 @@ fn assert_fits(text: &str, width: usize, what: &str, table: bool) {
 
 /// The prose of `text` (its lines that are not tables), as one line of words.
 fn prose(text: &str) -> String {
-    let lines = text.lines().filter(|l| !is_table(l) && !is_code(l));
+    let lines = text.lines().filter(|l| !is_table(l));
     let words: Vec<&str> = lines.flat_map(str::split_whitespace).collect();
     words.join(" ")
 }
@@ -340,4 +328,67 @@ fn the_verdict_fits_at_every_width() {
     }
     assert_eq!(words[0], words[1]);
     assert_eq!(words[1], words[2]);
+}
+
+/// The lines between `from` and `to` in `text`, the first excluded.
+fn block(text: &str, from: &str, to: &str) -> String {
+    let start = text
+        .find(from)
+        .unwrap_or_else(|| panic!("{from} in {text}"))
+        + from.len();
+    let rest = &text[start..];
+    rest[..rest.find(to).unwrap_or(rest.len())].to_owned()
+}
+
+#[test]
+fn the_alternative_is_declared_in_lines_that_parse_as_arm_and_terraform() {
+    let args = [
+        "check",
+        "--container",
+        "tests/data/infra/arm-nested.json",
+        DOCS,
+        "--queries",
+        LOG,
+        "-q",
+    ];
+    let out = pkadvisor()
+        .args(args)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let best = r["check"]["best_alternative"]
+        .as_str()
+        .expect("an alternative");
+    let candidates = r["candidates"].as_array().unwrap();
+    let alt = candidates
+        .iter()
+        .find(|c| c["key"]["spec"] == best)
+        .unwrap();
+    let definition = &alt["key"]["definition"];
+    let text = screen(&args, 80);
+    // ARM: a JSON member, pasted into `properties.resource`.
+    let arm = block(&text, "ARM (properties.resource):", "  Bicep:");
+    let arm: serde_json::Value = serde_json::from_str(&format!("{{{arm}}}")).expect(&arm);
+    assert_eq!(&arm["partitionKey"], definition);
+    // Terraform: three attributes of the container block.
+    let tf = block(&text, "  Terraform:", "\n\n");
+    let tf: serde_json::Value = hcl::from_str(&tf).expect(&tf);
+    assert_eq!(tf["partition_key_paths"], definition["paths"]);
+    assert_eq!(tf["partition_key_kind"], definition["kind"]);
+    assert_eq!(tf["partition_key_version"], definition["version"]);
+    // Bicep: the same paths, kind and version, one property a line.
+    let bicep = block(&text, "  Bicep:", "  Terraform:");
+    let paths: Vec<String> = (definition["paths"].as_array().unwrap().iter())
+        .map(|p| format!("'{}'", p.as_str().unwrap()))
+        .collect();
+    assert!(
+        bicep.contains(&format!("paths: [ {} ]", paths.join(", "))),
+        "{bicep}"
+    );
+    assert!(bicep.contains(&format!("kind: '{}'", definition["kind"].as_str().unwrap())));
+    assert!(
+        bicep.contains(&format!("version: {}", definition["version"])),
+        "{bicep}"
+    );
 }

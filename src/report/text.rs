@@ -535,18 +535,25 @@ pub fn declaration_lines(report: &Report, v: &CheckResult) -> Vec<String> {
         let each: Vec<String> = paths.iter().map(|p| format!("{q}{p}{q}")).collect();
         each.join(", ")
     };
+    // One property a line, as each language is usually written: the lines fit a narrow
+    // terminal and paste as they are.
     vec![
-        format!(
-            "  ARM:       \"partitionKey\": {{\"paths\": [{}], \"kind\": \"{kind}\", \"version\": {version}}}",
-            quoted('"')
-        ),
-        format!(
-            "  Bicep:     partitionKey: {{ paths: [ {} ], kind: '{kind}', version: {version} }}",
-            quoted('\'')
-        ),
-        format!("  Terraform: partition_key_paths   = [{}]", quoted('"')),
-        format!("             partition_key_kind    = \"{kind}\""),
-        format!("             partition_key_version = {version}"),
+        "  ARM (properties.resource):".to_owned(),
+        "    \"partitionKey\": {".to_owned(),
+        format!("      \"paths\": [{}],", quoted('"')),
+        format!("      \"kind\": \"{kind}\","),
+        format!("      \"version\": {version}"),
+        "    }".to_owned(),
+        "  Bicep:".to_owned(),
+        "    partitionKey: {".to_owned(),
+        format!("      paths: [ {} ]", quoted('\'')),
+        format!("      kind: '{kind}'"),
+        format!("      version: {version}"),
+        "    }".to_owned(),
+        "  Terraform:".to_owned(),
+        format!("    partition_key_paths   = [{}]", quoted('"')),
+        format!("    partition_key_kind    = \"{kind}\""),
+        format!("    partition_key_version = {version}"),
     ]
 }
 
