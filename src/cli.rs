@@ -415,7 +415,9 @@ pub struct CommonArgs {
     /// How autoscale scales: `container` (classic: the whole container, in every region, to
     /// its hottest partition) or `partition` (dynamic: each physical partition and region on
     /// its own, the default of accounts created since 2024-09-25) [default: container].
-    #[arg(long, value_enum, value_name = "MODE", requires = "autoscale_max")]
+    /// Needs autoscale throughput: --autoscale-max, or autoscale declared by `check
+    /// --container`.
+    #[arg(long, value_enum, value_name = "MODE", conflicts_with_all = ["throughput", "serverless"])]
     pub autoscale_mode: Option<AutoscaleModeArg>,
     /// Bill as a serverless account instead: 0.25 USD per million RU consumed, one region,
     /// at most 5,000 RU/s per container (1,000 more per partition past five) and 1 TB.

@@ -584,3 +584,43 @@ fn profiles_carry_the_policy_their_terms_were_counted_under() {
     assert_eq!(refused.status.code(), Some(2), "{err}");
     assert!(err.contains("--indexing-policy"), "{err}");
 }
+
+#[test]
+fn autoscale_declared_by_a_template_takes_the_autoscale_mode() {
+    let dir = scratch("declared_autoscale_mode");
+    let docs = write(&dir, "docs.ndjson", &items(10));
+    let template = |options: &str| {
+        format!(
+            r#"{{"resources":[{{"type":"Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers","name":"a/db/c","properties":{{"resource":{{"id":"c","partitionKey":{{"paths":["/id"]}}}},"options":{options}}}}}]}}"#
+        )
+    };
+    let auto = write(
+        &dir,
+        "auto.json",
+        &template(r#"{"autoscaleSettings":{"maxThroughput":4000}}"#),
+    );
+    let r = crate::util::json(&[
+        "check",
+        "--container",
+        &auto,
+        &docs,
+        "--autoscale-mode",
+        "partition",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["target"]["throughput_mode"], "autoscale");
+    assert_eq!(r["target"]["throughput_ru"], 4000.0);
+    assert_eq!(r["target"]["prices"]["autoscale_mode"], "partition");
+    // Declared manual: the mode cannot apply, and the error says why and what to give.
+    let manual = write(&dir, "manual.json", &template(r#"{"throughput":400}"#));
+    let out = crate::util::pkadvisor()
+        .args(["check", "--container", &manual, &docs])
+        .args(["--autoscale-mode", "partition"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("options.throughput = 400) is manual"), "{err}");
+    assert!(err.contains("--autoscale-max"), "{err}");
+}

@@ -211,6 +211,13 @@ fn target(
             }
         },
     };
+    if args.autoscale_mode.is_some() && !matches!(throughput, Throughput::Autoscale(_)) {
+        let what = match sources.get("throughput") {
+            Some(source) => format!("the throughput declared in {source} is manual"),
+            None => "no autoscale throughput is given".to_owned(),
+        };
+        bail!("--autoscale-mode needs autoscale throughput, but {what}: give --autoscale-max RU");
+    }
     if args.serverless && storage_bytes > SERVERLESS_MAX_BYTES {
         bail!(
             "--serverless: a serverless container holds at most 1TB, not {}",
