@@ -152,9 +152,11 @@ fn finding_reasons(report: &Report, c: &CandidateReport, deny: &[FindingCode]) -
 
 /// The best-ranked alternative, when it scores above the declared design.
 fn best_alternative(report: &Report, c: &CandidateReport) -> Option<String> {
+    // Any alternative without violations beats a design with one, whatever the scores.
+    let violates = c.findings.iter().any(|f| f.severity == Severity::Violation);
     (report.candidates.iter())
         .find(|o| is_alternative(o))
-        .filter(|o| o.score > c.score)
+        .filter(|o| violates || o.score > c.score)
         .map(|o| o.key.spec.clone())
 }
 
@@ -349,6 +351,13 @@ mod tests {
         assert_eq!(v.cheapest_alternative.as_deref(), Some("/a"));
         assert_eq!(v.cost_ratio, Some(2.0));
         assert!(v.passed, "{:?}", v.reasons);
+        // A declared key with a violation is beaten by any alternative without one, even
+        // of a lower score (a misspelt key scores high on a cheap, empty workload).
+        let broken = with("/d", Role::Declared, 92.0, 0.2, &[("MISSING_KEY", true)]);
+        let alt = with("/a", Role::Generated, 70.0, 0.4, &[]);
+        let v = gate(&report(vec![alt, broken]), None, &opts(50.0, &[], 3.0));
+        assert!(!v.passed);
+        assert_eq!(v.best_alternative.as_deref(), Some("/a"));
     }
 
     #[test]

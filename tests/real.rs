@@ -99,6 +99,16 @@ fn the_quickstart_template_fails_for_a_key_no_product_holds() {
         assert!(reasons.contains("MISSING_KEY"), "{size}: {reasons}");
         let documents = r["input"]["documents"].as_u64().unwrap();
         assert_eq!(documents, products.len() as u64);
+        // It names what to declare instead: the best-ranked candidate without a violation,
+        // whatever the broken key's score.
+        let best = r["check"]["best_alternative"]
+            .as_str()
+            .expect("an alternative");
+        let clean = (r["candidates"].as_array().unwrap().iter())
+            .filter(|c| c["role"] != "declared")
+            .find(|c| !c["findings"].to_string().contains("\"violation\""))
+            .expect("a candidate without violations");
+        assert_eq!(clean["key"]["spec"], best, "{size}");
     }
     // The text names the resolved container and where the throughput comes from.
     let (code, out, _) = run(&["check", "--container", &arm, &docs]);
