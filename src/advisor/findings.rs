@@ -83,7 +83,7 @@ pub fn findings(
             }
         }
     }
-    distribution(e, cost, &mut out);
+    distribution(e, cost, target, &mut out);
     workload(e, &mut out);
     out.sort_by_key(|f| f.severity);
     out
@@ -400,8 +400,11 @@ fn is_id(e: &Evaluation) -> bool {
     e.spec.to_string() == "/id"
 }
 
-fn distribution(e: &Evaluation, cost: &Cost, out: &mut Vec<Finding>) {
-    let parts = e.projection.container.partitions().len();
+fn distribution(e: &Evaluation, cost: &Cost, target: &Target, out: &mut Vec<Finding>) {
+    // The target's partitions, or the key's if it split into more: a key of few values
+    // cannot split, and its own count would lower the bar it is measured against.
+    let even = (target.throughput).even_partitions(target.storage_bytes, &Limits::default());
+    let parts = e.projection.container.partitions().len().max(even);
     let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
     // Items that expire: the target holds the values that arrive, not the sample's.
