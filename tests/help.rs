@@ -171,17 +171,15 @@ fn screens_fit_100_columns_without_cutting_a_header_word() {
 
 #[test]
 fn explain_ranges_tell_neighbours_apart_in_epk_order() {
-    let out = pkadvisor()
-        .args([
-            "analyze",
-            "fixtures/multitenant/docs.ndjson",
-            "--target-storage",
-            "500GB",
-            "--explain",
-            "/tenantId,/userId,/sessionId",
-        ])
-        .output()
-        .unwrap();
+    let map = [
+        "analyze",
+        "fixtures/multitenant/docs.ndjson",
+        "--target-storage",
+        "500GB",
+        "--explain",
+        "/tenantId,/userId,/sessionId",
+    ];
+    let out = pkadvisor().args(map).output().unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let lines = table_lines(&text);
     let column = (lines[1].split(['│', '┆']))
@@ -199,16 +197,8 @@ fn explain_ranges_tell_neighbours_apart_in_epk_order() {
     // Each is its partition's min, cut: its pieces appear in the whole min, in order, the
     // first at the start. The partitions are in EPK order, the first from "".
     let json = pkadvisor()
-        .args([
-            "analyze",
-            "fixtures/multitenant/docs.ndjson",
-            "--target-storage",
-            "500GB",
-            "--explain",
-            "/tenantId,/userId,/sessionId",
-            "--format",
-            "json",
-        ])
+        .args(map)
+        .args(["--format", "json"])
         .output()
         .unwrap();
     let map: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();

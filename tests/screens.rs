@@ -302,22 +302,22 @@ fn explain_value_says_where_a_value_and_a_prefix_land() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--explain-value [\"a\",\"b\"]"));
 }
 
+/// `check` of the multitenant fixture against a template declaring `/tenantId`.
+const CHECK: [&str; 7] = [
+    "check",
+    "--container",
+    "tests/data/infra/arm-nested.json",
+    DOCS,
+    "--queries",
+    LOG,
+    "-q",
+];
+
 #[test]
 fn the_verdict_fits_at_every_width() {
     let mut words = Vec::new();
     for width in WIDTHS {
-        let verdict = screen(
-            &[
-                "check",
-                "--container",
-                "tests/data/infra/arm-nested.json",
-                DOCS,
-                "--queries",
-                LOG,
-                "-q",
-            ],
-            width,
-        );
+        let verdict = screen(&CHECK, width);
         assert_fits(&verdict, width, "check", false);
         assert!(
             verdict.starts_with("FAIL  /tenantId (container events)"),
@@ -342,15 +342,7 @@ fn block(text: &str, from: &str, to: &str) -> String {
 
 #[test]
 fn the_alternative_is_declared_in_lines_that_parse_as_arm_and_terraform() {
-    let args = [
-        "check",
-        "--container",
-        "tests/data/infra/arm-nested.json",
-        DOCS,
-        "--queries",
-        LOG,
-        "-q",
-    ];
+    let args = CHECK;
     let out = pkadvisor()
         .args(args)
         .args(["--format", "json"])
