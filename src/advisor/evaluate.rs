@@ -2,7 +2,7 @@
 //! on that container, and gathers the figures findings and scores are made of.
 
 use super::candidate::Candidate;
-use super::project::{Projection, project_retained};
+use super::project::{Projection, Time, project_at};
 use super::target::Target;
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;
@@ -62,6 +62,9 @@ pub struct Context<'a> {
     pub log_share: f64,
     /// How long items live (seconds), when they expire.
     pub retention: Option<f64>,
+    /// The write rate at the target, bytes per second, when known (see
+    /// [`super::project::Time::rate`]).
+    pub rate: Option<f64>,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -76,7 +79,14 @@ pub fn evaluate(
     let definition = candidate.definition();
     let mut projection = match &candidate.layout {
         Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
-        None => project_retained(&definition, &stats, ctx.target, ctx.timed, ctx.retention),
+        None => {
+            let time = Time {
+                timed: ctx.timed,
+                retention: ctx.retention,
+                rate: ctx.rate,
+            };
+            project_at(&definition, &stats, ctx.target, time)
+        }
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {

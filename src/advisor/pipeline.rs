@@ -203,6 +203,21 @@ fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64>
     (seconds > 0.0).then(|| bytes as f64 / seconds)
 }
 
+/// The write rate at the target, bytes per second: the log's creates over `--log-share`;
+/// else, with a retention, the target's storage over it (a container at its steady
+/// size writes what expires); else unknown (periods keep their sample's size).
+fn target_rate(
+    log: Option<&Log>,
+    share: f64,
+    target: &Target,
+    retention: Option<f64>,
+) -> Option<f64> {
+    let logged = log.and_then(Log::create_rate);
+    let share = share.clamp(f64::MIN_POSITIVE, 1.0);
+    (logged.map(|r| r / share))
+        .or_else(|| retention.map(|r| target.storage_bytes as f64 / r.max(1.0)))
+}
+
 /// Bytes of the first source read ahead to discover candidate paths (auto mode).
 const DISCOVERY_BYTES: u64 = 8 << 20;
 /// Documents parsed for discovery.
@@ -524,6 +539,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         },
         log_share: req.log_share,
         retention,
+        rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
     };
     let mut warnings = Vec::new();
     // Key changes are found against the sample's items; past `--memory` only some of them.
