@@ -392,8 +392,9 @@ pub struct CommonArgs {
     /// DATABASE/COLLECTION, or a collection alone [check: the container --container declares].
     #[arg(long, value_name = "DB/COLL")]
     pub log_container: Option<String>,
-    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: with --time-path
-    /// and a retention, ingest × retention, else 1TB].
+    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: with a retention
+    /// and an ingest (the log's creates ÷ --log-share, or --time-path arrivals), ingest ×
+    /// retention, else 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,
     /// How long items live: the container's default time to live, e.g. 30d, 720h, 1y

@@ -758,3 +758,36 @@ fn a_day_is_sized_at_the_targets_write_rate() {
         }
     }
 }
+
+#[test]
+fn the_logs_creates_are_the_ingest_a_container_settles_at() {
+    let dir = scratch("projection_settles_log");
+    let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
+    let (log, logged) = creates_log(360, 50);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/deviceId",
+        "--time-path",
+        "/ts",
+        "--queries",
+        &log,
+        "--log-share",
+        "0.01",
+        "--retention",
+        "30d",
+        "--format",
+        "json",
+    ]);
+    // The log's creates over its share, times 30 days, rather than the sample's arrivals.
+    let settled = logged / 0.01 * 30.0 * 86_400.0;
+    let storage = r["target"]["storage_bytes"].as_f64().unwrap();
+    assert!(
+        (storage - settled).abs() <= 0.02 * settled,
+        "{storage} vs {settled}"
+    );
+    let how = r["target"]["storage_default"].as_str().unwrap();
+    assert!(how.contains("(the log's creates ÷ --log-share)"), "{how}");
+}

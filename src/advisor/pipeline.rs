@@ -159,26 +159,71 @@ pub struct Outcome {
     /// The storage projected onto when it was settled at ingest × retention (see
     /// [`Request::default_storage`]), and how, for the header.
     pub settled: Option<(u64, String)>,
+    /// The container's ingest, when known (see [`ingest`]).
+    pub ingest: Option<Ingest>,
 }
 
 /// With a default storage, a retention and an ingest rate: projects onto ingest ×
 /// retention, and says so.
 fn settle(
     req: &mut Request,
-    stats: &[CandidateStats],
-    bytes: u64,
+    ingest: Option<Ingest>,
     retention: Option<f64>,
 ) -> Option<(u64, String)> {
     let r = retention.filter(|_| req.default_storage)?;
-    let rate = ingest_rate(stats, bytes, req.time_path.is_some())?;
-    let bytes = (rate * r).round().max(1.0) as u64;
+    let ingest = ingest?;
+    let bytes = (ingest.rate * r).round().max(1.0) as u64;
     req.target.storage_bytes = bytes;
     let how = format!(
-        "ingest {}/day × {} retention",
-        crate::units::human_bytes((rate * 86_400.0).round() as u64),
+        "ingest {}/day{} × {} retention",
+        crate::units::human_bytes((ingest.rate * 86_400.0).round() as u64),
+        match ingest.from {
+            IngestFrom::Log => " (the log's creates ÷ --log-share)",
+            IngestFrom::Arrivals => "",
+        },
         crate::units::human_duration(r)
     );
     Some((bytes, how))
+}
+
+/// Where an ingest rate was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IngestFrom {
+    /// The log's creates over `--log-share`.
+    Log,
+    /// The sample's documents over the span they arrived in (`--time-path`).
+    Arrivals,
+}
+
+/// The bytes a second the container receives, and where that was read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ingest {
+    /// Bytes a second.
+    pub rate: f64,
+    /// Where it was read.
+    pub from: IngestFrom,
+}
+
+/// The ingest: the log's creates over `--log-share` when it has creates, else the
+/// sample's arrivals over their `--time-path` span.
+fn ingest(
+    log: Option<&Log>,
+    share: f64,
+    stats: &[CandidateStats],
+    bytes: u64,
+    timed: bool,
+) -> Option<Ingest> {
+    let share = share.clamp(f64::MIN_POSITIVE, 1.0);
+    let logged = log.and_then(Log::create_rate).map(|r| Ingest {
+        rate: r / share,
+        from: IngestFrom::Log,
+    });
+    logged.or_else(|| {
+        ingest_rate(stats, bytes, timed).map(|rate| Ingest {
+            rate,
+            from: IngestFrom::Arrivals,
+        })
+    })
 }
 
 /// The sample's ingest in bytes per second: its `bytes` over the span its documents
@@ -527,7 +572,9 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     };
     let started = std::time::Instant::now();
     let retention = counted.ttl.retention(req.retention);
-    let settled = settle(&mut req, &stats, summary.bytes, retention);
+    let timed = req.time_path.is_some();
+    let ingest = ingest(log.as_ref(), req.log_share, &stats, summary.bytes, timed);
+    let settled = settle(&mut req, ingest, retention);
     let ctx = Context {
         target: &req.target,
         log: log.as_ref(),
@@ -574,6 +621,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             .collect(),
         untimed: counted.untimed,
         settled,
+        ingest,
     })
 }
 
