@@ -44,6 +44,8 @@ pub struct Evaluation {
     pub clock_reading: bool,
     /// What its requests were charged under.
     pub charges: crate::pricing::charge::Charges,
+    /// What its projection knew of time.
+    pub time: Time,
 }
 
 /// What the evaluation needs besides the candidate.
@@ -77,16 +79,14 @@ pub fn evaluate(
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
+    let time = Time {
+        timed: ctx.timed,
+        retention: ctx.retention,
+        rate: ctx.rate,
+    };
     let mut projection = match &candidate.layout {
         Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
-        None => {
-            let time = Time {
-                timed: ctx.timed,
-                retention: ctx.retention,
-                rate: ctx.rate,
-            };
-            project_at(&definition, &stats, ctx.target, time)
-        }
+        None => project_at(&definition, &stats, ctx.target, time),
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {
@@ -145,6 +145,7 @@ pub fn evaluate(
         arrival_order,
         clock_reading,
         charges: ctx.charges,
+        time,
     }
 }
 
@@ -234,6 +235,7 @@ pub(crate) mod testing {
             ru_skew: 1.0,
             usable: 1.0,
             charges: Default::default(),
+            time: Default::default(),
             arrival_order: None,
             clock_reading: false,
         }

@@ -161,6 +161,12 @@ pub struct Outcome {
     pub settled: Option<(u64, String)>,
     /// The container's ingest, when known (see [`ingest`]).
     pub ingest: Option<Ingest>,
+    /// How long items live, seconds, when they expire.
+    pub retention: Option<f64>,
+    /// The log's last timestamp (seconds since the epoch), when it has one.
+    pub log_end: Option<i64>,
+    /// The sample's latest `--time-path` value (seconds since the epoch), when read.
+    pub arrivals_end: Option<i64>,
 }
 
 /// With a default storage, a retention and an ingest rate: projects onto ingest ×
@@ -226,13 +232,9 @@ fn ingest(
     })
 }
 
-/// The sample's ingest in bytes per second: its `bytes` over the span its documents
-/// arrived in (`--time-path`), if known.
-fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64> {
+/// The span the tracked values' documents arrived over, when any arrival is known.
+fn arrivals(stats: &[CandidateStats]) -> Option<crate::stats::values::Span> {
     use crate::stats::values::Span;
-    if !timed {
-        return None;
-    }
     let mut span = Span::at(None);
     for s in stats {
         let heavy = s.values.heavy_entries().map(|v| v.span);
@@ -240,10 +242,17 @@ fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64>
             span = span.union(v);
         }
     }
-    // Unknown spans hold no arrival (first i64::MAX, last i64::MIN): nothing to subtract.
-    if !span.is_known() {
+    // Unknown spans hold no arrival (first i64::MAX, last i64::MIN).
+    span.is_known().then_some(span)
+}
+
+/// The sample's ingest in bytes per second: its `bytes` over the span its documents
+/// arrived in (`--time-path`), if known.
+fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64> {
+    if !timed {
         return None;
     }
+    let span = arrivals(stats)?;
     let seconds = span.last.saturating_sub(span.first) as f64;
     (seconds > 0.0).then(|| bytes as f64 / seconds)
 }
@@ -574,6 +583,10 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let retention = counted.ttl.retention(req.retention);
     let timed = req.time_path.is_some();
     let ingest = ingest(log.as_ref(), req.log_share, &stats, summary.bytes, timed);
+    let log_end = log
+        .as_ref()
+        .and_then(|l| l.ops.iter().filter_map(|o| o.ts).max());
+    let arrivals_end = arrivals(&stats).filter(|_| timed).map(|s| s.last);
     let settled = settle(&mut req, ingest, retention);
     let ctx = Context {
         target: &req.target,
@@ -588,15 +601,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         retention,
         rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
     };
-    let mut warnings = Vec::new();
-    // Key changes are found against the sample's items; past `--memory` only some of them.
-    let share = (stats.iter().map(|s| s.owners.sampled_share())).fold(1.0, f64::min);
-    if share < 1.0 && log.as_ref().is_some_and(Log::has_writes) {
-        warnings.push(format!(
-            "the sample's item ids were sampled by hash to 1 in {:.0} to stay within --memory: key changes (KEY_UPDATED) are found against that share of the sample's items, and against every item the log writes twice",
-            1.0 / share
-        ));
-    }
+    let warnings: Vec<String> = owners_warning(&stats, log.as_ref()).into_iter().collect();
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
@@ -622,7 +627,20 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         untimed: counted.untimed,
         settled,
         ingest,
+        retention,
+        log_end,
+        arrivals_end,
     })
+}
+
+/// Key changes are found against the sample's items; past `--memory` only some of them,
+/// which a log with writes is told.
+fn owners_warning(stats: &[CandidateStats], log: Option<&Log>) -> Option<String> {
+    let share = (stats.iter().map(|s| s.owners.sampled_share())).fold(1.0, f64::min);
+    (share < 1.0 && log.is_some_and(Log::has_writes)).then(|| format!(
+        "the sample's item ids were sampled by hash to 1 in {:.0} to stay within --memory: key changes (KEY_UPDATED) are found against that share of the sample's items, and against every item the log writes twice",
+        1.0 / share
+    ))
 }
 
 /// What an Azure Monitor log showed, as the report gives it.

@@ -709,12 +709,7 @@ fn largest(
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
         let Some(label) = c.label else { continue };
-        let grown = c.bytes * g.of(c);
-        let b = match periods {
-            Some(p) if c.closed => p.closed(c.bytes).max(grown),
-            _ => grown,
-        }
-        .round() as u64;
+        let b = projected(c, g, periods).round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         let better = best.is_none_or(|(l, lb)| b > lb || (b == lb && Some(label) < l.label));
         if better {
@@ -736,6 +731,51 @@ fn largest(
         rate: periods.map(|p| p.rate),
     });
     (Some(Largest { label, bytes: b }), closed)
+}
+
+/// A value's projected bytes: grown as [`Growth::of`] says, or, with `periods`, a closed
+/// value as one period at the target's write rate.
+fn projected(c: &Carrier<'_>, g: &Growth, periods: Option<&Periods>) -> f64 {
+    let grown = c.bytes * g.of(c);
+    match periods {
+        Some(p) if c.closed => p.closed(c.bytes).max(grown),
+        _ => grown,
+    }
+}
+
+/// The projected bytes of each value reported one by one, by label, as [`project_at`]
+/// grows them onto `target`, without building the container: to follow values as a
+/// container grows.
+pub fn named_sizes(
+    definition: &PartitionKeyDefinition,
+    stats: &CandidateStats,
+    target: &Target,
+    time: Time,
+) -> Vec<(String, u64)> {
+    let sample = stats.histogram().total_bytes.max(1) as f64;
+    let scale = target.storage_bytes as f64 / sample;
+    let mut carriers = carriers(stats, definition.is_v1());
+    let arrivals = Arrivals::of(&carriers, time.timed);
+    for c in &mut carriers {
+        c.closed = arrivals.is_closed(c);
+    }
+    let mut g = growth(stats, &carriers, scale, &arrivals);
+    let periods = Periods::of(&carriers, &arrivals, sample, time.rate);
+    for c in carriers.iter_mut().filter(|_| periods.is_some()) {
+        c.cap = periods
+            .as_ref()
+            .map_or(f64::INFINITY, |p| p.cap(c, &arrivals));
+    }
+    if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
+        g.bound = b;
+    }
+    (carriers.iter())
+        .filter_map(|c| {
+            let label = c.label?;
+            let bytes = projected(c, &g, periods.as_ref());
+            Some((label.to_owned(), bytes.round() as u64))
+        })
+        .collect()
 }
 
 /// Spreads `mass` bytes over slice `bucket` of the hash space in chunks of at most 1 GB.
