@@ -264,6 +264,11 @@ fn the_same_input_gives_the_same_dates_and_a_date_in_the_table() {
         .as_str()
         .unwrap()
         .to_owned();
+    let html = run("html");
+    assert!(
+        html.contains(&format!("passes 20 GB on <strong>{day}</strong>")),
+        "{day} missing from the HTML timeline"
+    );
     let table = run("table");
     assert!(
         table.contains("Timeline from 2026-11-10 (the sample's last day)"),
