@@ -791,3 +791,43 @@ fn the_logs_creates_are_the_ingest_a_container_settles_at() {
     let how = r["target"]["storage_default"].as_str().unwrap();
     assert!(how.contains("(the log's creates ÷ --log-share)"), "{how}");
 }
+
+#[test]
+fn a_container_declared_without_default_ttl_ignores_the_items_ttl() {
+    let dir = scratch("projection_ttl_off");
+    let docs = (telemetry(20_000).lines())
+        .map(|l| format!("{},\"ttl\":2592000}}\n", &l[..l.len() - 1]))
+        .collect::<String>();
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let arm = |ttl: Option<i64>| {
+        let mut resource = serde_json::json!({"id": "readings",
+            "partitionKey": {"paths": ["/deviceId"], "kind": "Hash"}});
+        if let Some(t) = ttl {
+            resource["defaultTtl"] = t.into();
+        }
+        serde_json::json!({"type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+            "name": "acct/db/readings", "properties": {"resource": resource}})
+        .to_string()
+    };
+    let run = |ttl: Option<i64>| {
+        let file = write(&dir, "container.json", &arm(ttl));
+        let out = pkadvisor()
+            .args(["check", "--container", &file, &docs, "--time-path", "/ts"])
+            .args(["--target-storage", "50TB", "--format", "json"])
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let largest = candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
+            .as_f64()
+            .unwrap();
+        (largest, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // No defaultTtl: time to live is off, the items' 30 days do not bound a device.
+    let (off, warned) = run(None);
+    assert!(off > 20e9, "{off}");
+    assert!(warned.contains("declares no defaultTtl"), "{warned}");
+    // defaultTtl -1: on, and each item's own ttl holds.
+    let (on, warned) = run(Some(-1));
+    assert!(on < 1e9, "{on}");
+    assert!(!warned.contains("declares no defaultTtl"), "{warned}");
+}

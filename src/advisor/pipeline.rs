@@ -144,6 +144,9 @@ pub struct Request {
     /// The target's storage is a default (no `--target-storage`): with a retention and an
     /// ingest rate, the container settles at ingest × retention instead.
     pub default_storage: bool,
+    /// The container's declared state turns time to live off (a template without
+    /// `defaultTtl`): Cosmos DB then ignores the items' own `ttl`, and so does the run.
+    pub ttl_off: bool,
 }
 
 /// Evaluated candidates and what was read.
@@ -580,7 +583,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         None => read_documents(&req, &plan, progress)?,
     };
     let started = std::time::Instant::now();
-    let retention = counted.ttl.retention(req.retention);
+    let (retention, ttl_ignored) = retention_of(&req, &counted);
     let timed = req.time_path.is_some();
     let ingest = ingest(log.as_ref(), req.log_share, &stats, summary.bytes, timed);
     let log_end = log
@@ -601,7 +604,9 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         retention,
         rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
     };
-    let warnings: Vec<String> = owners_warning(&stats, log.as_ref()).into_iter().collect();
+    let warnings: Vec<String> = (owners_warning(&stats, log.as_ref()).into_iter())
+        .chain(ttl_ignored)
+        .collect();
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
@@ -631,6 +636,20 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         log_end,
         arrivals_end,
     })
+}
+
+/// How long items live (seconds; none: forever): the documents' `ttl` and the container's
+/// default, unless the container has time to live off, which ignores the items' own and
+/// is warned of when some carry one.
+fn retention_of(req: &Request, counted: &Counted) -> (Option<f64>, Option<String>) {
+    if !req.ttl_off {
+        return (counted.ttl.retention(req.retention), None);
+    }
+    let warning = (counted.ttl.expiring > 0).then(|| format!(
+        "{} documents carry a ttl, but the container declares no defaultTtl: time to live is off and Cosmos DB ignores the items' own ttl, so they are taken to live forever (declare defaultTtl, -1 to let items choose, to turn it on)",
+        counted.ttl.expiring
+    ));
+    (None, warning)
 }
 
 /// Key changes are found against the sample's items; past `--memory` only some of them,

@@ -81,11 +81,14 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     settings.prices.indexing = request.read.indexing.describe();
     // The container's own time to live bounds its values, unless --retention is given.
     let mut retention = None;
-    if let (Some(ttl), Some(file), Some(name), None) =
-        (ttl, &args.container, &container, &c.retention)
-    {
-        retention = Some(declared_retention(ttl, file, name));
-        request.retention = (ttl > 0).then_some(ttl as f64);
+    match (ttl, &args.container, &container, &c.retention) {
+        (Some(ttl), Some(file), Some(name), None) => {
+            retention = Some(declared_retention(ttl, file, name));
+            request.retention = (ttl > 0).then_some(ttl as f64);
+        }
+        // A container declared without defaultTtl has time to live off.
+        (None, Some(_), _, None) => request.ttl_off = true,
+        _ => {}
     }
     let timeline = request::TimelineFlags::new(c)?;
     let outcome = request::run(request, c.read.quiet)?;

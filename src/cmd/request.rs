@@ -393,6 +393,7 @@ pub fn request(args: &CommonArgs, plan: Plan, prices: &Prices, target: Target) -
             .transpose()
             .map_err(|e| anyhow!("invalid --retention: {e}"))?,
         default_storage: args.target_storage.is_none(),
+        ttl_off: false,
     })
 }
 
@@ -436,6 +437,7 @@ pub fn profile_request(
             .transpose()
             .map_err(|e| anyhow!("invalid --retention: {e}"))?,
         default_storage: false,
+        ttl_off: false,
     })
 }
 
