@@ -32,7 +32,17 @@
 //! sample's span `T`, times `R`, so it grows at most `max(1, R / T)` whatever the target.
 //! What open values cannot hold arrives as new values (a rollout brings new meters, not
 //! bigger ones), placed as other new values are, and counted as new distinct values of the
-//! size the bounded values reach. Limits: the sample is taken to be representative of the future mix and, with
+//! size the bounded values reach.
+//!
+//! **Periods.** With `--time-path` and the write rate at the target known (the log's creates
+//! ÷ `--log-share`, else the target over its retention), a closed value stands for the
+//! periods to come: one holds its sample bytes × the target's rate over the sample's (the
+//! sample's bytes over its span). The period in progress at the sample's end (an open value
+//! that began after the sample did and less than one and a half median periods before its
+//! end) grows to at most one period at that rate; what it cannot hold arrives as new values,
+//! as bytes a retention holds back do. Without a rate, periods keep their sample's size.
+//!
+//! Limits: the sample is taken to be representative of the future mix and, with
 //! `--time-path`, to hold every document of its time span (a closed value's size is its
 //! sample size).
 
