@@ -162,7 +162,8 @@ pub struct Outcome {
     /// The storage projected onto when it was settled at ingest × retention (see
     /// [`Request::default_storage`]), and how, for the header.
     pub settled: Option<(u64, String)>,
-    /// The container's ingest, when known (see [`ingest`]).
+    /// The container's ingest, when known: the log's creates ÷ `--log-share`, else the
+    /// sample's `--time-path` arrivals.
     pub ingest: Option<Ingest>,
     /// How long items live, seconds, when they expire.
     pub retention: Option<f64>,
