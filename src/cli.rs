@@ -175,6 +175,7 @@ Examples:
   pkadvisor check --container tests/data/infra/arm-two-containers.json --container-name events fixtures/multitenant/docs.ndjson --min-score 60
   pkadvisor check --key /tenantId,/userId fixtures/multitenant/docs.ndjson --deny FAN_OUT_QUERIES --format markdown
   pkadvisor check --layout hash:/customerId=8 fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --target-storage 60GB
+  pkadvisor check --key /vin fixtures/iot/docs.ndjson --time-path /ts --target-storage 100GB --growth 50GB/month --horizon 3y
 
 The design fails on any violation, a score below --min-score, a finding named with --deny, or
 needing --max-cost-ratio times the RU/s of the cheapest alternative: the keys generated
@@ -225,6 +226,11 @@ pub struct CheckArgs {
     /// Alternatives generated to compare the key with.
     #[arg(long, value_name = "N", default_value_t = 20, value_parser = clap::value_parser!(u16).range(1..=200))]
     pub auto: u16,
+    /// Fail when the key breaks (its largest logical partition passes 20 GB) within this
+    /// long of the timeline's first day, e.g. 3y, 18mo (needs an ingest: a log with
+    /// creates, --time-path or --growth).
+    #[arg(long, value_name = "DURATION")]
+    pub horizon: Option<String>,
 }
 
 const ANALYZE_EXAMPLES: &str = "\
@@ -239,6 +245,7 @@ Examples:
   pkadvisor analyze fixtures/layouts/docs.ndjson --queries fixtures/layouts/queries.ndjson --layout spillover --layout hash:/customerId=8 --target-storage 60GB
   pkadvisor analyze fixtures/multitenant/docs.ndjson --queries tests/data/monitor/storage.json --current-key /tenantId,/userId
   pkadvisor analyze fixtures/layouts/docs.ndjson --explain lookup:/region=fixtures/layouts/regions.json --target-storage 60GB
+  pkadvisor analyze fixtures/iot/docs.ndjson --key /vin --key /date --time-path /ts --growth 50GB/month --start-storage 200GB
 
 Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical),
 concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).
@@ -394,8 +401,9 @@ pub struct CommonArgs {
     /// DATABASE/COLLECTION, or a collection alone [check: the container --container declares].
     #[arg(long, value_name = "DB/COLL")]
     pub log_container: Option<String>,
-    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: with --time-path
-    /// and a retention, ingest × retention, else 1TB].
+    /// Container size to project onto, e.g. 500GB, 2TB, 1.5TiB [default: with a retention
+    /// and an ingest (the log's creates ÷ --log-share, or --time-path arrivals), ingest ×
+    /// retention, else 1TB].
     #[arg(long, value_name = "SIZE")]
     pub target_storage: Option<String>,
     /// How long items live: the container's default time to live, e.g. 30d, 720h, 1y
@@ -404,6 +412,19 @@ pub struct CommonArgs {
     /// never) takes precedence [default: the documents' `ttl`, else items live forever].
     #[arg(long, value_name = "DURATION")]
     pub retention: Option<String>,
+    /// The container's growth, SIZE/PERIOD (e.g. 50GB/month, 2TB/year, 5GB/7d): the
+    /// timeline's ingest, over the log's creates and the --time-path arrivals [default: the
+    /// log's creates ÷ --log-share, else the sample's --time-path arrivals].
+    #[arg(long, value_name = "SIZE/PERIOD")]
+    pub growth: Option<String>,
+    /// The container's size on the timeline's first day, e.g. 800GB [default: the target's
+    /// storage].
+    #[arg(long, value_name = "SIZE")]
+    pub start_storage: Option<String>,
+    /// The timeline's first day, YYYY-MM-DD (UTC) [default: the log's last timestamp, else
+    /// the sample's latest --time-path value, else today].
+    #[arg(long, value_name = "DATE")]
+    pub as_of: Option<String>,
     /// Provisioned manual throughput in RU/s to project onto, in steps of 100 [default:
     /// 20000].
     #[arg(long, value_name = "RU", conflicts_with = "autoscale_max")]

@@ -11,7 +11,9 @@
 //! * needing `--max-cost-ratio` times what the cheapest alternative without violations
 //!   needs: RU/s, or the monthly bill with its declared indexes ([`ReasonKind::Cost`]);
 //! * an Azure Monitor log that already shows one of its logical partitions at 90% of the
-//!   20 GB limit ([`ReasonKind::Observed`]).
+//!   20 GB limit ([`ReasonKind::Observed`]);
+//! * with `--horizon`, a timeline whose largest logical partition passes 20 GB within it
+//!   ([`ReasonKind::Horizon`]).
 
 use crate::advisor::findings::FAN_OUT_RU_SHARE;
 use crate::advisor::need;
@@ -36,6 +38,9 @@ pub struct GateOptions {
     pub deny: Vec<FindingCode>,
     /// The design fails at this many times the cheapest alternative's need (more than 1).
     pub max_cost_ratio: f64,
+    /// `--horizon`: seconds, and as given; the design fails when its timeline breaks
+    /// within it.
+    pub horizon: Option<(f64, String)>,
 }
 
 /// A gate setting out of its range.
@@ -71,6 +76,7 @@ impl GateOptions {
             min_score,
             deny,
             max_cost_ratio,
+            horizon: None,
         })
     }
 }
@@ -113,6 +119,7 @@ pub fn gate(report: &Report, container: Option<String>, opts: &GateOptions) -> C
     }
     let observed = observed(report, c);
     reasons.extend(observed.as_ref().and_then(observed_reason));
+    reasons.extend(opts.horizon.as_ref().and_then(|h| horizon_reason(c, h)));
     CheckResult {
         observed,
         passed: reasons.is_empty(),
@@ -195,6 +202,25 @@ fn observed_reason(o: &ObservedCheck) -> Option<Reason> {
         human_bytes(limit)
     );
     Some(Reason::new(ReasonKind::Observed, None, text))
+}
+
+/// With `--horizon` (seconds, and as given): the day the key breaks when it falls within
+/// the horizon from the timeline's first day.
+fn horizon_reason(c: &CandidateReport, (seconds, given): &(f64, String)) -> Option<Reason> {
+    let t = c.timeline.as_ref()?;
+    let on = t.breaks_on.as_deref()?;
+    let from: jiff::civil::Date = t.from.parse().ok()?;
+    let day: jiff::civil::Date = on.parse().ok()?;
+    let days = from.duration_until(day).as_secs_f64() / 86_400.0;
+    if days > seconds / 86_400.0 {
+        return None;
+    }
+    let text = format!(
+        "breaks on {on}, within --horizon {given}: its largest logical partition passes {} then, {days:.0} days after {} at the timeline's ingest",
+        human_bytes(Limits::default().logical_bytes),
+        t.from
+    );
+    Some(Reason::new(ReasonKind::Horizon, None, text))
 }
 
 /// The largest partition an Azure Monitor log observed of the declared key (its current

@@ -71,6 +71,33 @@ pub fn parse_duration(text: &str) -> Result<f64, String> {
     }
 }
 
+/// Parses a growth rate `SIZE/PERIOD` (`50GB/month`, `2TB/y`, `1.5GB/30d`) into bytes a
+/// day; a period without a number is one of it (`day`, `week`, `month` (30 days), `year`
+/// (365 days), or a unit of [`parse_duration`]).
+pub fn parse_growth(text: &str) -> Result<f64, String> {
+    let Some((size, period)) = text.split_once('/') else {
+        return Err(format!(
+            "{text:?} is not a growth rate (expected SIZE/PERIOD, e.g. 50GB/month)"
+        ));
+    };
+    let bytes = parse_size(size.trim())?;
+    let period = period.trim();
+    let unit = match period.to_ascii_lowercase().trim_end_matches('s') {
+        "day" => "1d".to_owned(),
+        "week" => "1w".to_owned(),
+        "month" => "1mo".to_owned(),
+        "year" => "1y".to_owned(),
+        "hour" => "1h".to_owned(),
+        _ if period.starts_with(|c: char| c.is_ascii_digit()) => period.to_owned(),
+        _ => format!("1{period}"),
+    };
+    let seconds = parse_duration(&unit)?;
+    match bytes > 0 {
+        true => Ok(bytes as f64 / seconds * 86_400.0),
+        false => Err(format!("{text:?} must grow by more than 0 bytes")),
+    }
+}
+
 /// Seconds in the largest unit that holds at least one: `30 days`, `12 hours`, `90 s`.
 pub fn human_duration(seconds: f64) -> String {
     const UNITS: [(f64, &str); 4] = [
@@ -152,5 +179,18 @@ mod tests {
         assert_eq!(human_bytes(730), "730 B");
         assert_eq!(human_bytes(1_500_000_000), "1.5 GB");
         assert_eq!(human_bytes(20_000_000_000), "20.0 GB");
+    }
+
+    #[test]
+    fn growth_rates_read_as_bytes_a_day() {
+        let day = |t: &str| parse_growth(t).unwrap();
+        assert!((day("50GB/month") - 50e9 / 30.0).abs() < 1.0);
+        assert!((day("2TB/year") - 2e12 / 365.0).abs() < 1.0);
+        assert!((day("1GB/d") - 1e9).abs() < 1e-6);
+        assert!((day("7GB/7d") - 1e9).abs() < 1e-6);
+        assert!((day("1GB/days") - 1e9).abs() < 1e-6);
+        assert!(parse_growth("50GB").unwrap_err().contains("SIZE/PERIOD"));
+        assert!(parse_growth("0GB/day").is_err());
+        assert!(parse_growth("5GB/fortnight").is_err());
     }
 }

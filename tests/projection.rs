@@ -691,3 +691,143 @@ fn the_items_own_ttl_bounds_them_and_minus_one_never_expires() {
         "month {month}, forever {forever}"
     );
 }
+
+/// A log of an hour of creates for the day after [`telemetry`]'s: `lines` creates of the
+/// same document, one every ten seconds, each standing for `count`. Returns the log and the
+/// bytes its creates write a second.
+fn creates_log(lines: i64, count: u64) -> (String, f64) {
+    let start = 1_793_491_200i64 + 14 * 86_400;
+    let doc = r#"{"id":"n","deviceId":"d9","ts":1794700800,"day":"2026-11-15","v":1}"#;
+    let mut s = String::new();
+    for i in 0..lines {
+        let t = start + i * 10;
+        writeln!(
+            s,
+            r#"{{"op":"create","doc":{doc},"ts":{t},"count":{count}}}"#
+        )
+        .unwrap();
+    }
+    let span = ((lines - 1) * 10) as f64;
+    (s, doc.len() as f64 * (lines as u64 * count) as f64 / span)
+}
+
+#[test]
+fn a_day_is_sized_at_the_targets_write_rate() {
+    let dir = scratch("projection_day_rate");
+    let docs = write(&dir, "docs.ndjson", &telemetry(40_000));
+    let (log, logged) = creates_log(360, 500);
+    let log = write(&dir, "log.ndjson", &log);
+    let run = |share: f64| {
+        let share = share.to_string();
+        let r = json(&[
+            "analyze",
+            &docs,
+            "--key",
+            "/day",
+            "--key",
+            "/deviceId",
+            "--time-path",
+            "/ts",
+            "--queries",
+            &log,
+            "--log-share",
+            &share,
+            "--target-storage",
+            "10TB",
+            "--format",
+            "json",
+        ]);
+        let day = candidate(&r, "/day").clone();
+        let bytes = day["storage"]["largest_logical_bytes"].as_f64().unwrap();
+        (bytes, codes(&day), day)
+    };
+    // At the log's rate over its share, one day receives rate × 86,400 s.
+    for (share, want_limit) in [
+        (logged * 86_400.0 / 355e9, true),
+        (logged * 86_400.0 / 2e9, false),
+    ] {
+        let day = logged / share * 86_400.0;
+        let (bytes, codes, r) = run(share);
+        assert!((bytes - day).abs() <= 0.05 * day, "{bytes} vs {day}");
+        let limit = codes.contains(&"LOGICAL_PARTITION_LIMIT".to_owned());
+        assert_eq!(limit, want_limit, "day of {day}: {r}");
+        if want_limit {
+            // Whatever the container's size: the key breaks at any size.
+            let breaks = r["storage"]["max_container_bytes"].as_f64().unwrap();
+            assert!(breaks < 1e9, "{breaks}");
+        }
+    }
+}
+
+#[test]
+fn the_logs_creates_are_the_ingest_a_container_settles_at() {
+    let dir = scratch("projection_settles_log");
+    let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
+    let (log, logged) = creates_log(360, 50);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/deviceId",
+        "--time-path",
+        "/ts",
+        "--queries",
+        &log,
+        "--log-share",
+        "0.01",
+        "--retention",
+        "30d",
+        "--format",
+        "json",
+    ]);
+    // The log's creates over its share, times 30 days, rather than the sample's arrivals.
+    let settled = logged / 0.01 * 30.0 * 86_400.0;
+    let storage = r["target"]["storage_bytes"].as_f64().unwrap();
+    assert!(
+        (storage - settled).abs() <= 0.02 * settled,
+        "{storage} vs {settled}"
+    );
+    let how = r["target"]["storage_default"].as_str().unwrap();
+    assert!(how.contains("(the log's creates ÷ --log-share)"), "{how}");
+}
+
+#[test]
+fn a_container_declared_without_default_ttl_ignores_the_items_ttl() {
+    let dir = scratch("projection_ttl_off");
+    let docs = (telemetry(20_000).lines())
+        .map(|l| format!("{},\"ttl\":2592000}}\n", &l[..l.len() - 1]))
+        .collect::<String>();
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let arm = |ttl: Option<i64>| {
+        let mut resource = serde_json::json!({"id": "readings",
+            "partitionKey": {"paths": ["/deviceId"], "kind": "Hash"}});
+        if let Some(t) = ttl {
+            resource["defaultTtl"] = t.into();
+        }
+        serde_json::json!({"type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+            "name": "acct/db/readings", "properties": {"resource": resource}})
+        .to_string()
+    };
+    let run = |ttl: Option<i64>| {
+        let file = write(&dir, "container.json", &arm(ttl));
+        let out = pkadvisor()
+            .args(["check", "--container", &file, &docs, "--time-path", "/ts"])
+            .args(["--target-storage", "50TB", "--format", "json"])
+            .output()
+            .unwrap();
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let largest = candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
+            .as_f64()
+            .unwrap();
+        (largest, String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    // No defaultTtl: time to live is off, the items' 30 days do not bound a device.
+    let (off, warned) = run(None);
+    assert!(off > 20e9, "{off}");
+    assert!(warned.contains("declares no defaultTtl"), "{warned}");
+    // defaultTtl -1: on, and each item's own ttl holds.
+    let (on, warned) = run(Some(-1));
+    assert!(on < 1e9, "{on}");
+    assert!(!warned.contains("declares no defaultTtl"), "{warned}");
+}

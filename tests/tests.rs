@@ -33,6 +33,9 @@ mod fixtures;
 // The projection and write replay on data built for each of their rules.
 mod projection;
 
+// When a key breaks, as a date: timelines on data with known per-value rates.
+mod timeline;
+
 // Help examples run as written; completions and manual pages are generated.
 mod help;
 

@@ -53,6 +53,8 @@ pub struct ReportOptions {
     /// How the default storage was chosen when not the fixed default (`ingest 1.2 GB/day ×
     /// 30 days retention`).
     pub storage_default: Option<String>,
+    /// What the timelines start from, when an ingest is known.
+    pub timeline: Option<super::timeline::Basis>,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -130,6 +132,7 @@ pub fn build_report(
             log_share: opts.prices.log_share,
             retention: opts.retention.clone(),
             storage_default: opts.storage_default.clone(),
+            timeline: opts.timeline.as_ref().map(super::timeline::Basis::report),
         },
         candidates,
         recommendation,
@@ -230,6 +233,8 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
         partitions: opts
             .partitions
             .then(|| super::map::partition_load(e, &opts.prices, cost.required_ru)),
+        timeline: (opts.timeline.as_ref())
+            .map(|b| super::timeline::timeline(e, &cost, b, &opts.target)),
     };
     (report, cost)
 }

@@ -2,7 +2,7 @@
 //! on that container, and gathers the figures findings and scores are made of.
 
 use super::candidate::Candidate;
-use super::project::{Projection, project_retained};
+use super::project::{Projection, Time, project_at};
 use super::target::Target;
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;
@@ -44,6 +44,8 @@ pub struct Evaluation {
     pub clock_reading: bool,
     /// What its requests were charged under.
     pub charges: crate::pricing::charge::Charges,
+    /// What its projection knew of time.
+    pub time: Time,
 }
 
 /// What the evaluation needs besides the candidate.
@@ -62,6 +64,9 @@ pub struct Context<'a> {
     pub log_share: f64,
     /// How long items live (seconds), when they expire.
     pub retention: Option<f64>,
+    /// The write rate at the target, bytes per second, when known (see
+    /// [`super::project::Time::rate`]).
+    pub rate: Option<f64>,
 }
 
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
@@ -74,9 +79,14 @@ pub fn evaluate(
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
+    let time = Time {
+        timed: ctx.timed,
+        retention: ctx.retention,
+        rate: ctx.rate,
+    };
     let mut projection = match &candidate.layout {
         Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
-        None => project_retained(&definition, &stats, ctx.target, ctx.timed, ctx.retention),
+        None => project_at(&definition, &stats, ctx.target, time),
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let subject = Subject {
@@ -135,6 +145,7 @@ pub fn evaluate(
         arrival_order,
         clock_reading,
         charges: ctx.charges,
+        time,
     }
 }
 
@@ -224,6 +235,7 @@ pub(crate) mod testing {
             ru_skew: 1.0,
             usable: 1.0,
             charges: Default::default(),
+            time: Default::default(),
             arrival_order: None,
             clock_reading: false,
         }

@@ -265,11 +265,19 @@ fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
         &e.projection.largest_closed,
         e.projection.max_container_bytes,
     ) {
-        (Some(c), _) => format!(
-            "; its writes stopped {} after they began (a past period: a day, a session), so its size does not grow with the container: the limit is an ingest rate, and the key breaks whenever one period's writes pass {}",
-            period(c.period),
-            human_bytes(limit)
-        ),
+        (Some(c), _) => match c.rate {
+            Some(rate) => format!(
+                "; it is a period (its writes last about {}: a day, a session), and one period at the target's write rate of {}/day holds that much whatever the container's size: the limit is an ingest rate, and the key breaks whenever one period's writes pass {}",
+                period(c.period),
+                human_bytes((rate * 86_400.0).round() as u64),
+                human_bytes(limit)
+            ),
+            None => format!(
+                "; its writes stopped {} after they began (a past period: a day, a session), so its size does not grow with the container: the limit is an ingest rate, and the key breaks whenever one period's writes pass {}",
+                period(c.period),
+                human_bytes(limit)
+            ),
+        },
         (None, Some(b)) => format!(
             "; the key breaks once the container passes {}",
             human_bytes(b)

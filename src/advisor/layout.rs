@@ -15,7 +15,7 @@
 //! partition is the largest collection, and the layout breaks at the container size where
 //! that collection reaches its limit (never, for a spillover, which opens collections).
 
-use super::project::{NewValues, Projection, project_into};
+use super::project::{NewValues, Projection, Time, project_into};
 use super::target::Target;
 use crate::engine::{Container, GB, PartitionKeyDefinition, epk};
 use crate::key::Layout;
@@ -36,7 +36,7 @@ pub fn project(
     let mut p = if layout.is_spillover() {
         spill(container, layout, stats, target)
     } else {
-        project_into(container, stats, target, (timed, None), new_values(layout))
+        project_into(container, stats, target, time(timed), new_values(layout))
     };
     let (largest, bytes) = largest_collection(&p.container);
     p.largest = Some(super::project::Largest {
@@ -49,6 +49,14 @@ pub fn project(
         false => limit_size(layout, &p.container, stats, target, timed),
     };
     p
+}
+
+/// A layout's collections are not sized by period: only arrivals are known.
+fn time(timed: bool) -> Time {
+    Time {
+        timed,
+        ..Time::default()
+    }
 }
 
 fn new_values(layout: &Layout) -> NewValues {
@@ -77,7 +85,7 @@ fn limit_size(
     };
     let n = at.partitions().len();
     let container = Container::collections(at.definition().clone(), n, layout.tier());
-    let far = project_into(container, stats, &twice, (timed, None), new_values(layout)).container;
+    let far = project_into(container, stats, &twice, time(timed), new_values(layout)).container;
     let limit = layout.tier().bytes as f64;
     let mut first: Option<f64> = None;
     for (now, later) in at.partitions().iter().zip(far.partitions()) {

@@ -30,6 +30,7 @@ pub mod redact;
 pub mod round;
 pub mod score;
 pub mod target;
+pub mod timeline;
 
 pub use assemble::{DEFAULT_TOP_VALUES, ReportOptions, build_report};
 pub use map::{AskedValue, explain, partition_map};

@@ -144,6 +144,9 @@ pub struct Request {
     /// The target's storage is a default (no `--target-storage`): with a retention and an
     /// ingest rate, the container settles at ingest × retention instead.
     pub default_storage: bool,
+    /// The container's declared state turns time to live off (a template without
+    /// `defaultTtl`): Cosmos DB then ignores the items' own `ttl`, and so does the run.
+    pub ttl_off: bool,
 }
 
 /// Evaluated candidates and what was read.
@@ -159,35 +162,83 @@ pub struct Outcome {
     /// The storage projected onto when it was settled at ingest × retention (see
     /// [`Request::default_storage`]), and how, for the header.
     pub settled: Option<(u64, String)>,
+    /// The container's ingest, when known: the log's creates ÷ `--log-share`, else the
+    /// sample's `--time-path` arrivals.
+    pub ingest: Option<Ingest>,
+    /// How long items live, seconds, when they expire.
+    pub retention: Option<f64>,
+    /// The log's last timestamp (seconds since the epoch), when it has one.
+    pub log_end: Option<i64>,
+    /// The sample's latest `--time-path` value (seconds since the epoch), when read.
+    pub arrivals_end: Option<i64>,
 }
 
 /// With a default storage, a retention and an ingest rate: projects onto ingest ×
 /// retention, and says so.
 fn settle(
     req: &mut Request,
-    stats: &[CandidateStats],
-    bytes: u64,
+    ingest: Option<Ingest>,
     retention: Option<f64>,
 ) -> Option<(u64, String)> {
     let r = retention.filter(|_| req.default_storage)?;
-    let rate = ingest_rate(stats, bytes, req.time_path.is_some())?;
-    let bytes = (rate * r).round().max(1.0) as u64;
+    let ingest = ingest?;
+    let bytes = (ingest.rate * r).round().max(1.0) as u64;
     req.target.storage_bytes = bytes;
     let how = format!(
-        "ingest {}/day × {} retention",
-        crate::units::human_bytes((rate * 86_400.0).round() as u64),
+        "ingest {}/day{} × {} retention",
+        crate::units::human_bytes((ingest.rate * 86_400.0).round() as u64),
+        match ingest.from {
+            IngestFrom::Log => " (the log's creates ÷ --log-share)",
+            IngestFrom::Arrivals => "",
+        },
         crate::units::human_duration(r)
     );
     Some((bytes, how))
 }
 
-/// The sample's ingest in bytes per second: its `bytes` over the span its documents
-/// arrived in (`--time-path`), if known.
-fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64> {
+/// Where an ingest rate was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IngestFrom {
+    /// The log's creates over `--log-share`.
+    Log,
+    /// The sample's documents over the span they arrived in (`--time-path`).
+    Arrivals,
+}
+
+/// The bytes a second the container receives, and where that was read.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ingest {
+    /// Bytes a second.
+    pub rate: f64,
+    /// Where it was read.
+    pub from: IngestFrom,
+}
+
+/// The ingest: the log's creates over `--log-share` when it has creates, else the
+/// sample's arrivals over their `--time-path` span.
+fn ingest(
+    log: Option<&Log>,
+    share: f64,
+    stats: &[CandidateStats],
+    bytes: u64,
+    timed: bool,
+) -> Option<Ingest> {
+    let share = share.clamp(f64::MIN_POSITIVE, 1.0);
+    let logged = log.and_then(Log::create_rate).map(|r| Ingest {
+        rate: r / share,
+        from: IngestFrom::Log,
+    });
+    logged.or_else(|| {
+        ingest_rate(stats, bytes, timed).map(|rate| Ingest {
+            rate,
+            from: IngestFrom::Arrivals,
+        })
+    })
+}
+
+/// The span the tracked values' documents arrived over, when any arrival is known.
+fn arrivals(stats: &[CandidateStats]) -> Option<crate::stats::values::Span> {
     use crate::stats::values::Span;
-    if !timed {
-        return None;
-    }
     let mut span = Span::at(None);
     for s in stats {
         let heavy = s.values.heavy_entries().map(|v| v.span);
@@ -195,12 +246,34 @@ fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64>
             span = span.union(v);
         }
     }
-    // Unknown spans hold no arrival (first i64::MAX, last i64::MIN): nothing to subtract.
-    if !span.is_known() {
+    // Unknown spans hold no arrival (first i64::MAX, last i64::MIN).
+    span.is_known().then_some(span)
+}
+
+/// The sample's ingest in bytes per second: its `bytes` over the span its documents
+/// arrived in (`--time-path`), if known.
+fn ingest_rate(stats: &[CandidateStats], bytes: u64, timed: bool) -> Option<f64> {
+    if !timed {
         return None;
     }
+    let span = arrivals(stats)?;
     let seconds = span.last.saturating_sub(span.first) as f64;
     (seconds > 0.0).then(|| bytes as f64 / seconds)
+}
+
+/// The write rate at the target, bytes per second: the log's creates over `--log-share`;
+/// else, with a retention, the target's storage over it (a container at its steady
+/// size writes what expires); else unknown (periods keep their sample's size).
+fn target_rate(
+    log: Option<&Log>,
+    share: f64,
+    target: &Target,
+    retention: Option<f64>,
+) -> Option<f64> {
+    let logged = log.and_then(Log::create_rate);
+    let share = share.clamp(f64::MIN_POSITIVE, 1.0);
+    (logged.map(|r| r / share))
+        .or_else(|| retention.map(|r| target.storage_bytes as f64 / r.max(1.0)))
 }
 
 /// Bytes of the first source read ahead to discover candidate paths (auto mode).
@@ -511,8 +584,14 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         None => read_documents(&req, &plan, progress)?,
     };
     let started = std::time::Instant::now();
-    let retention = counted.ttl.retention(req.retention);
-    let settled = settle(&mut req, &stats, summary.bytes, retention);
+    let (retention, ttl_ignored) = retention_of(&req, &counted);
+    let timed = req.time_path.is_some();
+    let ingest = ingest(log.as_ref(), req.log_share, &stats, summary.bytes, timed);
+    let log_end = log
+        .as_ref()
+        .and_then(|l| l.ops.iter().filter_map(|o| o.ts).max());
+    let arrivals_end = arrivals(&stats).filter(|_| timed).map(|s| s.last);
+    let settled = settle(&mut req, ingest, retention);
     let ctx = Context {
         target: &req.target,
         log: log.as_ref(),
@@ -524,16 +603,11 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         },
         log_share: req.log_share,
         retention,
+        rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
     };
-    let mut warnings = Vec::new();
-    // Key changes are found against the sample's items; past `--memory` only some of them.
-    let share = (stats.iter().map(|s| s.owners.sampled_share())).fold(1.0, f64::min);
-    if share < 1.0 && log.as_ref().is_some_and(Log::has_writes) {
-        warnings.push(format!(
-            "the sample's item ids were sampled by hash to 1 in {:.0} to stay within --memory: key changes (KEY_UPDATED) are found against that share of the sample's items, and against every item the log writes twice",
-            1.0 / share
-        ));
-    }
+    let warnings: Vec<String> = (owners_warning(&stats, log.as_ref()).into_iter())
+        .chain(ttl_ignored)
+        .collect();
     // Each candidate's projection and replay is independent.
     let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
@@ -558,7 +632,35 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             .collect(),
         untimed: counted.untimed,
         settled,
+        ingest,
+        retention,
+        log_end,
+        arrivals_end,
     })
+}
+
+/// How long items live (seconds; none: forever): the documents' `ttl` and the container's
+/// default, unless the container has time to live off, which ignores the items' own and
+/// is warned of when some carry one.
+fn retention_of(req: &Request, counted: &Counted) -> (Option<f64>, Option<String>) {
+    if !req.ttl_off {
+        return (counted.ttl.retention(req.retention), None);
+    }
+    let warning = (counted.ttl.expiring > 0).then(|| format!(
+        "{} documents carry a ttl, but the container declares no defaultTtl: time to live is off and Cosmos DB ignores the items' own ttl, so they are taken to live forever (declare defaultTtl, -1 to let items choose, to turn it on)",
+        counted.ttl.expiring
+    ));
+    (None, warning)
+}
+
+/// Key changes are found against the sample's items; past `--memory` only some of them,
+/// which a log with writes is told.
+fn owners_warning(stats: &[CandidateStats], log: Option<&Log>) -> Option<String> {
+    let share = (stats.iter().map(|s| s.owners.sampled_share())).fold(1.0, f64::min);
+    (share < 1.0 && log.is_some_and(Log::has_writes)).then(|| format!(
+        "the sample's item ids were sampled by hash to 1 in {:.0} to stay within --memory: key changes (KEY_UPDATED) are found against that share of the sample's items, and against every item the log writes twice",
+        1.0 / share
+    ))
 }
 
 /// What an Azure Monitor log showed, as the report gives it.

@@ -32,7 +32,17 @@
 //! sample's span `T`, times `R`, so it grows at most `max(1, R / T)` whatever the target.
 //! What open values cannot hold arrives as new values (a rollout brings new meters, not
 //! bigger ones), placed as other new values are, and counted as new distinct values of the
-//! size the bounded values reach. Limits: the sample is taken to be representative of the future mix and, with
+//! size the bounded values reach.
+//!
+//! **Periods.** With `--time-path` and the write rate at the target known (the log's creates
+//! ÷ `--log-share`, else the target over its retention), a closed value stands for the
+//! periods to come: one holds its sample bytes × the target's rate over the sample's (the
+//! sample's bytes over its span). The period in progress at the sample's end (an open value
+//! that began after the sample did and less than one and a half median periods before its
+//! end) grows to at most one period at that rate; what it cannot hold arrives as new values,
+//! as bytes a retention holds back do. Without a rate, periods keep their sample's size.
+//!
+//! Limits: the sample is taken to be representative of the future mix and, with
 //! `--time-path`, to hold every document of its time span (a closed value's size is its
 //! sample size).
 
@@ -52,11 +62,14 @@ use super::target::Target;
 pub struct ClosedValue {
     /// Its label.
     pub label: String,
-    /// Its projected bytes (its sample bytes: it does not grow).
+    /// Its projected bytes: its sample bytes (it does not grow), or, when the target's
+    /// write rate is known, what a period like it receives at that rate.
     pub bytes: u64,
     /// Seconds (or document positions without `--time-path`) from its first arrival to
     /// its last.
     pub period: i64,
+    /// The target's write rate in bytes per second `bytes` was sized at, when known.
+    pub rate: Option<f64>,
 }
 
 /// The largest value a projection reports one by one (a layout's: its largest collection).
@@ -127,6 +140,9 @@ struct Carrier<'a> {
     label: Option<&'a str>,
     /// Whether its writes have stopped (see [`Arrivals::is_closed`]).
     closed: bool,
+    /// The most it grows on its own (a period in progress at the target's write rate: see
+    /// [`Periods`]); infinite otherwise.
+    cap: f64,
 }
 
 /// The values placed one by one: every value while counted exactly; once sampled, the heavy
@@ -146,6 +162,7 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
             span: v.span,
             label: Some(v.label),
             closed: false,
+            cap: f64::INFINITY,
         });
     }
     if !stats.values.is_exact() {
@@ -163,6 +180,7 @@ fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
                     span: v.span,
                     label: None,
                     closed: false,
+                    cap: f64::INFINITY,
                 });
             }
         }
@@ -287,6 +305,63 @@ impl Arrivals {
     }
 }
 
+/// A key's periods at the target's write rate (see the module's **Periods**).
+#[derive(Clone, Copy, Debug)]
+struct Periods {
+    /// The target's write rate, bytes per second.
+    rate: f64,
+    /// Bytes a period receives at the target per byte it received in the sample: the
+    /// target's write rate over the sample's.
+    ratio: f64,
+    /// A period's length: the median of the closed values' spans, seconds (0 when none
+    /// closed).
+    length: f64,
+}
+
+impl Periods {
+    /// With a write rate at the target and timestamps; `sample` is the sample's bytes.
+    fn of(carriers: &[Carrier<'_>], a: &Arrivals, sample: f64, rate: Option<f64>) -> Option<Self> {
+        let rate = rate.filter(|r| *r > 0.0 && r.is_finite() && a.timed)?;
+        let span = (a.end - a.start) as f64;
+        let mut spans: Vec<i64> = (carriers.iter().filter(|c| c.closed))
+            .map(|c| c.span.last - c.span.first)
+            .collect();
+        spans.sort_unstable();
+        Some(Periods {
+            rate,
+            ratio: rate * span / sample.max(1.0),
+            length: spans.get(spans.len() / 2).map_or(0.0, |&p| p as f64),
+        })
+    }
+
+    /// The most an open value grows when it is a period in progress: the key has closed
+    /// periods, and it began after the sample did (past 5% of its span) and less than one
+    /// and a half periods before its end. It receives at the target what its sample
+    /// rate, scaled to the target's, brings over a whole period: `ratio · length /
+    /// elapsed`, at least 1. Infinite for any other value.
+    fn cap(&self, c: &Carrier<'_>, a: &Arrivals) -> f64 {
+        let span = (a.end - a.start) as f64;
+        let in_progress = self.length > 0.0
+            && !c.closed
+            && c.count >= 2
+            && c.span.is_known()
+            && (c.span.first - a.start) as f64 > 0.05 * span
+            && ((a.end - c.span.first) as f64) < 1.5 * self.length;
+        match in_progress {
+            true => {
+                let elapsed = ((a.end - c.span.first) as f64).max(1.0);
+                (self.ratio * self.length / elapsed).max(1.0)
+            }
+            false => f64::INFINITY,
+        }
+    }
+
+    /// What a closed value (a past period) of `bytes` holds as a period at the target.
+    fn closed(&self, bytes: f64) -> f64 {
+        bytes * self.ratio.max(1.0)
+    }
+}
+
 /// How the new data divides.
 struct Growth {
     /// `g` of open values (`k` when the target is smaller than the sample).
@@ -312,7 +387,7 @@ impl Growth {
         if c.closed || (c.count < 2 && self.open >= 1.0) {
             self.closed
         } else {
-            self.open.min(self.bound)
+            self.open.min(self.bound).min(c.cap)
         }
     }
 }
@@ -434,6 +509,18 @@ fn temporal_new_share(carriers: &[Carrier<'_>], a: &Arrivals, exact: bool) -> Op
     (fresh + old > 0.0).then(|| fresh / (fresh + old))
 }
 
+/// What a projection knows of time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Time {
+    /// Whether arrivals are timestamps (`--time-path`), so closed values can be told apart.
+    pub timed: bool,
+    /// How long items live, seconds (none: forever).
+    pub retention: Option<f64>,
+    /// The write rate at the target, bytes per second, when known: future periods are
+    /// sized at it.
+    pub rate: Option<f64>,
+}
+
 /// Projects `stats` of a key with `definition` onto `target`; `timed` says arrivals are
 /// timestamps (`--time-path`), so closed values can be told apart.
 pub fn project(
@@ -453,14 +540,23 @@ pub fn project_retained(
     timed: bool,
     retention: Option<f64>,
 ) -> Projection {
+    let time = Time {
+        timed,
+        retention,
+        rate: None,
+    };
+    project_at(definition, stats, target, time)
+}
+
+/// [`project`] with what is known of `time`.
+pub fn project_at(
+    definition: &PartitionKeyDefinition,
+    stats: &CandidateStats,
+    target: &Target,
+    time: Time,
+) -> Projection {
     let container = Container::new(definition.clone(), target.throughput);
-    project_into(
-        container,
-        stats,
-        target,
-        (timed, retention),
-        NewValues::Anywhere,
-    )
+    project_into(container, stats, target, time, NewValues::Anywhere)
 }
 
 /// Where the new values of a projection go.
@@ -476,15 +572,17 @@ pub enum NewValues {
 }
 
 /// Projects `stats` onto `container` (empty, laid out for the target) as [`project`] does,
-/// with `time`: whether arrivals are timestamps, and how long items live (seconds, none:
-/// forever); `new` says where new values go.
+/// with what is known of `time`; `new` says where new values go.
 pub fn project_into(
     mut container: Container,
     stats: &CandidateStats,
     target: &Target,
-    (timed, retention): (bool, Option<f64>),
+    time: Time,
     new: NewValues,
 ) -> Projection {
+    let Time {
+        timed, retention, ..
+    } = time;
     let definition = container.definition().clone();
     let v1 = definition.is_v1();
     let sample = stats.histogram().total_bytes.max(1) as f64;
@@ -496,6 +594,12 @@ pub fn project_into(
     }
     let mut g = growth(stats, &carriers, scale, &arrivals);
     let free = placed(&carriers, &g, new, &container, hierarchical_of(&definition));
+    let periods = Periods::of(&carriers, &arrivals, sample, time.rate);
+    if let Some(p) = &periods {
+        for c in &mut carriers {
+            c.cap = p.cap(c, &arrivals);
+        }
+    }
     if let Some(b) = retention.and_then(|r| arrivals.bound(r)) {
         g.bound = b;
     }
@@ -532,8 +636,8 @@ pub fn project_into(
         place_in_prefix(&mut container, prefix, mass, avg_doc);
     }
     container.settle();
-    let (largest, largest_closed) = largest(&carriers, &g);
-    let max_container_bytes = limit_size(&carriers, &g, sample);
+    let (largest, largest_closed) = largest(&carriers, &g, periods.as_ref());
+    let max_container_bytes = limit_size(&carriers, &g, sample, periods.as_ref());
     let retention = retention
         .filter(|_| g.bound.is_finite())
         .map(|seconds| retained(&carriers, &grows, &held_back, (seconds, g.bound)));
@@ -604,13 +708,18 @@ fn retained(
     }
 }
 
-/// The largest value reported one by one, projected; and it again when it is closed.
-fn largest(carriers: &[Carrier<'_>], g: &Growth) -> (Option<Largest>, Option<ClosedValue>) {
+/// The largest value reported one by one, projected; and it again when it is closed (or,
+/// with `periods`, a period in progress). With `periods`, a closed value stands for the
+/// periods to come: it holds what one receives at the target's write rate.
+fn largest(
+    carriers: &[Carrier<'_>],
+    g: &Growth,
+    periods: Option<&Periods>,
+) -> (Option<Largest>, Option<ClosedValue>) {
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
         let Some(label) = c.label else { continue };
-        let grow = g.of(c);
-        let b = (c.bytes * grow).round() as u64;
+        let b = projected(c, g, periods).round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         let better = best.is_none_or(|(l, lb)| b > lb || (b == lb && Some(label) < l.label));
         if better {
@@ -621,12 +730,62 @@ fn largest(carriers: &[Carrier<'_>], g: &Growth) -> (Option<Largest>, Option<Clo
         return (None, None);
     };
     let label = c.label.unwrap_or_default().to_owned();
-    let closed = c.closed.then(|| ClosedValue {
+    let in_progress = c.cap.is_finite() && periods.is_some();
+    let closed = (c.closed || in_progress).then(|| ClosedValue {
         label: label.clone(),
         bytes: b,
-        period: c.span.last - c.span.first,
+        period: match (in_progress, periods) {
+            (true, Some(p)) => p.length as i64,
+            _ => c.span.last - c.span.first,
+        },
+        rate: periods.map(|p| p.rate),
     });
     (Some(Largest { label, bytes: b }), closed)
+}
+
+/// A value's projected bytes: grown as [`Growth::of`] says, or, with `periods`, a closed
+/// value as one period at the target's write rate.
+fn projected(c: &Carrier<'_>, g: &Growth, periods: Option<&Periods>) -> f64 {
+    let grown = c.bytes * g.of(c);
+    match periods {
+        Some(p) if c.closed => p.closed(c.bytes).max(grown),
+        _ => grown,
+    }
+}
+
+/// The projected bytes of each value reported one by one, by label, as [`project_at`]
+/// grows them onto `target`, without building the container: to follow values as a
+/// container grows.
+pub fn named_sizes(
+    definition: &PartitionKeyDefinition,
+    stats: &CandidateStats,
+    target: &Target,
+    time: Time,
+) -> Vec<(String, u64)> {
+    let sample = stats.histogram().total_bytes.max(1) as f64;
+    let scale = target.storage_bytes as f64 / sample;
+    let mut carriers = carriers(stats, definition.is_v1());
+    let arrivals = Arrivals::of(&carriers, time.timed);
+    for c in &mut carriers {
+        c.closed = arrivals.is_closed(c);
+    }
+    let mut g = growth(stats, &carriers, scale, &arrivals);
+    let periods = Periods::of(&carriers, &arrivals, sample, time.rate);
+    for c in carriers.iter_mut().filter(|_| periods.is_some()) {
+        c.cap = periods
+            .as_ref()
+            .map_or(f64::INFINITY, |p| p.cap(c, &arrivals));
+    }
+    if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
+        g.bound = b;
+    }
+    (carriers.iter())
+        .filter_map(|c| {
+            let label = c.label?;
+            let bytes = projected(c, &g, periods.as_ref());
+            Some((label.to_owned(), bytes.round() as u64))
+        })
+        .collect()
 }
 
 /// Spreads `mass` bytes over slice `bucket` of the hash space in chunks of at most 1 GB.
@@ -711,26 +870,36 @@ fn insert_piece(c: &mut Container, epk: Epk, bytes: f64, avg_doc: f64) {
 
 /// The container size at which the largest open value reported one by one reaches the
 /// logical limit: solve `bytes · (1 + (k - 1) B (1 - p) / B_open) = limit` for `k`, times
-/// the sample size `B`. A closed value already past the limit breaks the key at any size;
-/// `None` when open values do not grow (or not before an exabyte).
-fn limit_size(carriers: &[Carrier<'_>], g: &Growth, sample: f64) -> Option<u64> {
+/// the sample size `B`. A period past the limit (a closed value, or with `periods` one at
+/// the target's write rate) breaks the key at any size; `None` when open values do not
+/// grow (or not before an exabyte).
+fn limit_size(
+    carriers: &[Carrier<'_>],
+    g: &Growth,
+    sample: f64,
+    periods: Option<&Periods>,
+) -> Option<u64> {
     let limit = crate::engine::Limits::default().logical_bytes as f64;
     let named = carriers.iter().filter(|c| c.label.is_some());
-    let closed_max = named
-        .clone()
-        .filter(|c| c.closed)
-        .map(|c| c.bytes)
+    let period_max = (named.clone())
+        .map(|c| match (c.closed, periods) {
+            (true, Some(p)) => p.closed(c.bytes),
+            (true, None) => c.bytes,
+            // A period in progress reaches at most its cap.
+            (false, _) if c.cap.is_finite() => c.bytes * c.cap,
+            (false, _) => 0.0,
+        })
         .fold(0.0, f64::max);
-    if closed_max >= limit {
+    if period_max >= limit {
         return Some(sample as u64);
     }
+    // A value bounded (by its retention, or as a period) below the limit never reaches it.
     let open_max = named
-        .filter(|c| !c.closed && c.count >= 2)
+        .filter(|c| !c.closed && c.count >= 2 && c.bytes * g.bound.min(c.cap) >= limit)
         .map(|c| c.bytes)
         .fold(0.0, f64::max);
     let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
-    // A value bounded by its retention below the limit never reaches it.
-    if open_max <= 0.0 || per_k <= 1e-12 || open_max * g.bound < limit {
+    if open_max <= 0.0 || per_k <= 1e-12 {
         return None;
     }
     let k = 1.0 + (limit / open_max - 1.0) / per_k;
@@ -763,6 +932,7 @@ mod tests {
             span: Span::at(None),
             label: None,
             closed: false,
+            cap: f64::INFINITY,
         };
         let mut out = vec![
             carrier(&epks[0], 900.0),

@@ -312,6 +312,7 @@ mod tests {
                 partitions: false,
                 retention: None,
                 storage_default: None,
+                timeline: None,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

@@ -16,6 +16,32 @@ enum Explain {
     Layout(String),
 }
 
+/// With a timeline, the growth of a key's largest values month by month, for the text
+/// formats (JSON and HTML hold the map alone); empty otherwise.
+fn growth_section(
+    e: &advisor::evaluate::Evaluation,
+    opts: &advisor::ReportOptions,
+    (format, style): (report::Format, report::Style),
+    redact: bool,
+) -> String {
+    use report::Format;
+    let (markdown, width) = match format {
+        Format::Table => (false, Some(style.width)),
+        Format::WideTable => (false, None),
+        Format::Markdown => (true, None),
+        _ => return String::new(),
+    };
+    let Some(b) = opts.timeline.as_ref().filter(|_| e.layout.is_none()) else {
+        return String::new();
+    };
+    let hide = |label: &str| match redact {
+        true => advisor::redact::redact(label),
+        false => label.to_owned(),
+    };
+    let g = advisor::timeline::value_growth(e, b, &opts.target, 3, &hide);
+    report::growth::growth_section(&g, markdown, width)
+}
+
 /// Reads the inputs and prints the ranking (or one candidate's partition map).
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
@@ -57,8 +83,12 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         profile_plan(&args)?
     };
     let request = request::request(c, plan, &settings.prices, target)?;
+    let timeline = request::TimelineFlags::new(c)?;
     let mut outcome = request::run(request, c.read.quiet)?;
     let (style, path) = (request::style(c), c.output.as_deref());
+    let mut opts = settings.report_options(c, None);
+    request::settle(&mut opts, outcome.settled.clone());
+    timeline.apply(&mut opts, &outcome);
     if let Some(wanted) = explain_spec {
         let e = (outcome.evaluations.iter_mut())
             .find(|e| match (&wanted, &e.layout) {
@@ -78,12 +108,12 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
             .collect::<Result<Vec<_>>>()?;
         let map =
             advisor::explain(e, target.storage_bytes, c.redact, &asked).map_err(|m| anyhow!(m))?;
+        let growth = growth_section(e, &opts, (format, style), c.redact);
         write_report(path, |out| {
-            report::render(View::Map(&map), format, style, out)
+            report::render(View::Map(&map), format, style, out)?;
+            out.write_all(growth.as_bytes())
         })?;
     } else {
-        let mut opts = settings.report_options(c, None);
-        request::settle(&mut opts, outcome.settled);
         let report = build_report(outcome.evaluations, outcome.input, &opts);
         write_report(path, |out| {
             report::render(View::Ranking(&report), format, style, out)

@@ -23,7 +23,7 @@ const INDEX: &str = "global secondary index of";
 
 /// Evaluates the declared key against the sample and gates it.
 pub fn run(args: CheckArgs) -> Result<Exit> {
-    let gate_options = GateOptions::new(args.min_score, &args.deny, args.max_cost_ratio)?;
+    let gate_options = gate_options(&args)?;
     let c = &args.common;
     let parameters = parameters(&args)?;
     let given = parameters.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
@@ -81,16 +81,21 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     settings.prices.indexing = request.read.indexing.describe();
     // The container's own time to live bounds its values, unless --retention is given.
     let mut retention = None;
-    if let (Some(ttl), Some(file), Some(name), None) =
-        (ttl, &args.container, &container, &c.retention)
-    {
-        retention = Some(declared_retention(ttl, file, name));
-        request.retention = (ttl > 0).then_some(ttl as f64);
+    match (ttl, &args.container, &container, &c.retention) {
+        (Some(ttl), Some(file), Some(name), None) => {
+            retention = Some(declared_retention(ttl, file, name));
+            request.retention = (ttl > 0).then_some(ttl as f64);
+        }
+        // A container declared without defaultTtl has time to live off.
+        (None, Some(_), _, None) => request.ttl_off = true,
+        _ => {}
     }
+    let timeline = request::TimelineFlags::new(c)?;
     let outcome = request::run(request, c.read.quiet)?;
     let mut opts = settings.report_options(c, pairs);
     opts.retention = retention.or(opts.retention);
-    request::settle(&mut opts, outcome.settled);
+    request::settle(&mut opts, outcome.settled.clone());
+    dated(&args, &timeline, &mut opts, &outcome)?;
     let mut report = build_report(outcome.evaluations, outcome.input, &opts);
     report.target.sources = sources;
     let verdict = gate::gate(&report, container, &gate_options);
@@ -101,6 +106,33 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
         report::render(View::Verdict(&report), settings.format, style, out)
     })?;
     Ok(if passed { Exit::Ok } else { Exit::CheckFailed })
+}
+
+/// Dates the report's timelines; `--horizon` needs them.
+fn dated(
+    args: &CheckArgs,
+    timeline: &request::TimelineFlags,
+    opts: &mut pkadvisor::advisor::ReportOptions,
+    outcome: &pkadvisor::advisor::pipeline::Outcome,
+) -> Result<()> {
+    timeline.apply(opts, outcome);
+    if args.horizon.is_some() && opts.timeline.is_none() {
+        bail!(
+            "--horizon needs the container's ingest: give a log with creates (and its --log-share), --time-path, or --growth SIZE/PERIOD"
+        );
+    }
+    Ok(())
+}
+
+/// The gate's flags, validated.
+fn gate_options(args: &CheckArgs) -> Result<GateOptions> {
+    let mut gate = GateOptions::new(args.min_score, &args.deny, args.max_cost_ratio)?;
+    if let Some(h) = &args.horizon {
+        let seconds = pkadvisor::units::parse_duration(h)
+            .map_err(|e| anyhow::anyhow!("invalid --horizon: {e}"))?;
+        gate.horizon = Some((seconds, h.clone()));
+    }
+    Ok(gate)
 }
 
 /// The design a file declares: its key's candidate, the container's name, its indexing

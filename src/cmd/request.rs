@@ -160,6 +160,7 @@ impl Settings {
                 .and_then(|r| pkadvisor::units::parse_duration(r).ok())
                 .map(|s| format!("{} (--retention)", pkadvisor::units::human_duration(s))),
             storage_default: None,
+            timeline: None,
         }
     }
 }
@@ -399,6 +400,7 @@ pub fn request(args: &CommonArgs, plan: Plan, prices: &Prices, target: Target) -
             .transpose()
             .map_err(|e| anyhow!("invalid --retention: {e}"))?,
         default_storage: args.target_storage.is_none(),
+        ttl_off: false,
     })
 }
 
@@ -442,6 +444,7 @@ pub fn profile_request(
             .transpose()
             .map_err(|e| anyhow!("invalid --retention: {e}"))?,
         default_storage: false,
+        ttl_off: false,
     })
 }
 
@@ -673,4 +676,90 @@ pub fn given(specs: Vec<KeySpec>) -> Vec<Candidate> {
         .into_iter()
         .map(|spec| Candidate::new(spec, "given with --key"))
         .collect()
+}
+
+/// The timeline's flags, read before the run so that a bad one stops it early.
+pub struct TimelineFlags {
+    /// `--growth`, bytes a day.
+    growth: Option<f64>,
+    /// `--start-storage`, bytes.
+    start: Option<u64>,
+    /// `--as-of`.
+    as_of: Option<jiff::civil::Date>,
+}
+
+impl TimelineFlags {
+    /// Reads `--growth`, `--start-storage` and `--as-of`.
+    pub fn new(args: &CommonArgs) -> Result<TimelineFlags> {
+        let growth = (args.growth.as_deref())
+            .map(pkadvisor::units::parse_growth)
+            .transpose()
+            .map_err(|e| anyhow!("invalid --growth: {e}"))?;
+        let start = (args.start_storage.as_deref())
+            .map(parse_size)
+            .transpose()
+            .map_err(|e| anyhow!("invalid --start-storage: {e}"))?;
+        if start == Some(0) || start.is_some_and(|s| s > MAX_TARGET_STORAGE) {
+            bail!("--start-storage must be more than 0 bytes and at most 1PB");
+        }
+        let as_of = (args.as_of.as_deref())
+            .map(|d| d.parse::<jiff::civil::Date>())
+            .transpose()
+            .map_err(|e| anyhow!("invalid --as-of (expected YYYY-MM-DD): {e}"))?;
+        Ok(TimelineFlags {
+            growth,
+            start,
+            as_of,
+        })
+    }
+
+    /// What the timelines start from: `--growth` over the run's ingest (the log's creates,
+    /// else the `--time-path` arrivals); from `--start-storage`, else the storage projected
+    /// onto; on `--as-of`, else the log's last timestamp, else the sample's latest
+    /// `--time-path` value, else today (UTC). None without an ingest.
+    pub fn apply(&self, opts: &mut ReportOptions, o: &Outcome) {
+        use pkadvisor::advisor::pipeline::IngestFrom;
+        use pkadvisor::advisor::timeline::{Basis, DatedFrom, IngestSource};
+        let ingest = match (self.growth, o.ingest) {
+            (Some(g), _) => Some((g, IngestSource::Growth)),
+            (None, Some(i)) => Some((
+                i.rate * 86_400.0,
+                match i.from {
+                    IngestFrom::Log => IngestSource::Log,
+                    IngestFrom::Arrivals => IngestSource::TimePath,
+                },
+            )),
+            (None, None) => None,
+        };
+        let Some((ingest_per_day, ingest_from)) = ingest else {
+            return;
+        };
+        // The UTC day of a time in seconds since the epoch.
+        let day = |t: i64| {
+            let days = jiff::Span::new().try_days(t.div_euclid(86_400)).ok()?;
+            jiff::civil::date(1970, 1, 1).checked_add(days).ok()
+        };
+        let (from, dated_from) = match (self.as_of, o.log_end.and_then(day)) {
+            (Some(d), _) => (d, DatedFrom::AsOf),
+            (None, Some(d)) => (d, DatedFrom::Log),
+            (None, None) => match o.arrivals_end.and_then(day) {
+                Some(d) => (d, DatedFrom::TimePath),
+                None => {
+                    let now = std::time::SystemTime::now()
+                        .duration_since(std::time::UNIX_EPOCH)
+                        .map_or(0, |d| d.as_secs() as i64);
+                    let today = day(now).unwrap_or(jiff::civil::date(1970, 1, 1));
+                    (today, DatedFrom::Today)
+                }
+            },
+        };
+        opts.timeline = Some(Basis {
+            ingest_per_day,
+            ingest_from,
+            start_bytes: self.start.unwrap_or(opts.target.storage_bytes),
+            from,
+            dated_from,
+            retention: o.retention,
+        });
+    }
 }

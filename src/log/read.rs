@@ -93,6 +93,28 @@ impl Log {
         self.writes
     }
 
+    /// The bytes its creates write per second over the span its timestamps cover (a
+    /// batch's creates count; a sampled log's operations stand for their `count`); `None`
+    /// without creates or without two distinct timestamps.
+    pub fn create_rate(&self) -> Option<f64> {
+        fn created(kind: &OpKind) -> f64 {
+            match kind {
+                OpKind::Create(w) => w.bytes as f64,
+                OpKind::Batch(ops) => ops.iter().map(created).sum(),
+                _ => 0.0,
+            }
+        }
+        let (mut bytes, mut first, mut last) = (0.0, i64::MAX, i64::MIN);
+        for op in &self.ops {
+            bytes += created(&op.kind) * op.count as f64;
+            if let Some(t) = op.ts {
+                (first, last) = (first.min(t), last.max(t));
+            }
+        }
+        let seconds = last.saturating_sub(first) as f64;
+        (bytes > 0.0 && last > first).then(|| bytes / seconds)
+    }
+
     /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept (an operation
     /// holding more than [`OPERATION_FOOTPRINT`] counts as that many times as many).
     pub(crate) fn keep(&mut self, op: Operation, max_ops: usize) {

@@ -31,7 +31,7 @@ pub const COLUMNS: [Column; 12] = [
     col("$/month", "$/month", 2, true, monthly),
     col(
         "breaks at",
-        "breaks at (container size)",
+        "breaks at (day, or container size)",
         6,
         true,
         breaks_at,
@@ -88,7 +88,12 @@ fn monthly(c: &CandidateReport) -> String {
     }
 }
 
+/// The day the key breaks when a timeline gives one, else the container size it breaks at
+/// (which the container does not reach within a century, or ever, when a timeline is known).
 fn breaks_at(c: &CandidateReport) -> String {
+    if let Some(day) = c.timeline.as_ref().and_then(|t| t.breaks_on.clone()) {
+        return day;
+    }
     c.storage
         .max_container_bytes
         .map_or("unbounded".to_owned(), human_bytes)

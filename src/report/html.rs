@@ -317,12 +317,42 @@ fn candidate(report: &Report, c: &CandidateReport) -> String {
     s += &routing_chart(c);
     s += "</div>\n";
     s += &values_table(c);
+    s += &timeline_html(c);
     if !c.findings.is_empty() {
         s += "<h3>Findings</h3>\n<ul>\n";
         s.extend(c.findings.iter().map(finding));
         s += "</ul>\n";
     }
     s + "</section>\n"
+}
+
+/// When the key breaks, at the timeline's ingest: the days, the partitions as they double
+/// and the bill at 3, 12 and 36 months; empty without a timeline.
+fn timeline_html(c: &CandidateReport) -> String {
+    let Some(t) = &c.timeline else {
+        return String::new();
+    };
+    let day = |d: &Option<String>| d.as_deref().map_or("never".to_owned(), esc);
+    let partitions: Vec<String> = (t.partitions.iter())
+        .map(|p| format!("{} from {}", thousands(p.count as f64), esc(&p.on)))
+        .collect();
+    let mut s = format!(
+        "<h3>Timeline</h3>\n<p>From {}: its largest logical partition passes 20 GB on <strong>{}</strong>; one value needs more than 10,000 RU/s: {}. Physical partitions: {}.</p>\n",
+        esc(&t.from),
+        day(&t.breaks_on),
+        day(&t.throughput_limit_on),
+        partitions.join(", ")
+    );
+    s += "<table>\n<thead><tr><th>after</th><th class=\"n\">USD a month</th></tr></thead>\n<tbody>\n";
+    for m in ["3", "12", "36"] {
+        if let Some(usd) = t.monthly_at.get(m) {
+            s += &format!(
+                "<tr><td>{m} months</td><td class=\"n\">{}</td></tr>\n",
+                money(*usd)
+            );
+        }
+    }
+    s + "</tbody>\n</table>\n"
 }
 
 /// The largest values with their share of the sample.

@@ -94,6 +94,8 @@ pub enum ReasonKind {
     Cost,
     /// A logical partition an Azure Monitor log already shows near the limit.
     Observed,
+    /// A timeline that breaks within `--horizon`.
+    Horizon,
 }
 
 /// One reason a design failed the gate: its kind, the finding it stems from (violations
@@ -262,6 +264,54 @@ pub struct TargetReport {
     /// GB/day × 30 days retention`); absent otherwise.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub storage_default: Option<String>,
+    /// What every candidate's timeline starts from, when an ingest is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<TimelineBasisReport>,
+}
+
+/// What the timelines start from: the ingest, where it was read, the storage and the date.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimelineBasisReport {
+    /// Bytes the container receives a day.
+    pub ingest_bytes_per_day: u64,
+    /// Where the ingest was read: `log` (its creates ÷ `--log-share`), `time-path` (the
+    /// sample's arrivals) or `growth` (`--growth`).
+    pub ingest_from: String,
+    /// The container's bytes on the first day (`--start-storage`, else the target's).
+    pub start_bytes: u64,
+    /// The first day, `YYYY-MM-DD` (UTC).
+    pub from: String,
+    /// Where the first day was read: `log` (its last timestamp), `time-path` (the
+    /// sample's latest), `as-of` (`--as-of`) or `today`.
+    pub dated_from: String,
+    /// The size the container settles at (ingest × retention), when items expire.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settles_bytes: Option<u64>,
+}
+
+/// When a candidate breaks, under steady ingest (see GUIDE "Timeline").
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimelineReport {
+    /// The first day, `YYYY-MM-DD`.
+    pub from: String,
+    /// The day its largest logical partition passes 20 GB; `None` when it never does
+    /// (within a century).
+    pub breaks_on: Option<String>,
+    /// The day one value needs more than 10,000 RU/s; `None` when none ever does.
+    pub throughput_limit_on: Option<String>,
+    /// Its physical partitions from the first day, and each doubling within 36 months.
+    pub partitions: Vec<PartitionsOn>,
+    /// The monthly bill (USD) after 3, 12 and 36 months.
+    pub monthly_at: BTreeMap<String, f64>,
+}
+
+/// Physical partitions from a day on.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PartitionsOn {
+    /// The day, `YYYY-MM-DD`.
+    pub on: String,
+    /// Physical partitions from that day.
+    pub count: usize,
 }
 
 /// Prices of the monthly cost, and what the bill assumes.
@@ -405,6 +455,9 @@ pub struct CandidateReport {
     /// only for it; never written to JSON).
     #[serde(skip)]
     pub partitions: Option<PartitionLoad>,
+    /// When it breaks, at the ingest the run knows; absent without one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeline: Option<TimelineReport>,
 }
 
 /// A candidate's physical partitions at the target, in EPK order, and the load the replayed
@@ -853,6 +906,7 @@ pub(crate) mod testing {
             log_share: 1.0,
             retention: None,
             storage_default: None,
+            timeline: None,
         }
     }
 
@@ -926,6 +980,7 @@ pub(crate) mod testing {
             origin: String::new(),
             role: Role::Given,
             partitions: None,
+            timeline: None,
         }
     }
 }

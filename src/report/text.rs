@@ -149,8 +149,9 @@ pub fn target_line(report: &Report) -> String {
     };
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
     let retention = (t.retention.as_ref()).map_or(String::new(), |r| format!(" Items live {r}."));
+    let timeline = t.timeline.as_ref().map_or(String::new(), timeline_note);
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}.{retention} {}",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}.{retention}{timeline} {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
@@ -158,6 +159,30 @@ pub fn target_line(report: &Report) -> String {
         t.throughput_mode,
         t.physical_partitions,
         billing_note(&t.prices)
+    )
+}
+
+/// What the timelines start from, as a sentence of the header (with its leading space).
+pub fn timeline_note(b: &super::model::TimelineBasisReport) -> String {
+    let ingest = match b.ingest_from.as_str() {
+        "log" => "the log's creates ÷ --log-share",
+        "growth" => "--growth",
+        _ => "the sample's --time-path arrivals",
+    };
+    let dated = match b.dated_from.as_str() {
+        "as-of" => "--as-of",
+        "log" => "the log's last day",
+        "time-path" => "the sample's last day",
+        _ => "today, UTC; give --as-of for a fixed date",
+    };
+    let settles = b.settles_bytes.map_or(String::new(), |s| {
+        format!(", settling at {}", human_bytes(s))
+    });
+    format!(
+        " Timeline from {} ({dated}): {} a day ({ingest}) from {}{settles}.",
+        b.from,
+        human_bytes(b.ingest_bytes_per_day),
+        human_bytes(b.start_bytes)
     )
 }
 
