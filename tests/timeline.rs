@@ -271,7 +271,7 @@ fn the_same_input_gives_the_same_dates_and_a_date_in_the_table() {
     );
     let table = run("table");
     assert!(
-        table.contains("Timeline from 2026-11-10 (the sample's last day)"),
+        crate::util::flat(&table).contains("Timeline from 2026-11-10 (the sample's last day)"),
         "{table}"
     );
     assert!(table.contains(&day), "{day} missing from\n{table}");
@@ -369,7 +369,7 @@ fn explain_follows_the_largest_values_month_by_month() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
-        text.contains("Growth of /deviceId's largest values from 2027-01-01"),
+        crate::util::flat(&text).contains("Growth of /deviceId's largest values from 2027-01-01"),
         "{text}"
     );
     // Month 12: the container holds 20 GB + 365 days of 1 GB, d0 its share of it.

@@ -88,11 +88,13 @@ fn monthly(c: &CandidateReport) -> String {
     }
 }
 
-/// The day the key breaks when a timeline gives one, else the container size it breaks at
-/// (which the container does not reach within a century, or ever, when a timeline is known).
+/// With a timeline, the day the key breaks or `never`; without, the container size it
+/// breaks at.
 fn breaks_at(c: &CandidateReport) -> String {
-    if let Some(day) = c.timeline.as_ref().and_then(|t| t.breaks_on.clone()) {
-        return day;
+    // With a timeline every row is a day, or never (within a century): a size beside
+    // days would read as one.
+    if let Some(t) = &c.timeline {
+        return t.breaks_on.clone().unwrap_or_else(|| "never".to_owned());
     }
     c.storage
         .max_container_bytes
