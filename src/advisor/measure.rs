@@ -256,7 +256,7 @@ fn digest_plain(
     digests.extend(each.map(|(c, stats)| {
         let i = c.plain.filter(|_| !c.definition.is_v1())?;
         let d = V2Digest::of(doc.fields[i].component()?);
-        stats.values.prefetch(d.h1);
+        stats.prefetch(d.h1, d.slice());
         Some(d)
     }));
 }

@@ -246,6 +246,12 @@ impl ValueStats {
         if self.sampled(hash) {
             self.sample.prefetch(hash);
         }
+        // Once sampling has begun every document adds to its admission cell.
+        let cell = cell_of(hash);
+        if let (Some(c), Some(t)) = (self.cells.get(cell), self.tracked.get(cell)) {
+            super::prefetch((c as *const u64).cast());
+            super::prefetch((t as *const u64).cast());
+        }
     }
 
     /// Counts one document of `bytes` with the value of `hash` if the value is already
