@@ -435,7 +435,8 @@ fn exponent(b: &[u8], i: &mut usize) -> Step<i64> {
     let start = *i;
     let mut e = 0i64;
     while let Some(&c @ b'0'..=b'9') = b.get(*i) {
-        e = e * 10 + i64::from(c - b'0');
+        // Any number of digits: past three the value no longer matters.
+        e = (e * 10 + i64::from(c - b'0')).min(1000);
         *i += 1;
     }
     if *i == start || *i - start > 2 {
