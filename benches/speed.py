@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Reading speed in one run: `pkadvisor analyze` with twenty single-path candidates, against
 DuckDB's lightest query over the same twenty columns (`approx_count_distinct`) and against
-reading alone (`read_bench --once`: simd-json and the path walk, no statistics).
+reading alone (`read_bench --once`: the reader and the path walk, no statistics), on two
+shapes of input: the 1 GB `orders` sample (nested documents, keys of every cardinality)
+and a 300 MB file of twenty top-level fields, most of them near unique (`gen_sample
+unique`), where per-value work outweighs reading.
 
 Each command is timed as a whole process, in turn (A B C A B C ...), on two threads, and its
 peak memory is read from the kernel (wait4). The medians are printed, with the ratios the
@@ -15,10 +18,12 @@ the file it would write (or writes it to `--output` when that is given), to chec
 
     cargo build --release --bin pkadvisor --example read_bench --example gen_sample
     python3 -m venv /tmp/bench-venv && /tmp/bench-venv/bin/pip install duckdb
-    /tmp/bench-venv/bin/python benches/speed.py [FILE] [--runs 3] [--baseline OLD_BINARY]
+    /tmp/bench-venv/bin/python benches/speed.py [FILE] [--runs 11] [--baseline OLD_BINARY]
     python3 benches/speed.py --dry-run            # the writer alone, on made-up figures
 
-FILE defaults to a 1 GB `gen_sample orders` file, written once under the temporary directory.
+Without FILE both samples are measured, each written once under the temporary directory;
+FILE is measured with the `orders` paths. Binaries are taken from CARGO_TARGET_DIR when it
+is set, else from target/.
 """
 
 import argparse
@@ -30,7 +35,8 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-RELEASE = os.path.join(ROOT, "target", "release")
+RELEASE = os.path.join(os.environ.get("CARGO_TARGET_DIR") or os.path.join(ROOT, "target"),
+                       "release")
 BENCHMARKS = os.path.join(ROOT, "BENCHMARKS.md")
 BEGIN = "<!-- benches/speed.py: figures begin (written by the script; edit the script, not them) -->"
 END = "<!-- benches/speed.py: figures end -->"
@@ -40,6 +46,17 @@ PATHS = [
     "/customer/address/country", "/customer/address/zip", "/orderId", "/product/sku",
     "/product/category", "/product/price", "/quantity", "/status",
 ]
+UNIQUE_PATHS = [
+    "/id", "/sessionId", "/orderId", "/cartId", "/paymentId", "/invoiceNo", "/userId", "/email",
+    "/ip", "/price", "/qty", "/amount", "/ts", "/deviceId", "/trackingNo", "/sku", "/zip",
+    "/tenantId", "/region", "/status",
+]
+# Each sample: its file, the gen_sample arguments that write it, its paths, its title.
+SAMPLES = {
+    "orders": ("pkadvisor-orders-1g.ndjson", ["orders", "1000"], PATHS, "`orders` sample"),
+    "unique": ("pkadvisor-unique-300m.ndjson", ["unique", "300"], UNIQUE_PATHS,
+               "near-unique sample"),
+}
 DUCKDB = """
 import sys, duckdb
 path, paths = sys.argv[1], sys.argv[2:]
@@ -65,12 +82,14 @@ def run(argv):
     return wall, usage.ru_maxrss / 1024
 
 
-def sample_file():
-    path = os.path.join(tempfile.gettempdir(), "pkadvisor-orders-1g.ndjson")
+def sample_file(name):
+    """The sample `name` of SAMPLES, written once under the temporary directory."""
+    file, args, _, _ = SAMPLES[name]
+    path = os.path.join(tempfile.gettempdir(), file)
     if not os.path.exists(path):
-        print(f"writing {path} (1 GB) ...", file=sys.stderr)
+        print(f"writing {path} ...", file=sys.stderr)
         with open(path + ".part", "wb") as out:
-            subprocess.run([os.path.join(RELEASE, "examples", "gen_sample"), "orders", "1000"],
+            subprocess.run([os.path.join(RELEASE, "examples", "gen_sample"), *args],
                            stdout=out, check=True)
         os.rename(path + ".part", path)
     return path
@@ -106,9 +125,17 @@ def medians(times):
             for name, runs in times.items()}
 
 
-def section(figures, sample, size, documents, runs, cores, measured):
-    """The Markdown between BENCHMARKS.md's markers: the table of medians and the ratios."""
-    n = len(PATHS)
+def section(tables, measured):
+    """The Markdown between BENCHMARKS.md's markers: per sample measured (`tables`: the
+    arguments of `table`), the table of medians and the ratios."""
+    lines = [f"Measured at commit {measured}.", ""]
+    for t in tables:
+        lines += table(*t)
+    return "\n".join(lines)
+
+
+def table(figures, sample, size, documents, runs, cores, n):
+    """One sample's table of medians and its ratios, as lines of Markdown."""
     count = "twenty" if n == 20 else str(n)
     if size >= 1e9:
         amount = f"{size / 1e9:.1f}".removesuffix(".0") + " GB"
@@ -122,8 +149,6 @@ def section(figures, sample, size, documents, runs, cores, measured):
         "read_bench": f"reading alone, same {count} paths",
     }
     lines = [
-        f"Measured at commit {measured}.",
-        "",
         f"| {amount} {sample}, {docs} documents, {cores} cores, medians of {runs}"
         " | time | peak |",
         "|---|--:|--:|",
@@ -138,7 +163,7 @@ def section(figures, sample, size, documents, runs, cores, measured):
         lines.append(f"(the baseline binary at {ratio('baseline')}),")
     lines.append("while measuring every document exactly where DuckDB's query estimates one "
                  "count per column.")
-    return "\n".join(lines) + "\n"
+    return lines + [""]
 
 
 def rewrite(text, figures_md):
@@ -158,16 +183,16 @@ def write_figures(output, figures_md):
     os.replace(output + ".part", output)
 
 
-def measure(path, baseline, runs):
+def measure(path, paths, baseline, runs):
     """Wall seconds and peak MiB of every run of each command, in turn."""
-    keys = [a for p in PATHS for a in ("--key", p)]
+    keys = [a for p in paths for a in ("--key", p)]
     analyze = ["analyze", path, *keys, "--threads", "2", "--quiet", "--format", "json"]
     commands = {"analyze": [os.path.join(RELEASE, "pkadvisor"), *analyze]}
     if baseline:
         commands["baseline"] = [baseline, *analyze]
     commands |= {
-        "duckdb": [sys.executable, "-c", DUCKDB, path, *PATHS],
-        "read_bench": [os.path.join(RELEASE, "examples", "read_bench"), "--once", path, *PATHS],
+        "duckdb": [sys.executable, "-c", DUCKDB, path, *paths],
+        "read_bench": [os.path.join(RELEASE, "examples", "read_bench"), "--once", path, *paths],
     }
     times = {name: [] for name in commands}
     for _ in range(runs):
@@ -176,9 +201,9 @@ def measure(path, baseline, runs):
     return times
 
 
-def report(path, size, figures, runs, baseline):
+def report(path, size, paths, figures, runs, baseline):
     """Prints the medians and the ratios the goal is stated in."""
-    print(f"{path}: {size / 1e6:.0f} MB, {len(PATHS)} paths, {runs} runs each, medians")
+    print(f"{path}: {size / 1e6:.0f} MB, {len(paths)} paths, {runs} runs each, medians")
     for name, (wall, peak) in figures.items():
         print(f"  {name:<11} {wall:7.3f} s  {size / 1e6 / wall:6.0f} MB/s  peak {peak:6.1f} MiB")
     for name in ("analyze", "baseline") if baseline else ("analyze",):
@@ -195,8 +220,9 @@ def dry_run(args):
     if not args.baseline:
         del made_up["baseline"]
     figures = medians(made_up)
-    figures_md = section(figures, "made-up sample", 1e9, 1_900_000, 1, os.cpu_count(),
-                         "0000000 (dry run: made-up figures)")
+    tables = [(figures, "made-up sample", 1e9, 1_900_000, 1, os.cpu_count(), 20),
+              (figures, "another made-up sample", 3e8, 650_000, 1, os.cpu_count(), 20)]
+    figures_md = section(tables, "0000000 (dry run: made-up figures)")
     if args.output:
         write_figures(args.output, figures_md)
         print(f"wrote made-up figures to {args.output}", file=sys.stderr)
@@ -208,7 +234,8 @@ def dry_run(args):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("file", nargs="?", help="NDJSON documents (default: a 1 GB sample)")
-    parser.add_argument("--runs", type=int, default=3, help="runs of each command (default 3)")
+    parser.add_argument("--runs", type=int, default=11,
+                        help="runs of each command (default 11)")
     parser.add_argument("--baseline", metavar="BIN",
                         help="another pkadvisor binary (an older build, say) timed in the same"
                         " rotation, for before-and-after figures from one run")
@@ -226,15 +253,21 @@ def main():
         import duckdb  # noqa: F401  (only checked here; the query runs in a child)
     except ImportError:
         sys.exit(f"DuckDB is not installed for {sys.executable}: pip install duckdb")
-    path = args.file or sample_file()
-    figures = medians(measure(path, args.baseline, args.runs))
-    size = os.path.getsize(path)
-    report(path, size, figures, args.runs, args.baseline)
+    if args.file:
+        samples = [(args.file, PATHS, f"`{os.path.basename(args.file)}`")]
+    else:
+        samples = [(sample_file(name), paths, title)
+                   for name, (_, _, paths, title) in SAMPLES.items()]
+    tables = []
+    for path, paths, title in samples:
+        figures = medians(measure(path, paths, args.baseline, args.runs))
+        size = os.path.getsize(path)
+        report(path, size, paths, figures, args.runs, args.baseline)
+        tables.append((figures, title, size, documents_in(path), args.runs, os.cpu_count(),
+                       len(paths)))
     if not args.no_write:
-        sample = "`orders` sample" if not args.file else f"`{os.path.basename(path)}`"
         output = args.output or BENCHMARKS
-        write_figures(output, section(figures, sample, size, documents_in(path), args.runs,
-                                      os.cpu_count(), commit()))
+        write_figures(output, section(tables, commit()))
         print(f"figures written to {output}", file=sys.stderr)
 
 

@@ -2,11 +2,15 @@
 //!
 //! ```sh
 //! cargo run --release --example gen_sample -- orders 1000 > /tmp/orders.ndjson   # ~1 GB
+//! cargo run --release --example gen_sample -- unique 300 > /tmp/unique.ndjson  # ~300 MB
 //! cargo run --release --example gen_sample -- ids 50000000 | pkadvisor analyze --key /id
 //! ```
 //!
 //! `orders MB`: ~500-byte nested order events of a multi-tenant shop (skewed tenants,
 //! users, sessions, devices, dates, nested customer and product objects, arrays).
+//! `unique MB`: ~460-byte payment events of twenty top-level fields, most of them near
+//! unique (ids, sessions, orders, carts, prices, timestamps, addresses) and a few of low
+//! cardinality (tenant, region, status): the shape where per-value work dominates.
 //! `ids N`: N tiny documents with distinct ids (memory bound checks).
 //! `log N`: a query log of N operations over the `orders` data: queries by tenant and
 //! user, by tenant, by session, `IN` lists, point reads with known values, and creates.
@@ -79,6 +83,49 @@ fn order(rng: &mut Rng, i: u64, out: &mut impl Write) -> io::Result<()> {
     )
 }
 
+fn unique(rng: &mut Rng, i: u64, out: &mut impl Write) -> io::Result<()> {
+    let day = 1 + i / 25_000 % 28;
+    writeln!(
+        out,
+        concat!(
+            r#"{{"id":"{:016x}-{:08x}","sessionId":"s-{:012x}","orderId":{},"#,
+            r#""cartId":"cart-{:010}","paymentId":"pay_{:012x}","invoiceNo":"INV-2026-{:08}","#,
+            r#""userId":"user-{:07}","email":"u{}@example.com","#,
+            r#""ip":"10.{}.{}.{}","price":{},"qty":{},"amount":{},"#,
+            r#""ts":"2026-11-{:02}T{:02}:{:02}:{:02}.{:03}Z","deviceId":"dev-{:08}","#,
+            r#""trackingNo":"1Z{:012X}","sku":"SKU-{:06}","zip":"{:05}","#,
+            r#""tenantId":"tenant-{:03}","region":"{}","status":"{}"}}"#
+        ),
+        rng.next(),
+        i,
+        rng.next() >> 16,
+        3_000_000_000 + i,
+        rng.below(10_000_000_000),
+        rng.next() >> 16,
+        i * 3 + rng.below(3),
+        rng.below(5_000_000),
+        rng.below(20_000_000),
+        rng.below(256),
+        rng.below(256),
+        rng.below(256),
+        rng.below(10_000_000) as f64 / 100.0,
+        1 + rng.below(9),
+        rng.below(100_000_000) as f64 / 100.0,
+        day,
+        rng.below(24),
+        rng.below(60),
+        rng.below(60),
+        rng.below(1000),
+        rng.below(100_000_000),
+        rng.next() >> 16,
+        rng.below(1_000_000),
+        rng.below(100_000),
+        rng.skewed(300),
+        ["westus", "eastus", "northeurope", "japaneast"][rng.below(4) as usize],
+        STATUSES[rng.below(4) as usize],
+    )
+}
+
 fn log_line(rng: &mut Rng, i: u64, out: &mut impl Write) -> io::Result<()> {
     let t = rng.skewed(2_000);
     let u = rng.below(50_000);
@@ -146,19 +193,28 @@ fn generate() -> io::Result<()> {
                 )?;
             }
         }
-        _ => {
-            let target = n * 1_000_000;
-            let mut written = 0u64;
-            let mut i = 0;
-            let mut buf = Vec::with_capacity(1024);
-            while written < target {
-                buf.clear();
-                order(&mut rng, i, &mut buf)?;
-                out.write_all(&buf)?;
-                written += buf.len() as u64;
-                i += 1;
-            }
-        }
+        "unique" => sized(n, &mut out, |i, buf| unique(&mut rng, i, buf))?,
+        _ => sized(n, &mut out, |i, buf| order(&mut rng, i, buf))?,
     }
     out.flush()
+}
+
+/// Documents written by `doc` until `mb` megabytes are out.
+fn sized(
+    mb: u64,
+    out: &mut impl Write,
+    mut doc: impl FnMut(u64, &mut Vec<u8>) -> io::Result<()>,
+) -> io::Result<()> {
+    let target = mb * 1_000_000;
+    let mut written = 0u64;
+    let mut i = 0;
+    let mut buf = Vec::with_capacity(1024);
+    while written < target {
+        buf.clear();
+        doc(i, &mut buf)?;
+        out.write_all(&buf)?;
+        written += buf.len() as u64;
+        i += 1;
+    }
+    Ok(())
 }

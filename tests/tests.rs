@@ -54,6 +54,9 @@ mod query;
 // The document readers: formats, compression, errors and their positions, threads.
 mod input;
 
+// The skimming walk against the full parse: fixtures, bad input, malformed variants.
+mod skim;
+
 // `pkadvisor profile` and `analyze --profile`: shares measured apart, merged.
 mod profile;
 

@@ -243,20 +243,25 @@ fn place(
 }
 
 /// Digests the document's value for every plain version-2 key first (none for the other
-/// candidates), asking for each value's slot in its candidate's table: the slots, which
-/// twenty candidates' tables spread far beyond the cache, arrive while the rest hash.
+/// candidates), asking for each value's slots in its candidate's tables, and for the slot
+/// of the item id (hash `id`) in its owners: the slots, which twenty candidates' tables
+/// spread far beyond the cache, arrive while the rest hash.
 fn digest_plain(
     plan: &Plan,
     stats: &[CandidateStats],
     doc: &Document<'_>,
+    id: Option<u64>,
     digests: &mut Vec<Option<V2Digest>>,
 ) {
     digests.clear();
     let each = plan.candidates.iter().zip(stats);
     digests.extend(each.map(|(c, stats)| {
+        if let Some(id) = id {
+            stats.owners.prefetch(id);
+        }
         let i = c.plain.filter(|_| !c.definition.is_v1())?;
         let d = V2Digest::of(doc.fields[i].component()?);
-        stats.values.prefetch(d.h1);
+        stats.prefetch(d.h1, d.slice());
         Some(d)
     }));
 }
@@ -341,12 +346,12 @@ impl Sink for MeasureSink {
             digests,
             ..
         } = self;
-        digest_plain(plan, stats, doc, digests);
-        self.ttl.add(&doc.fields[plan.ttl_field]);
         let id = match doc.fields[plan.id_field] {
             Field::Scalar(PkValueRef::Str(s)) => Some(id_hash(s)),
             _ => None,
         };
+        digest_plain(plan, stats, doc, id, digests);
+        self.ttl.add(&doc.fields[plan.ttl_field]);
         let each = plan.candidates.iter().zip(stats.iter_mut());
         for ((c, stats), digest) in each.zip(digests.iter()) {
             if let Some(layout) = &c.layout {

@@ -7,6 +7,8 @@
 
 use simd_json::{Node, StaticNode};
 
+mod skim;
+
 use crate::engine::{KeyPath, PkValueRef};
 use crate::field::Field;
 
@@ -159,6 +161,12 @@ impl PathTrie {
     pub fn extract<'a>(&self, tape: &[Node<'a>], fields: &mut Vec<Field<'a>>, v: &mut Visits) {
         fields.clear();
         fields.resize(self.paths, Field::Missing);
+        self.start(v);
+        self.object(0, tape, 0, fields, v);
+    }
+
+    /// Readies the scratch `v` for a new document.
+    fn start(&self, v: &mut Visits) {
         if v.trie != self.id {
             v.stamp = vec![0; self.nodes.len()];
             v.seen = vec![Vec::new(); self.nodes.len()];
@@ -166,7 +174,6 @@ impl PathTrie {
         }
         v.doc += 1;
         v.beyond = 0;
-        self.object(0, tape, 0, fields, v);
     }
 
     /// Walks the members of the object at `tape[at]` under trie node `n`.

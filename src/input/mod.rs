@@ -76,6 +76,12 @@ pub struct ReadOptions {
     /// The container's indexing policy: which values count as indexed terms
     /// ([`Document::terms`]).
     pub indexing: crate::indexing::IndexingPolicy,
+    /// Walk each document's text for the requested paths, checking every byte but
+    /// building no parse tree for members no path needs (on by default). Documents the
+    /// walk does not accept outright (invalid ones, and a few rare valid forms) are parsed
+    /// in full, so what is read, accepted and reported is the same either way; off parses
+    /// every document in full (the reference the walk is tested against).
+    pub skim: bool,
 }
 
 impl Default for ReadOptions {
@@ -87,6 +93,7 @@ impl Default for ReadOptions {
             threads: std::thread::available_parallelism().map_or(1, |n| n.get().min(4)),
             chunk_bytes: DEFAULT_CHUNK_BYTES,
             indexing: crate::indexing::IndexingPolicy::default(),
+            skim: true,
         }
     }
 }

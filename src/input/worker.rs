@@ -53,6 +53,11 @@ pub(crate) struct Worker<'a> {
     visits: Visits,
     /// The original text of a document that in-place unescaping may rewrite.
     pristine: Vec<u8>,
+    /// The skimming walk's stack of open containers.
+    stack: Vec<bool>,
+    /// Whether documents are skimmed (see [`ReadOptions::skim`]): not under an indexing
+    /// policy whose terms need each value's path.
+    skim: bool,
     pub tally: Tally,
 }
 
@@ -75,6 +80,8 @@ impl<'a> Worker<'a> {
             fields: Vec::new(),
             visits: Visits::default(),
             pristine: Vec::new(),
+            stack: Vec::new(),
+            skim: opts.skim && (opts.indexing.is_off() || opts.indexing.is_everything()),
             tally: Tally::default(),
         }
     }
@@ -147,6 +154,9 @@ impl<'a> Worker<'a> {
             };
             return self.invalid(chunk, span, 0, problem, false);
         }
+        if self.skim && self.skimmed(chunk, span, sink) {
+            return Ok(());
+        }
         let text = span.start..span.start + span.len;
         if span.backslash {
             self.pristine.clear();
@@ -171,6 +181,41 @@ impl<'a> Worker<'a> {
                 self.invalid(chunk, span, at, problem, span.backslash)
             }
         }
+    }
+
+    /// Walks the document for the requested paths without the parser's tape and gives it
+    /// to the sink; `false` if the walk leaves it to the full parse.
+    fn skimmed<S: Sink>(&mut self, chunk: &Chunk, span: &Span, sink: &mut S) -> bool {
+        let doc = &chunk.data[span.start..span.start + span.len];
+        let mut fields = recycle(std::mem::take(&mut self.fields));
+        let max_depth = self.opts.max_depth;
+        let walked = (self.trie).skim(
+            doc,
+            &mut fields,
+            &mut self.visits,
+            max_depth,
+            &mut self.stack,
+        );
+        if let Ok(skimmed) = walked {
+            let policy = &self.opts.indexing;
+            let terms = match policy.is_off() {
+                true => 0,
+                false => skimmed.scalars.saturating_add(policy.extra_terms()),
+            };
+            sink.document(&Document {
+                fields: &fields,
+                bytes: span.len as u64,
+                ordinal: chunk.offset + span.start as u64,
+                source: chunk.source,
+                line: span.line,
+                beyond_2_53: self.visits.beyond,
+                terms,
+            });
+            self.tally.documents += 1;
+            self.tally.bytes += span.len as u64;
+        }
+        self.fields = recycle(fields);
+        walked.is_ok()
     }
 
     /// Parses in place and, if the root is an object, gives the document to the sink.

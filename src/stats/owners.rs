@@ -7,8 +7,6 @@
 //! level rises one step at a time until the map fits. A replay then finds the moves of that
 //! share of the sample's items (see [`Owners::sampled_share`]).
 
-use rustc_hash::FxHashMap;
-
 /// Bytes one id costs the map (two 8-byte hashes and the table's overhead).
 pub const ENTRY_BYTES: usize = 32;
 
@@ -23,13 +21,26 @@ pub enum Owner {
 }
 
 /// Item id (hash) → the value (hash) the sample holds it under.
-#[derive(Clone, Debug, Default, PartialEq)]
+///
+/// The ids sit in an open-addressing table whose slot for an id can be fetched into cache
+/// ahead of its use ([`Owners::prefetch`]): every candidate keeps one, twenty of them do
+/// not fit in cache, and a general-purpose map hides where its slots lie.
+#[derive(Clone, Debug, Default)]
 pub struct Owners {
-    map: FxHashMap<u64, Owner>,
+    table: Table,
     /// Bytes the map may take.
     budget: usize,
     /// Ids are kept when their hash's `level` lowest bits are zero.
     level: u32,
+}
+
+impl PartialEq for Owners {
+    fn eq(&self, other: &Owners) -> bool {
+        self.budget == other.budget
+            && self.level == other.level
+            && self.table.len == other.table.len
+            && self.table.iter().all(|(id, o)| other.get(id) == Some(o))
+    }
 }
 
 impl Owners {
@@ -53,24 +64,31 @@ impl Owners {
 
     /// Bytes the map takes.
     pub fn bytes(&self) -> usize {
-        self.map.len() * ENTRY_BYTES
+        self.table.len * ENTRY_BYTES
+    }
+
+    /// Asks for the cache line where id (hash) `id` is recorded, if it is kept (a hint:
+    /// it changes nothing).
+    #[inline]
+    pub fn prefetch(&self, id: u64) {
+        if self.keeps(id) {
+            self.table.prefetch(id);
+        }
     }
 
     /// Records a sample document of item id (hash) `id` under the value of hash `value`.
+    #[inline]
     pub fn add(&mut self, id: u64, value: u64) {
         if !self.keeps(id) {
             return;
         }
-        let e = self.map.entry(id).or_insert(Owner::One(value));
-        if *e != Owner::One(value) {
-            *e = Owner::Several;
-        }
+        self.table.record(id, Owner::One(value));
         self.fit();
     }
 
     /// What the sample holds under id (hash) `id`, when it is kept.
     pub fn get(&self, id: u64) -> Option<Owner> {
-        self.map.get(&id).copied()
+        self.table.get(id)
     }
 
     /// Adds what `other` recorded: the higher level of the two, the union of the ids kept
@@ -79,15 +97,18 @@ impl Owners {
         self.budget = self.budget.max(other.budget);
         self.level = self.level.max(other.level);
         let level = self.level;
-        self.map
-            .retain(|&id, _| level == 0 || id.trailing_zeros() >= level);
-        for (id, o) in other.map {
-            if !self.keeps(id) {
-                continue;
-            }
-            let e = self.map.entry(id).or_insert(o);
-            if *e != o {
-                *e = Owner::Several;
+        self.table
+            .retain(|id| level == 0 || id.trailing_zeros() >= level);
+        // Taken in the other table's slot order, ids arrive in runs of neighbouring home
+        // slots: a smaller table here would pile each run up into one long probe.
+        let wanted = (self.table.len + other.table.len) * 8 / 7 + 1;
+        let size = wanted.next_power_of_two().max(other.table.slots.len());
+        if size > self.table.slots.len() {
+            self.table.resize(size);
+        }
+        for (id, o) in other.table.iter() {
+            if self.keeps(id) {
+                self.table.record(id, o);
             }
         }
         self.fit();
@@ -98,8 +119,141 @@ impl Owners {
         while self.bytes() > self.budget && self.level < 64 {
             self.level += 1;
             let level = self.level;
-            self.map.retain(|&id, _| id.trailing_zeros() >= level);
+            self.table.retain(|id| id.trailing_zeros() >= level);
         }
+    }
+}
+
+/// One slot of the table: free when `state` is 0, else an id and its owner.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    id: u64,
+    /// The value's hash when `state` is [`ONE`].
+    value: u64,
+    state: u8,
+}
+
+const ONE: u8 = 1;
+const SEVERAL: u8 = 2;
+
+impl Slot {
+    fn owner(&self) -> Owner {
+        match self.state {
+            ONE => Owner::One(self.value),
+            _ => Owner::Several,
+        }
+    }
+}
+
+/// Ids by hash: linear probing, at most seven eighths full.
+#[derive(Clone, Debug, Default)]
+struct Table {
+    slots: Vec<Slot>,
+    len: usize,
+}
+
+impl Table {
+    /// The home slot of `id`: its hash times an odd constant, top bits (kept ids have
+    /// their low bits zero).
+    #[inline]
+    fn home(&self, id: u64) -> usize {
+        let bits = self.slots.len().trailing_zeros();
+        (id.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// Where `id` is, or the free slot where it would go.
+    #[inline]
+    fn find(&self, id: u64) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut at = self.home(id);
+        while self.slots[at].state != 0 && self.slots[at].id != id {
+            at = (at + 1) & mask;
+        }
+        at
+    }
+
+    #[inline]
+    fn prefetch(&self, id: u64) {
+        if !self.slots.is_empty() {
+            let p = (&self.slots[self.home(id)] as *const Slot).cast::<u8>();
+            super::prefetch(p);
+            super::prefetch(p.wrapping_add(64));
+        }
+    }
+
+    fn get(&self, id: u64) -> Option<Owner> {
+        if self.len == 0 {
+            return None;
+        }
+        let s = &self.slots[self.find(id)];
+        (s.state != 0).then(|| s.owner())
+    }
+
+    /// Records `owner` for `id`: kept if new, several if it differs from what is held.
+    #[inline]
+    fn record(&mut self, id: u64, owner: Owner) {
+        if 8 * (self.len + 1) > 7 * self.slots.len() {
+            self.resize((2 * self.slots.len()).max(16));
+        }
+        let at = self.find(id);
+        let s = &mut self.slots[at];
+        if s.state == 0 {
+            self.len += 1;
+            *s = match owner {
+                Owner::One(value) => Slot {
+                    id,
+                    value,
+                    state: ONE,
+                },
+                Owner::Several => Slot {
+                    id,
+                    value: 0,
+                    state: SEVERAL,
+                },
+            };
+        } else if s.owner() != owner {
+            s.state = SEVERAL;
+        }
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u64, Owner)> + '_ {
+        (self.slots.iter())
+            .filter(|s| s.state != 0)
+            .map(|s| (s.id, s.owner()))
+    }
+
+    fn resize(&mut self, size: usize) {
+        let old = std::mem::replace(&mut self.slots, vec![Slot::default(); size]);
+        self.place(old.into_iter().filter(|s| s.state != 0));
+    }
+
+    fn place(&mut self, held: impl Iterator<Item = Slot>) {
+        self.len = 0;
+        for s in held {
+            let at = self.find(s.id);
+            self.slots[at] = s;
+            self.len += 1;
+        }
+    }
+
+    /// Keeps the ids `keep` accepts, in a table halved while it is less than a quarter
+    /// full.
+    fn retain(&mut self, keep: impl Fn(u64) -> bool) {
+        let kept: Vec<Slot> = (self.slots.iter())
+            .filter(|s| s.state != 0 && keep(s.id))
+            .copied()
+            .collect();
+        if kept.len() == self.len {
+            return;
+        }
+        let mut size = self.slots.len();
+        while size > 16 && 4 * kept.len() < size {
+            size /= 2;
+        }
+        self.slots.clear();
+        self.slots.resize(size, Slot::default());
+        self.slots.shrink_to(size);
+        self.place(kept.into_iter());
     }
 }
 

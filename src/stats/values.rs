@@ -246,6 +246,12 @@ impl ValueStats {
         if self.sampled(hash) {
             self.sample.prefetch(hash);
         }
+        // Once sampling has begun every document adds to its admission cell.
+        let cell = cell_of(hash);
+        if let (Some(c), Some(t)) = (self.cells.get(cell), self.tracked.get(cell)) {
+            super::prefetch((c as *const u64).cast());
+            super::prefetch((t as *const u64).cast());
+        }
     }
 
     /// Counts one document of `bytes` with the value of `hash` if the value is already
@@ -486,7 +492,11 @@ impl ValueStats {
     /// The heavy table starts as the largest values counted exactly so far.
     fn start_heavy(&mut self) {
         let mut all: Vec<(u64, &Tally)> = self.sample.iter().collect();
-        all.sort_by(|a, b| b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0)));
+        // Hashes are unique: the order is total, and the largest are the same whether all
+        // are sorted or only the largest picked out (in linear time) and sorted.
+        largest_first(&mut all, HEAVY, |a, b| {
+            b.1.bytes.cmp(&a.1.bytes).then(a.0.cmp(&b.0))
+        });
         self.heavy = all
             .into_iter()
             .take(HEAVY)
@@ -801,11 +811,17 @@ impl ValueStats {
     /// The `n` largest values by bytes, largest first (ties by label).
     pub fn top(&self, n: usize) -> Vec<TopValue> {
         let exact = self.is_exact();
-        let mut all: Vec<ValueRef<'_>> = self.heavy_entries().collect();
-        all.sort_by(|a, b| b.bytes.cmp(&a.bytes).then_with(|| a.label.cmp(b.label)));
+        // Ties (labels hidden alike in a profile made to travel) keep the entries' order,
+        // as a stable sort would: the order is total (see `largest_first`).
+        let mut all: Vec<(usize, ValueRef<'_>)> = self.heavy_entries().enumerate().collect();
+        largest_first(&mut all, n, |(i, a), (j, b)| {
+            (b.bytes.cmp(&a.bytes))
+                .then_with(|| a.label.cmp(b.label))
+                .then(i.cmp(j))
+        });
         all.into_iter()
             .take(n)
-            .map(|e| TopValue {
+            .map(|(_, e)| TopValue {
                 value: e.label.to_string(),
                 docs: e.docs,
                 bytes: e.bytes,
@@ -826,6 +842,20 @@ impl ValueStats {
             Box::new(self.heavy.values().map(ValueEntry::view))
         }
     }
+}
+
+/// Puts the first `n` of `all` under the total order `cmp` first, in that order: the
+/// prefix a full sort gives, found in time linear in `all` (an exact key holds every
+/// value, and only the largest are wanted).
+fn largest_first<T>(all: &mut [T], n: usize, cmp: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    if n == 0 {
+        return;
+    }
+    if n < all.len() {
+        all.select_nth_unstable_by(n - 1, &cmp);
+    }
+    let head = n.min(all.len());
+    all[..head].sort_unstable_by(&cmp);
 }
 
 /// What one side of a merge counted, exactly, of a value the other tracks as heavy.
