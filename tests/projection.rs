@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
+use crate::util::{by_device, candidate, codes, json, pkadvisor, scratch, write};
 
 /// The seconds [`telemetry`]`(n)`'s documents arrive over (14 days, evenly).
 fn telemetry_span(n: usize) -> f64 {
@@ -667,18 +667,7 @@ fn the_items_own_ttl_bounds_them_and_minus_one_never_expires() {
     };
     let largest = |text: String| {
         let docs = write(&dir, "docs.ndjson", &text);
-        let r = json(&[
-            "analyze",
-            &docs,
-            "--key",
-            "/deviceId",
-            "--time-path",
-            "/ts",
-            "--target-storage",
-            "50TB",
-            "--format",
-            "json",
-        ]);
+        let r = by_device(&docs, &["--target-storage", "50TB"]);
         candidate(&r, "/deviceId")["storage"]["largest_logical_bytes"]
             .as_f64()
             .unwrap()
@@ -765,22 +754,17 @@ fn the_logs_creates_are_the_ingest_a_container_settles_at() {
     let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
     let (log, logged) = creates_log(360, 50);
     let log = write(&dir, "log.ndjson", &log);
-    let r = json(&[
-        "analyze",
+    let r = by_device(
         &docs,
-        "--key",
-        "/deviceId",
-        "--time-path",
-        "/ts",
-        "--queries",
-        &log,
-        "--log-share",
-        "0.01",
-        "--retention",
-        "30d",
-        "--format",
-        "json",
-    ]);
+        &[
+            "--queries",
+            &log,
+            "--log-share",
+            "0.01",
+            "--retention",
+            "30d",
+        ],
+    );
     // The log's creates over its share, times 30 days, rather than the sample's arrivals.
     let settled = logged / 0.01 * 30.0 * 86_400.0;
     let storage = r["target"]["storage_bytes"].as_f64().unwrap();

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{candidate, json, pkadvisor, scratch, write};
+use crate::util::{by_device, candidate, json, pkadvisor, scratch, write};
 
 /// 20 devices over 10 days, every device writing throughout; device `d0` writes
 /// `heavy` times as many readings as each other. Returns the documents and d0's share of
@@ -144,22 +144,17 @@ fn the_logs_creates_give_the_ingest_unless_growth_overrides_it() {
     }
     let log = write(&dir, "log.ndjson", &log);
     let per_day = doc.len() as f64 * 360_000.0 / 3_590.0 / 0.1 * 86_400.0;
-    let r = json(&[
-        "analyze",
+    let r = by_device(
         &docs,
-        "--key",
-        "/deviceId",
-        "--time-path",
-        "/ts",
-        "--queries",
-        &log,
-        "--log-share",
-        "0.1",
-        "--target-storage",
-        "20GB",
-        "--format",
-        "json",
-    ]);
+        &[
+            "--queries",
+            &log,
+            "--log-share",
+            "0.1",
+            "--target-storage",
+            "20GB",
+        ],
+    );
     let basis = &r["target"]["timeline"];
     assert_eq!(basis["ingest_from"], "log");
     // Dated from the log's last timestamp: 2026-11-11.
@@ -179,24 +174,19 @@ fn the_logs_creates_give_the_ingest_unless_growth_overrides_it() {
     let want = (20.0 * GB / share - 20.0 * GB) / per_day;
     assert!((days - want).abs() <= 0.05 * want + 1.0, "{days} vs {want}");
     // --growth overrides the log.
-    let r = json(&[
-        "analyze",
+    let r = by_device(
         &docs,
-        "--key",
-        "/deviceId",
-        "--time-path",
-        "/ts",
-        "--queries",
-        &log,
-        "--log-share",
-        "0.1",
-        "--target-storage",
-        "20GB",
-        "--growth",
-        "1TB/year",
-        "--format",
-        "json",
-    ]);
+        &[
+            "--queries",
+            &log,
+            "--log-share",
+            "0.1",
+            "--target-storage",
+            "20GB",
+            "--growth",
+            "1TB/year",
+        ],
+    );
     assert_eq!(r["target"]["timeline"]["ingest_from"], "growth");
     let got = r["target"]["timeline"]["ingest_bytes_per_day"]
         .as_f64()
@@ -298,22 +288,17 @@ fn check_fails_a_key_that_breaks_within_the_horizon_and_says_when() {
             .output()
             .unwrap()
     };
-    let r = json(&[
-        "analyze",
+    let r = by_device(
         &docs,
-        "--key",
-        "/deviceId",
-        "--time-path",
-        "/ts",
-        "--target-storage",
-        "20GB",
-        "--growth",
-        "30GB/month",
-        "--as-of",
-        "2027-01-01",
-        "--format",
-        "json",
-    ]);
+        &[
+            "--target-storage",
+            "20GB",
+            "--growth",
+            "30GB/month",
+            "--as-of",
+            "2027-01-01",
+        ],
+    );
     let on = candidate(&r, "/deviceId")["timeline"]["breaks_on"]
         .as_str()
         .unwrap()

@@ -92,3 +92,12 @@ pub fn skip_unless_ci(test: &str, reason: &str, installs: &str) {
 pub fn flat(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
+
+/// `analyze DOCS --key /deviceId --time-path /ts EXTRA --format json`, parsed: the telemetry
+/// tests' report.
+pub fn by_device(docs: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec!["analyze", docs, "--key", "/deviceId", "--time-path", "/ts"];
+    args.extend(extra);
+    args.extend(["--format", "json"]);
+    json(&args)
+}
