@@ -249,14 +249,7 @@ impl PathTrie {
         if !node.targets.is_empty() {
             let f = tape.get(at).map_or(Field::Missing, field);
             let beyond = tape.get(at).is_some_and(integer_beyond_2_53);
-            for &t in &node.targets {
-                fields[t] = f;
-                v.beyond = if beyond {
-                    v.beyond | bit(t)
-                } else {
-                    v.beyond & !bit(t)
-                };
-            }
+            assign(&node.targets, f, beyond, fields, v);
         }
         if !node.children.is_empty() {
             self.object(n, tape, at, fields, v);
@@ -284,6 +277,25 @@ const UNSEEN: Seen = Seen {
     len: u32::MAX,
     node: 0,
 };
+
+/// Gives the fields `targets` (the paths ending at one node) the value `f`, and their bits
+/// in [`Visits::beyond`] whether it is an integer beyond ±2^53.
+fn assign<'a>(
+    targets: &[usize],
+    f: Field<'a>,
+    beyond: bool,
+    fields: &mut [Field<'a>],
+    v: &mut Visits,
+) {
+    for &t in targets {
+        fields[t] = f;
+        v.beyond = if beyond {
+            v.beyond | bit(t)
+        } else {
+            v.beyond & !bit(t)
+        };
+    }
+}
 
 /// Field `t`'s bit in [`Visits::beyond`] (none past the first 64 fields).
 fn bit(t: usize) -> u64 {

@@ -202,20 +202,33 @@ impl<'a> Worker<'a> {
                 true => 0,
                 false => skimmed.scalars.saturating_add(policy.extra_terms()),
             };
-            sink.document(&Document {
-                fields: &fields,
-                bytes: span.len as u64,
-                ordinal: chunk.offset + span.start as u64,
-                source: chunk.source,
-                line: span.line,
-                beyond_2_53: self.visits.beyond,
-                terms,
-            });
-            self.tally.documents += 1;
-            self.tally.bytes += span.len as u64;
+            self.deliver(sink, &fields, (chunk.offset, chunk.source), span, terms);
         }
         self.fields = recycle(fields);
         walked.is_ok()
+    }
+
+    /// Gives the document at `span` of a chunk (its offset and source) to the sink, with
+    /// the fields read from it, and counts it.
+    fn deliver<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        fields: &[Field],
+        (offset, source): (u64, usize),
+        span: &Span,
+        terms: u32,
+    ) {
+        sink.document(&Document {
+            fields,
+            bytes: span.len as u64,
+            ordinal: offset + span.start as u64,
+            source,
+            line: span.line,
+            beyond_2_53: self.visits.beyond,
+            terms,
+        });
+        self.tally.documents += 1;
+        self.tally.bytes += span.len as u64;
     }
 
     /// Parses in place and, if the root is an object, gives the document to the sink.
@@ -228,18 +241,9 @@ impl<'a> Worker<'a> {
             (Ok(()), Some(Node::Object { .. })) => {
                 let mut fields = recycle(std::mem::take(&mut self.fields));
                 self.trie.extract(&tape.0, &mut fields, &mut self.visits);
-                sink.document(&Document {
-                    fields: &fields,
-                    bytes: span.len as u64,
-                    ordinal: chunk.offset + span.start as u64,
-                    source: chunk.source,
-                    line: span.line,
-                    beyond_2_53: self.visits.beyond,
-                    terms: super::terms::count(&tape.0, &self.opts.indexing),
-                });
+                let terms = super::terms::count(&tape.0, &self.opts.indexing);
+                self.deliver(sink, &fields, (chunk.offset, chunk.source), span, terms);
                 self.fields = recycle(fields);
-                self.tally.documents += 1;
-                self.tally.bytes += span.len as u64;
                 Parsed::Ok
             }
             (Ok(()), _) => Parsed::NotAnObject,

@@ -10,7 +10,7 @@
 //! it in full as before, which accepts it or says where it fails. So what is accepted, the
 //! values found and every error's place are the full parser's.
 
-use super::{PathTrie, Visits, bit};
+use super::{PathTrie, Visits, assign, bit};
 use crate::engine::PkValueRef;
 use crate::field::Field;
 
@@ -184,14 +184,7 @@ impl<'a> Walk<'a, '_> {
                 b'[' => (Field::Array, false),
                 _ => self.scalar()?,
             };
-            for &t in &node.targets {
-                fields[t] = f;
-                v.beyond = if beyond {
-                    v.beyond | bit(t)
-                } else {
-                    v.beyond & !bit(t)
-                };
-            }
+            assign(&node.targets, f, beyond, fields, v);
             if !matches!(c, b'{' | b'[') {
                 return Ok(());
             }
