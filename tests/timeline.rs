@@ -144,17 +144,15 @@ fn the_logs_creates_give_the_ingest_unless_growth_overrides_it() {
     }
     let log = write(&dir, "log.ndjson", &log);
     let per_day = doc.len() as f64 * 360_000.0 / 3_590.0 / 0.1 * 86_400.0;
-    let r = by_device(
-        &docs,
-        &[
-            "--queries",
-            &log,
-            "--log-share",
-            "0.1",
-            "--target-storage",
-            "20GB",
-        ],
-    );
+    let logged = [
+        "--queries",
+        &log,
+        "--log-share",
+        "0.1",
+        "--target-storage",
+        "20GB",
+    ];
+    let r = by_device(&docs, &logged);
     let basis = &r["target"]["timeline"];
     assert_eq!(basis["ingest_from"], "log");
     // Dated from the log's last timestamp: 2026-11-11.
@@ -174,19 +172,7 @@ fn the_logs_creates_give_the_ingest_unless_growth_overrides_it() {
     let want = (20.0 * GB / share - 20.0 * GB) / per_day;
     assert!((days - want).abs() <= 0.05 * want + 1.0, "{days} vs {want}");
     // --growth overrides the log.
-    let r = by_device(
-        &docs,
-        &[
-            "--queries",
-            &log,
-            "--log-share",
-            "0.1",
-            "--target-storage",
-            "20GB",
-            "--growth",
-            "1TB/year",
-        ],
-    );
+    let r = by_device(&docs, &[&logged[..], &["--growth", "1TB/year"]].concat());
     assert_eq!(r["target"]["timeline"]["ingest_from"], "growth");
     let got = r["target"]["timeline"]["ingest_bytes_per_day"]
         .as_f64()
