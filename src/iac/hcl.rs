@@ -7,8 +7,9 @@ use hcl::eval::{Context, Evaluate};
 use serde_json::{Map, Value};
 
 use super::{
-    DatabaseThroughput, Declared, IacError, TERRAFORM_DATABASE_TYPE, TERRAFORM_TYPE,
-    share_database_throughput, terraform_definition, terraform_indexing, terraform_throughput,
+    DatabaseThroughput, Declared, DeclaredThroughput, IacError, TERRAFORM_DATABASE_TYPE,
+    TERRAFORM_TYPE, share_database_throughput, terraform_definition, terraform_indexing,
+    terraform_throughput,
 };
 
 /// The attributes that make the key.
@@ -132,13 +133,23 @@ fn database(body: &hcl::Body, label: &str, ctx: &Context) -> Option<DatabaseThro
     let mut unresolved = Vec::new();
     let values = Value::Object(body_json(body, ctx, "", &mut unresolved));
     let name = values.get("name").and_then(Value::as_str).unwrap_or(label);
-    let throughput = match (unresolved.iter())
-        .find(|(f, _)| f == "throughput" || f.starts_with("autoscale_settings."))
-    {
-        Some((_, what)) => Err(unresolvable(what, "give --throughput or --autoscale-max")),
-        None => terraform_throughput(&values)?,
-    };
-    Some((name.to_owned(), throughput))
+    Some((name.to_owned(), throughput(&values, &unresolved)?))
+}
+
+/// The throughput a block's `values` declare, or why it does not resolve (`unresolved`:
+/// its attributes that did not, as `body_json` lists them).
+fn throughput(
+    values: &Value,
+    unresolved: &[(String, String)],
+) -> Option<Result<DeclaredThroughput, String>> {
+    let field = |f: &str| f == "throughput" || f.starts_with("autoscale_settings.");
+    match unresolved.iter().find(|(f, _)| field(f)) {
+        Some((_, what)) => Some(Err(unresolvable(
+            what,
+            "give --throughput or --autoscale-max",
+        ))),
+        None => terraform_throughput(values),
+    }
 }
 
 fn parse(file: &str, text: &str) -> Result<hcl::Body, IacError> {
@@ -368,13 +379,7 @@ fn container(body: &hcl::Body, label: &str, ctx: &Context) -> Declared {
         Some(what) => Some(Err(unresolvable(&what, "give --indexing-policy"))),
         None => terraform_indexing(&values),
     };
-    let throughput = match find(&|f| f == "throughput" || f.starts_with("autoscale_settings.")) {
-        Some(what) => Some(Err(unresolvable(
-            &what,
-            "give --throughput or --autoscale-max",
-        ))),
-        None => terraform_throughput(&values),
-    };
+    let throughput = throughput(&values, &unresolved);
     let qualified = match values.get("database_name").and_then(Value::as_str) {
         Some(db) => format!("{db}/{name}"),
         None => name.clone(),
