@@ -27,10 +27,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let c = &args.common;
     let parameters = parameters(&args)?;
     let given = parameters.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
-    let file = match &args.container {
-        Some(file) => Some(from_file(file, &args, given)?),
-        None => None,
-    };
+    let (file, found) = container_file(&args, given)?;
     let declared_ru = file.as_ref().and_then(|f| f.throughput.as_ref());
     let qualified = file.as_ref().map(|f| f.qualified.clone());
     let mut settings = request::Settings::with_declared(c, declared_ru)?;
@@ -38,7 +35,7 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let (declared, container, policy, ttl) =
         declared_design(&args, &target, file.map(|f| f.design))?;
     let indexes = match (&args.container, &container) {
-        (Some(file), Some(name)) => declared_indexes(file, name, given)?,
+        (Some(file), Some(name)) => declared_indexes(file, name, found)?,
         _ => Vec::new(),
     };
     let pairs = (!indexes.is_empty()).then(|| {
@@ -297,11 +294,11 @@ fn terraform_module(path: &str, given: Given) -> Result<Vec<Declared>> {
     Ok(iac::read_module(&files, &vars)?)
 }
 
-/// The global secondary indexes `file` declares with `source` as their source container,
-/// as candidates.
-fn declared_indexes(file: &str, source: &str, given: Given) -> Result<Vec<Candidate>> {
+/// The global secondary indexes among the containers `file` declares (`found`) with
+/// `source` as their source container, as candidates.
+fn declared_indexes(file: &str, source: &str, found: Vec<Declared>) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
-    for d in read_declared(file, given)?
+    for d in found
         .into_iter()
         .filter(|d| d.source.as_deref() == Some(source))
     {
@@ -324,9 +321,19 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
     }
 }
 
-fn from_file(file: &str, args: &CheckArgs, given: Given) -> Result<FileDesign> {
-    let name = args.container_name.as_deref();
+/// The design `--container` declares, and every container of its file (or module), read
+/// once: the design's indexes are among them.
+fn container_file(args: &CheckArgs, given: Given) -> Result<(Option<FileDesign>, Vec<Declared>)> {
+    let Some(file) = &args.container else {
+        return Ok((None, Vec::new()));
+    };
     let found = read_declared(file, given)?;
+    Ok((Some(from_file(file, args, found.clone())?), found))
+}
+
+/// The design `file` declares among its containers `found`, picked by `--container-name`.
+fn from_file(file: &str, args: &CheckArgs, found: Vec<Declared>) -> Result<FileDesign> {
+    let name = args.container_name.as_deref();
     // Global secondary indexes are checked with their source, unless named.
     let found: Vec<Declared> = found
         .into_iter()
