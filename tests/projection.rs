@@ -815,3 +815,159 @@ fn a_container_declared_without_default_ttl_ignores_the_items_ttl() {
     assert!(on < 1e9, "{on}");
     assert!(!warned.contains("declares no defaultTtl"), "{warned}");
 }
+
+/// A production log of the hour after [`telemetry`]'s sample: `lines` creates, one a
+/// second, every `pilot`-th from a device of the sample (none when 0) and the rest from
+/// devices it never saw, each standing for `count`; `ids` names their items. Returns the
+/// log, the share of created bytes from unseen devices and the bytes a second created.
+fn fleet_log(lines: i64, pilot: i64, count: u64, ids: &str) -> (String, f64, f64) {
+    let start = 1_793_491_200i64 + 14 * 86_400;
+    let (mut s, mut new, mut all) = (String::new(), 0.0, 0.0);
+    for i in 0..lines {
+        let t = start + i;
+        let seen = pilot > 0 && i % pilot == 0;
+        let device = match seen {
+            true => format!("d{}", i % 400),
+            false => format!("n{i}"),
+        };
+        let doc = format!(
+            r#"{{"id":"{ids}{i}","deviceId":"{device}","ts":{t},"day":"2026-11-15","v":1}}"#
+        );
+        all += doc.len() as f64;
+        if !seen {
+            new += doc.len() as f64;
+        }
+        writeln!(
+            s,
+            r#"{{"op":"create","doc":{doc},"ts":{t},"count":{count}}}"#
+        )
+        .unwrap();
+    }
+    (s, new / all, all * count as f64 / (lines - 1) as f64)
+}
+
+/// [`telemetry`]'s bytes, its busiest device's and its busiest device-day's.
+fn telemetry_bytes(text: &str) -> (f64, f64, f64) {
+    let mut device = std::collections::BTreeMap::<String, f64>::new();
+    let mut day = std::collections::BTreeMap::<String, f64>::new();
+    let mut all = 0.0;
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        let d = v["deviceId"].as_str().unwrap().to_owned();
+        *day.entry(format!("{d} {}", v["day"])).or_default() += line.len() as f64;
+        *device.entry(d).or_default() += line.len() as f64;
+        all += line.len() as f64;
+    }
+    let max = |m: &std::collections::BTreeMap<String, f64>| m.values().copied().fold(0.0, f64::max);
+    (all, max(&device), max(&day))
+}
+
+fn analyze_fleet(docs: &str, log: &str, keys: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "analyze",
+        docs,
+        "--queries",
+        log,
+        "--time-path",
+        "/ts",
+        "--target-storage",
+        "10TB",
+        "--format",
+        "json",
+    ];
+    for k in keys {
+        args.extend(["--key", k]);
+    }
+    json(&args)
+}
+
+#[test]
+fn a_log_of_new_devices_keeps_a_pilots_devices_at_their_own_rate() {
+    let dir = scratch("projection_pilot");
+    let text = telemetry(20_000);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let (sample, busiest, _) = telemetry_bytes(&text);
+    let span = telemetry_span(20_000);
+    let target = 10e12;
+    for pilot in [0, 10] {
+        let (log, share, rate) = fleet_log(600, pilot, 100, "c");
+        let log = write(&dir, &format!("log{pilot}.ndjson"), &log);
+        let r = analyze_fleet(&docs, &log, &["/deviceId"]);
+        let c = candidate(&r, "/deviceId");
+        let new = &c["storage"]["new_values"];
+        assert_eq!(new["from"], "log", "{c}");
+        let p = new["share"].as_f64().unwrap();
+        assert!((p - share).abs() < 1e-3, "{p} vs {share}");
+        // Open values take (1 - p) of the new data, and at least what their own rate
+        // writes while the container fills at the log's rate.
+        let own = target / rate / span;
+        let g = (1.0 + (target - sample) * (1.0 - share) / sample).max(own);
+        let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+        assert!(
+            (largest - busiest * g).abs() <= 0.05 * busiest * g,
+            "{largest} vs {}",
+            busiest * g
+        );
+        if pilot == 0 {
+            // The new values' bytes over the size the sample's values reach.
+            let want = 400.0 + (target - sample) / (sample * own / 400.0);
+            let at = new["at_target"].as_f64().unwrap();
+            assert!((at - want).abs() <= 0.05 * want, "{at} vs {want}");
+            assert!(!codes(c).contains(&"LOW_CARDINALITY".to_owned()), "{c}");
+        }
+    }
+    // Without the log, the sample's 400 devices are the whole fleet: each takes 1/400 of
+    // 10 TB, past the 20 GB limit.
+    let alone = by_device(&docs, &["--target-storage", "10TB"]);
+    let alone = candidate(&alone, "/deviceId");
+    assert!(
+        codes(alone).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+        "{alone}"
+    );
+}
+
+#[test]
+fn creates_of_items_the_sample_holds_say_nothing_of_new_values() {
+    let dir = scratch("projection_pilot_after");
+    let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
+    // The sample was exported after the log: its items carry the log's ids.
+    let (log, _, _) = fleet_log(600, 0, 100, "r");
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId"]);
+    let new = &candidate(&r, "/deviceId")["storage"]["new_values"];
+    assert_ne!(new["from"], "log", "{new}");
+}
+
+#[test]
+fn new_devices_of_a_hierarchical_key_hash_anywhere() {
+    let dir = scratch("projection_pilot_hierarchical");
+    let text = telemetry(20_000);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let (_, _, device_day) = telemetry_bytes(&text);
+    let (log, _, _) = fleet_log(600, 0, 100, "c");
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId,/day", "/deviceId"]);
+    let c = candidate(&r, "/deviceId,/day");
+    // Every create is from a device the sample never saw: new values hash over the whole
+    // space, not into the 400 devices' prefixes, and a device-day of the sample gets none
+    // of the fleet's rate. Its writes spread as the single-level key's do.
+    assert_eq!(
+        c["storage"]["new_values"]["share"].as_f64(),
+        Some(1.0),
+        "{c}"
+    );
+    let skew = c["storage"]["physical_skew"].as_f64().unwrap();
+    assert!(skew < 1.3, "{skew}");
+    let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    assert!(largest <= 1.05 * device_day, "{largest} vs {device_day}");
+    let single = candidate(&r, "/deviceId");
+    let ru = |c: &serde_json::Value| c["cost"]["required_ru"].as_f64().unwrap();
+    assert!(
+        (ru(c) - ru(single)).abs() <= 0.1 * ru(single),
+        "{c}\n{single}"
+    );
+    for code in ["HOT_PARTITION", "WRITE_HOTSPOT"] {
+        let has = |c: &serde_json::Value| codes(c).contains(&code.to_owned());
+        assert_eq!(has(c), has(single), "{code}: {c}\n{single}");
+    }
+}

@@ -201,6 +201,13 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
             max_container_bytes: e.projection.max_container_bytes,
             physical_skew: round4(e.storage_skew),
             physical_partitions: e.projection.container.partitions().len(),
+            new_values: (e.projection.scale > 1.0 && e.layout.is_none()).then(|| {
+                crate::report::model::NewValuesReport {
+                    share: round4(e.projection.unseen_share),
+                    from: e.projection.unseen_from,
+                    at_target: e.distinct_at_target(),
+                }
+            }),
         },
         throughput: ThroughputReport {
             physical_skew: round4(e.ru_skew),

@@ -46,6 +46,7 @@ pub fn order(spec: &KeySpec, values: &ValueStats) -> ValueOrder {
     ValueOrder {
         arrival_correlation: arrival_correlation(spec, values),
         clock_reading: is_clock_reading(values),
+        clock_levels: clock_levels(values, spec.levels().len()),
     }
 }
 
@@ -82,20 +83,44 @@ pub fn is_clock_reading(values: &ValueStats) -> bool {
     let mut times = 0;
     for v in values.sample().take(100) {
         seen += 1;
-        let clock = match ordered(v.label) {
-            Some(Ordered::Text(t)) => {
-                let text = t.trim_matches('"');
-                crate::time::parse_rfc3339(text).is_some()
-            }
-            // Epoch seconds or milliseconds of 2017–2099: sequence numbers seldom fall there.
-            Some(Ordered::Number(n)) => {
-                (1.5e9..4.1e9).contains(&n) || (1.5e12..4.1e12).contains(&n)
-            }
-            None => false,
-        };
-        times += clock as usize;
+        times += is_clock_label(v.label) as usize;
     }
     seen > 0 && times * 10 >= seen * 9
+}
+
+/// Whether one value's label (JSON text) reads as the clock.
+fn is_clock_label(label: &str) -> bool {
+    match ordered(label) {
+        Some(Ordered::Text(t)) => {
+            let text = t.trim_matches('"');
+            crate::time::parse_rfc3339(text).is_some()
+        }
+        // Epoch seconds or milliseconds of 2017–2099: sequence numbers seldom fall there.
+        Some(Ordered::Number(n)) => (1.5e9..4.1e9).contains(&n) || (1.5e12..4.1e12).contains(&n),
+        None => false,
+    }
+}
+
+/// Which of a key's `levels` hold clock readings (bit `i` for level `i`, as
+/// [`is_clock_reading`] judges a whole value): a hierarchical value's label is the JSON
+/// array of its levels.
+pub fn clock_levels(values: &ValueStats, levels: usize) -> u8 {
+    if levels <= 1 {
+        return u8::from(is_clock_reading(values));
+    }
+    let (mut seen, mut times) = (0usize, vec![0usize; levels]);
+    for v in values.sample().take(100) {
+        let Ok(parts) = serde_json::from_str::<Vec<serde_json::Value>>(v.label) else {
+            continue;
+        };
+        seen += 1;
+        for (t, part) in times.iter_mut().zip(&parts) {
+            *t += is_clock_label(&part.to_string()) as usize;
+        }
+    }
+    (times.into_iter().enumerate().take(8))
+        .filter(|(_, t)| seen > 0 && t * 10 >= seen * 9)
+        .fold(0, |bits, (i, _)| bits | 1 << i)
 }
 
 /// The mean number of values receiving writes at one moment, when most documents hold

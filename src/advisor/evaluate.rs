@@ -48,6 +48,16 @@ pub struct Evaluation {
     pub time: Time,
 }
 
+impl Evaluation {
+    /// Distinct values at the target: the sample's, and those that arrive (new ones, and
+    /// those that items that expire make room for).
+    pub fn distinct_at_target(&self) -> u64 {
+        let retained = (self.projection.retention).map_or(0.0, |r| r.new_values);
+        let arriving = (retained + self.projection.new_values).round();
+        (self.distinct.estimate).saturating_add(arriving as u64)
+    }
+}
+
 /// What the evaluation needs besides the candidate.
 pub struct Context<'a> {
     /// The target.
@@ -79,10 +89,27 @@ pub fn evaluate(
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
+    // Redacted values order nothing: what they said before is recorded.
+    let order = stats
+        .order
+        .unwrap_or_else(|| super::clock::order(&spec, &stats.values));
+    let newcomers = (ctx.log)
+        .filter(|_| candidate.layout.is_none())
+        .and_then(|log| {
+            let key = super::newcomers::Key {
+                spec: &spec,
+                definition: &definition,
+                inputs,
+                seed: ctx.seed,
+            };
+            super::newcomers::measure(log, &key, &stats)
+        })
+        .and_then(|n| n.of_entities(order.clock_levels));
     let time = Time {
         timed: ctx.timed,
         retention: ctx.retention,
         rate: ctx.rate,
+        newcomers,
     };
     let mut projection = match &candidate.layout {
         Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
@@ -107,10 +134,6 @@ pub fn evaluate(
         owners: &stats.owners,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
-    // Redacted values order nothing: what they said before is recorded.
-    let order = stats
-        .order
-        .unwrap_or_else(|| super::clock::order(&spec, &stats.values));
     let (arrival_order, clock_reading) = (order.arrival_correlation, order.clock_reading);
     let parts = projection.container.partitions().len();
     // A clock reading that increases with arrival: at production rates the writes of one
@@ -213,6 +236,7 @@ pub(crate) mod testing {
                 container,
                 scale: 1.0,
                 unseen_share: 0.0,
+                unseen_from: Default::default(),
                 growth: 1.0,
                 closed_share: 0.0,
                 largest: Some(Largest {
@@ -222,6 +246,7 @@ pub(crate) mod testing {
                 largest_closed: None,
                 max_container_bytes: None,
                 retention: None,
+                new_values: 0.0,
             },
             workload: WorkloadStats {
                 reads: 1_000,

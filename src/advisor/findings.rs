@@ -415,12 +415,14 @@ fn distribution(e: &Evaluation, cost: &Cost, target: &Target, out: &mut Vec<Find
     let parts = e.projection.container.partitions().len().max(even);
     let unit = unit(e);
     let needed = 100.max(10 * parts as u64);
-    // Items that expire: the target holds the values that arrive, not the sample's.
-    let arriving = (e.projection.retention).map_or(0.0, |r| r.new_values.round());
-    let at_target = e.distinct.estimate.saturating_add(arriving as u64);
+    let at_target = e.distinct_at_target();
     if at_target < needed && e.layout.is_none() {
+        let sample = match at_target > e.distinct.estimate {
+            true => format!(" ({} in the sample)", e.distinct.estimate),
+            false => String::new(),
+        };
         out.push(finding(FindingCode::LowCardinality, Severity::Warning, format!(
-            "{at_target} distinct values, fewer than max(100, 10 × {parts} physical partitions) = {needed}")));
+            "{at_target} distinct values at the target{sample}, fewer than max(100, 10 × {parts} physical partitions) = {needed}")));
     }
     let w = &e.workload;
     // Over the whole log: independent of how the log groups requests into lines.

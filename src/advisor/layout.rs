@@ -138,12 +138,14 @@ fn spill(
         container,
         scale: target.storage_bytes as f64 / sample,
         unseen_share: 1.0,
+        unseen_from: Default::default(),
         growth: 1.0,
         closed_share: 0.0,
         largest: None,
         largest_closed: None,
         max_container_bytes: None,
         retention: None,
+        new_values: 0.0,
     }
 }
 

@@ -22,6 +22,7 @@ pub mod layout;
 pub mod map;
 pub mod measure;
 pub mod need;
+pub mod newcomers;
 pub mod pipeline;
 pub mod profile;
 pub mod project;

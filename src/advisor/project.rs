@@ -10,12 +10,20 @@
 //!   keeps its size: it holds what its period received, and the key's limit for it is an
 //!   ingest rate, not a container size. Without `--time-path` arrival is file order, which
 //!   an export may group by key, so every value is taken to stay open.
-//! * **New values** take a share `p` of the new data: with timestamps, the share of the
-//!   sample's second half that went to values first seen in that half (new days, new
-//!   sessions, new ids); without, Good–Turing's `N1 / N`, the share of documents whose
-//!   value occurs once.
+//! * **New values** take a share `p` of the new data: with a log of creates, the share of
+//!   their bytes whose key value the sample does not hold (see [`super::newcomers`]: a
+//!   pilot's sample cannot know the rollout's mix, its log does), unless the key's values
+//!   are periods (clock readings, or values that close), whose newcomers in a log are the
+//!   periods to come; else with timestamps, the share of the sample's second half that went
+//!   to values first seen in that half (new days, new sessions, new ids); else
+//!   Good–Turing's `N1 / N`, the share of documents whose value occurs once.
 //! * **Open values** share the rest in proportion to their size: each grows by
-//!   `g = 1 + N (1 - p) / B_open`.
+//!   `g = 1 + N (1 - p) / B_open`, and, with timestamps and a write rate, at least by what
+//!   its own rate writes while the container fills (see [`own_rate`]).
+//! * **New first levels.** Of a hierarchical key, the log's creates also say which share
+//!   of new data comes from first levels the sample never saw (new devices, new tenants):
+//!   those values hash anywhere, and the known first levels' periods receive only the rest
+//!   of the target's rate.
 //!
 //! Placement follows the EPK layout. Every value known one by one (all of them while
 //! counted exactly; the heavy hitters and the hash-sampled values, scaled, once sampled) is
@@ -90,6 +98,8 @@ pub struct Projection {
     pub scale: f64,
     /// `p`: the share of new data that goes to unseen values.
     pub unseen_share: f64,
+    /// Where `p` was read.
+    pub unseen_from: NewFrom,
     /// `g`: how much each open value seen in the sample grows.
     pub growth: f64,
     /// The share of the sample's bytes in closed values.
@@ -103,6 +113,9 @@ pub struct Projection {
     pub max_container_bytes: Option<u64>,
     /// With a retention and a write rate: what it bounds.
     pub retention: Option<Retained>,
+    /// Values the target holds beyond the sample's: the new values' bytes (`p` of the new
+    /// data) over the mean size the sample's values reach at the target.
+    pub new_values: f64,
 }
 
 /// What a time to live does to a projection (see the module's **Retention**).
@@ -311,7 +324,8 @@ struct Periods {
     /// The target's write rate, bytes per second.
     rate: f64,
     /// Bytes a period receives at the target per byte it received in the sample: the
-    /// target's write rate over the sample's.
+    /// target's write rate over the sample's, times the share of it that goes to the first
+    /// levels the sample holds when the log measured it (see [`super::newcomers`]).
     ratio: f64,
     /// A period's length: the median of the closed values' spans, seconds (0 when none
     /// closed).
@@ -320,8 +334,14 @@ struct Periods {
 
 impl Periods {
     /// With a write rate at the target and timestamps; `sample` is the sample's bytes.
-    fn of(carriers: &[Carrier<'_>], a: &Arrivals, sample: f64, rate: Option<f64>) -> Option<Self> {
-        let rate = rate.filter(|r| *r > 0.0 && r.is_finite() && a.timed)?;
+    fn of(carriers: &[Carrier<'_>], a: &Arrivals, sample: f64, time: &Time) -> Option<Self> {
+        let rate = time.rate.filter(|r| *r > 0.0 && r.is_finite() && a.timed)?;
+        // The share of the rate that goes to the first levels the sample knows (a pilot's
+        // devices get theirs, not the fleet's).
+        let known = 1.0
+            - (time.newcomers)
+                .and_then(|n| n.new_first_levels)
+                .unwrap_or(0.0);
         let span = (a.end - a.start) as f64;
         let mut spans: Vec<i64> = (carriers.iter().filter(|c| c.closed))
             .map(|c| c.span.last - c.span.first)
@@ -329,7 +349,7 @@ impl Periods {
         spans.sort_unstable();
         Some(Periods {
             rate,
-            ratio: rate * span / sample.max(1.0),
+            ratio: known * rate * span / sample.max(1.0),
             length: spans.get(spans.len() / 2).map_or(0.0, |&p| p as f64),
         })
     }
@@ -378,6 +398,11 @@ struct Growth {
     growing: f64,
     /// The most a value grows (a retention's bound; infinite without one).
     bound: f64,
+    /// Where `p` was read.
+    from: NewFrom,
+    /// Of a hierarchical key, the share of new values' bytes whose first level is new:
+    /// they hash anywhere, not inside the prefixes of the values they are drawn from.
+    new_firsts: f64,
 }
 
 impl Growth {
@@ -392,7 +417,12 @@ impl Growth {
     }
 }
 
-fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arrivals) -> Growth {
+fn growth(
+    stats: &CandidateStats,
+    carriers: &[Carrier<'_>],
+    (scale, time): (f64, &Time),
+    a: &Arrivals,
+) -> Growth {
     let sample: f64 = carriers.iter().map(|c| c.held).sum();
     let closed_bytes: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.held).sum();
     let growing: f64 = carriers
@@ -410,22 +440,43 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
             closed_bytes,
             growing,
             bound: f64::INFINITY,
+            from: NewFrom::Singletons,
+            new_firsts: 0.0,
         };
     }
     let exact = stats.values.is_exact();
-    let p = match a
-        .timed
+    let temporal = (a.timed)
         .then(|| temporal_new_share(carriers, a, exact))
-        .flatten()
-    {
-        Some(p) => p,
-        None => good_turing(stats),
+        .flatten();
+    let logged = time.newcomers.and_then(|n| n.share);
+    let (p, from) = match (logged, temporal) {
+        // Values that close (days, sessions): the log's unseen values are mostly the
+        // periods to come, whose share the sample's own arrivals measure.
+        (_, Some(t)) if closed_bytes > 0.0 => (t, NewFrom::Arrivals),
+        (Some(l), _) => (l, NewFrom::Log),
+        (None, Some(t)) => (t, NewFrom::Arrivals),
+        (None, None) => (good_turing(stats), NewFrom::Singletons),
     };
     let new = (scale - 1.0) * sample;
+    // New first levels of a hierarchical key are new values too.
+    let first = time.newcomers.and_then(|n| n.new_first_levels);
+    let (p, from) = match first {
+        Some(q) if q > p => (q, NewFrom::Log),
+        _ => (p, from),
+    };
     // With no value left to grow, all new data goes to new values.
     let p = if growing <= 0.0 { 1.0 } else { p };
+    let new_firsts = match first {
+        Some(q) if p > 0.0 => (q / p).min(1.0),
+        _ => 0.0,
+    };
     let open = if growing > 0.0 {
-        1.0 + new * (1.0 - p) / growing
+        let own = match closed_bytes > 0.0 {
+            // Values that close are periods: their own rate stops with them.
+            true => 1.0,
+            false => own_rate(scale * sample, time, a),
+        };
+        (1.0 + new * (1.0 - p) / growing).max(own)
     } else {
         1.0
     };
@@ -437,6 +488,22 @@ fn growth(stats: &CandidateStats, carriers: &[Carrier<'_>], scale: f64, a: &Arri
         closed_bytes,
         growing,
         bound: f64::INFINITY,
+        from,
+        new_firsts,
+    }
+}
+
+/// How much an open value grows by its own rate alone: at the target's write rate the
+/// container took `target / rate` to fill, and a value that kept writing as it did over the
+/// sample's span `T` holds that time over `T` its sample bytes (at least 1). Without
+/// timestamps or a rate, 1; a key whose values close (periods) has none. It is a floor: when the log shows new values taking nearly
+/// all new data (a pilot's devices among a fleet's), the sample's values still keep
+/// writing.
+fn own_rate(target: f64, time: &Time, a: &Arrivals) -> f64 {
+    let span = (a.end - a.start) as f64;
+    match time.rate.filter(|r| *r > 0.0 && r.is_finite()) {
+        Some(rate) if a.timed && span > 0.0 => (target / rate / span).max(1.0),
+        _ => 1.0,
     }
 }
 
@@ -519,6 +586,22 @@ pub struct Time {
     /// The write rate at the target, bytes per second, when known: future periods are
     /// sized at it.
     pub rate: Option<f64>,
+    /// The share of the log's created bytes whose key value the sample does not hold,
+    /// when measured (see [`super::newcomers`]): the share of new data new values take.
+    pub newcomers: Option<super::newcomers::Newcomers>,
+}
+
+/// Where the share of new data that new values take was read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewFrom {
+    /// The log's creates (see [`super::newcomers`]).
+    Log,
+    /// The sample's `--time-path` arrivals: values first seen in its second half.
+    Arrivals,
+    /// Good–Turing: the share of documents whose value occurs once in the sample.
+    #[default]
+    Singletons,
 }
 
 /// Projects `stats` of a key with `definition` onto `target`; `timed` says arrivals are
@@ -544,6 +627,7 @@ pub fn project_retained(
         timed,
         retention,
         rate: None,
+        newcomers: None,
     };
     project_at(definition, stats, target, time)
 }
@@ -592,9 +676,9 @@ pub fn project_into(
     for c in &mut carriers {
         c.closed = arrivals.is_closed(c);
     }
-    let mut g = growth(stats, &carriers, scale, &arrivals);
+    let mut g = growth(stats, &carriers, (scale, &time), &arrivals);
     let free = placed(&carriers, &g, new, &container, hierarchical_of(&definition));
-    let periods = Periods::of(&carriers, &arrivals, sample, time.rate);
+    let periods = Periods::of(&carriers, &arrivals, sample, &time);
     if let Some(p) = &periods {
         for c in &mut carriers {
             c.cap = p.cap(c, &arrivals);
@@ -616,10 +700,13 @@ pub fn project_into(
     for ((c, &grow), lost) in carriers.iter().zip(&grows).zip(&held_back) {
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
-        let new = c.bytes * g.unseen_per_byte + lost;
+        let new = c.bytes * g.unseen_per_byte;
         match parent(c.epk, hierarchical) {
-            Some(p) => *parents.entry(p).or_default() += new,
-            None => anywhere += new,
+            Some(p) => {
+                *parents.entry(p).or_default() += new * (1.0 - g.new_firsts) + lost;
+                anywhere += new * g.new_firsts;
+            }
+            None => anywhere += new + lost,
         }
     }
     match new {
@@ -638,6 +725,7 @@ pub fn project_into(
     container.settle();
     let (largest, largest_closed) = largest(&carriers, &g, periods.as_ref());
     let max_container_bytes = limit_size(&carriers, &g, sample, periods.as_ref());
+    let new_values = arriving(&carriers, &g, periods.as_ref());
     let retention = retention
         .filter(|_| g.bound.is_finite())
         .map(|seconds| retained(&carriers, &grows, &held_back, (seconds, g.bound)));
@@ -645,12 +733,14 @@ pub fn project_into(
         container,
         scale,
         unseen_share: g.unseen_share,
+        unseen_from: g.from,
         growth: g.open,
         closed_share: g.closed_bytes / sample,
         largest,
         largest_closed,
         max_container_bytes,
         retention,
+        new_values,
     }
 }
 
@@ -753,6 +843,22 @@ fn projected(c: &Carrier<'_>, g: &Growth, periods: Option<&Periods>) -> f64 {
     }
 }
 
+/// New values at the target: the bytes new values take (`p` of the new data) over the mean
+/// size the sample's values reach there (a period at the target's rate, a device at its own
+/// rate, an id at its one document).
+fn arriving(carriers: &[Carrier<'_>], g: &Growth, periods: Option<&Periods>) -> f64 {
+    let (mut bytes, mut values, mut new) = (0.0, 0.0, 0.0);
+    for c in carriers {
+        bytes += projected(c, g, periods);
+        values += c.docs / c.count.max(1) as f64;
+        new += c.bytes * g.unseen_per_byte;
+    }
+    match bytes > 0.0 && values > 0.0 {
+        true => new / (bytes / values),
+        false => 0.0,
+    }
+}
+
 /// The projected bytes of each value reported one by one, by label, as [`project_at`]
 /// grows them onto `target`, without building the container: to follow values as a
 /// container grows.
@@ -769,8 +875,8 @@ pub fn named_sizes(
     for c in &mut carriers {
         c.closed = arrivals.is_closed(c);
     }
-    let mut g = growth(stats, &carriers, scale, &arrivals);
-    let periods = Periods::of(&carriers, &arrivals, sample, time.rate);
+    let mut g = growth(stats, &carriers, (scale, &time), &arrivals);
+    let periods = Periods::of(&carriers, &arrivals, sample, &time);
     for c in carriers.iter_mut().filter(|_| periods.is_some()) {
         c.cap = periods
             .as_ref()

@@ -533,6 +533,22 @@ pub struct StorageReport {
     pub physical_skew: f64,
     /// Physical partitions after this candidate's own splits.
     pub physical_partitions: usize,
+    /// What new key values take of the data to come, when the container grows past the
+    /// sample.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub new_values: Option<NewValuesReport>,
+}
+
+/// What new key values take of the data to come.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NewValuesReport {
+    /// The share of new data that goes to values the sample does not hold.
+    pub share: f64,
+    /// Where it was read: `log` (the log's creates), `arrivals` (the sample's `--time-path`
+    /// second half) or `singletons` (the sample's values seen once).
+    pub from: crate::advisor::project::NewFrom,
+    /// Distinct values at the target: the sample's and the new ones.
+    pub at_target: u64,
 }
 
 /// Throughput at the target.
@@ -931,6 +947,7 @@ pub(crate) mod testing {
                 max_container_bytes: None,
                 physical_skew: 1.08,
                 physical_partitions: 32,
+                new_values: None,
             },
             throughput: ThroughputReport {
                 physical_skew: 1.2,

@@ -99,6 +99,13 @@ pub struct ValueOrder {
     pub arrival_correlation: Option<f64>,
     /// Whether the values are readings of the clock.
     pub clock_reading: bool,
+    /// Which levels' values are readings of the clock: bit `i` for level `i`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub clock_levels: u8,
+}
+
+fn is_zero(bits: &u8) -> bool {
+    *bits == 0
 }
 
 impl ValueOrder {
@@ -119,6 +126,7 @@ impl ValueOrder {
         ValueOrder {
             arrival_correlation,
             clock_reading: self.clock_reading && other.clock_reading,
+            clock_levels: self.clock_levels & other.clock_levels,
         }
     }
 }

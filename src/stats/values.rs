@@ -239,6 +239,27 @@ impl ValueStats {
         hash & ((1u64 << self.level) - 1) == 0
     }
 
+    /// Whether the value of `hash` is among the values counted, and how many values the
+    /// answer stands for: a heavy hitter is known one by one (1); any other value only
+    /// when its hash is sampled (`2^level`, held or not); `None` when the statistics
+    /// cannot tell (a value outside the sampled share of the hash space).
+    pub fn holds(&self, hash: u64) -> Option<(bool, f64)> {
+        if self.heavy.contains_key(&hash) {
+            return Some((true, 1.0));
+        }
+        let weight = 2f64.powi(self.level.min(63) as i32);
+        self.sampled(hash)
+            .then(|| (self.sample.get(hash).is_some(), weight))
+    }
+
+    /// The EPKs of the values counted one by one (the sample's and the heavy hitters'),
+    /// in no order; a value in both comes twice.
+    pub fn epks(&self) -> impl Iterator<Item = &Epk> + '_ {
+        (self.sample.values())
+            .map(|t| &self.details[t.detail as usize].epk)
+            .chain(self.heavy.values().map(|e| &e.epk))
+    }
+
     /// Asks for the cache lines where the value of `hash` is counted, if it is kept or
     /// would be (a hint: it changes nothing).
     #[inline]

@@ -1,0 +1,216 @@
+//! The share of the data to come that goes to key values the sample does not hold,
+//! measured on the log's creates.
+//!
+//! The projection needs `p`, the share of new data that new values take (see
+//! [`super::project`]). The sample alone can only infer it (the values first seen in its
+//! second half, or Good–Turing's values seen once), and a pilot's sample cannot know the
+//! rollout's mix at all: its 150 devices look like the whole fleet. A log of the container's
+//! writes shows it: of the bytes its creates (and upserts) write, the share whose key value
+//! the sample does not hold.
+//!
+//! Two kinds of creates tell nothing and are left out, which keeps the share unbiased:
+//! - one of an item the sample itself holds (its id is among the sample's): the sample was
+//!   taken after it was written, so its value is known whether or not it was new then.
+//!   Where the sample's ids were sampled by hash, a create whose id hash is not kept cannot
+//!   be told apart: it is tested only when none of the creates whose id is kept is held
+//!   (the sample precedes the log);
+//! - one whose value the statistics cannot look up (once a key's values are sampled by
+//!   hash, a value outside the sampled share); the heavy hitters are known one by one.
+//!
+//! For a hierarchical key it also measures the share of created bytes whose first level
+//! the sample does not hold (a device, a tenant it never saw): their values hash anywhere,
+//! not inside the prefixes the sample knows. A first level is held when any value the
+//! statistics count one by one has it; once values are sampled by hash, a first level of
+//! few values may have none counted and is then taken as new.
+
+use rustc_hash::FxHashSet;
+
+use crate::engine::{Epk, PartitionKeyDefinition, PartitionKind};
+use crate::field::Field;
+use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::log::Log;
+use crate::log::op::{OpKind, Operation, WriteOp};
+use crate::stats::owners::id_hash;
+use crate::stats::{CandidateStats, value_hash};
+
+/// Creates that must be tested before their share is used.
+pub const MIN_TESTED: u64 = 10;
+
+/// The share of created bytes whose key value the sample does not hold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Newcomers {
+    /// The share, 0 to 1 (`None` when the key's values are not entities: see
+    /// [`Newcomers::of_entities`]).
+    pub share: Option<f64>,
+    /// Of a hierarchical key, the share whose first level the sample does not hold.
+    pub new_first_levels: Option<f64>,
+    /// Creates tested (log lines, unweighted).
+    pub tested: u64,
+}
+
+impl Newcomers {
+    /// What the measure says of entities, given which of the key's levels are clock
+    /// readings (bit `i` for level `i`: see [`clock_levels`](super::clock::clock_levels)): a log that follows the
+    /// sample in time writes new days whatever the mix of devices, and the share of those
+    /// is the sample's own arrivals' to tell (see [`super::project`]). So a key whose first
+    /// level is a clock keeps nothing; a key with a clock in a later level keeps only the
+    /// share of new first levels (the devices of `/deviceId,/day`).
+    pub fn of_entities(self, clocks: u8) -> Option<Newcomers> {
+        match clocks {
+            0 => Some(self),
+            c if c & 1 != 0 => None,
+            _ => self.new_first_levels.map(|_| Newcomers {
+                share: None,
+                ..self
+            }),
+        }
+    }
+}
+
+/// The key the creates are tested under.
+pub struct Key<'a> {
+    /// The key.
+    pub spec: &'a KeySpec,
+    /// Its definition.
+    pub definition: &'a PartitionKeyDefinition,
+    /// For each of the spec's inputs, its index among the log's extracted paths.
+    pub inputs: &'a [usize],
+    /// Seed for random suffixes (drawn per log line, as the replay draws them).
+    pub seed: u64,
+}
+
+/// Bytes of creates tested: whose value the sample holds, and not; of a hierarchical
+/// key, bytes of creates whose first level it holds, and not.
+#[derive(Default)]
+struct Tally {
+    held: f64,
+    new: f64,
+    tested: u64,
+    first: (f64, f64),
+}
+
+/// The first levels the statistics hold (the first 16 bytes of a hierarchical key's EPKs);
+/// empty for any other key.
+type FirstLevels<'a> = FxHashSet<&'a [u8]>;
+
+fn first_level(epk: &[u8]) -> &[u8] {
+    &epk[..epk.len().min(16)]
+}
+
+/// The share measured on `log`'s creates under `key` against `stats`, when at least
+/// [`MIN_TESTED`] of them could be tested.
+pub fn measure(log: &Log, key: &Key<'_>, stats: &CandidateStats) -> Option<Newcomers> {
+    let mut tally = Tally::default();
+    let mut scratch = Scratch::default();
+    let hierarchical =
+        key.definition.kind() == PartitionKind::MultiHash && key.definition.paths().len() > 1;
+    let firsts: FirstLevels<'_> = match hierarchical {
+        true => stats
+            .values
+            .epks()
+            .map(|e| first_level(e.as_bytes()))
+            .collect(),
+        false => FxHashSet::default(),
+    };
+    let mut t = Tester {
+        key,
+        stats,
+        firsts: &firsts,
+        scratch: &mut scratch,
+        precedes: sample_precedes(log, stats),
+    };
+    for op in &log.ops {
+        t.kind(&op.kind, op, &mut tally);
+    }
+    let all = tally.held + tally.new;
+    let firsts = tally.first.0 + tally.first.1;
+    (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
+        share: Some(tally.new / all),
+        new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
+        tested: tally.tested,
+    })
+}
+
+/// What testing a create needs.
+struct Tester<'a, 's> {
+    key: &'a Key<'a>,
+    stats: &'a CandidateStats,
+    firsts: &'a FirstLevels<'a>,
+    scratch: &'s mut Scratch,
+    /// No create whose id the sample's ids keep is held: creates of other ids are new items.
+    precedes: bool,
+}
+
+/// Whether the sample was taken before the log: of the creates whose id hash the sample's
+/// ids keep, none is held. True when the ids are all kept (then each create is told apart).
+fn sample_precedes(log: &Log, stats: &CandidateStats) -> bool {
+    fn any_held(kind: &OpKind, stats: &CandidateStats) -> bool {
+        match kind {
+            OpKind::Create(w) | OpKind::Upsert(w) => w.id.as_deref().is_some_and(|id| {
+                let h = id_hash(id);
+                stats.owners.keeps(h) && stats.owners.get(h).is_some()
+            }),
+            OpKind::Batch(ops) => ops.iter().any(|k| any_held(k, stats)),
+            _ => false,
+        }
+    }
+    !log.ops.iter().any(|op| any_held(&op.kind, stats))
+}
+
+impl Tester<'_, '_> {
+    fn kind(&mut self, kind: &OpKind, op: &Operation, tally: &mut Tally) {
+        match kind {
+            OpKind::Create(w) | OpKind::Upsert(w) => self.write(w, op, tally),
+            OpKind::Batch(ops) => {
+                for k in ops {
+                    self.kind(k, op, tally);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn write(&mut self, w: &WriteOp, op: &Operation, tally: &mut Tally) {
+        let Some(epk) = self.epk(w, op.line) else {
+            return;
+        };
+        let bytes = w.bytes as f64 * op.count as f64;
+        if !self.firsts.is_empty() {
+            match self.firsts.contains(first_level(epk.as_bytes())) {
+                true => tally.first.0 += bytes,
+                false => tally.first.1 += bytes,
+            }
+        }
+        let v1 = self.key.definition.is_v1();
+        if let Some((held, weight)) = self.stats.values.holds(value_hash(&epk, v1)) {
+            match held {
+                true => tally.held += bytes * weight,
+                false => tally.new += bytes * weight,
+            }
+            tally.tested += 1;
+        }
+    }
+
+    /// The EPK of the value `w` writes, when the write tells something (see the module).
+    fn epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
+        if let Some(id) = &w.id {
+            let h = id_hash(id);
+            let owners = &self.stats.owners;
+            let known = owners.keeps(h);
+            if (known && owners.get(h).is_some()) || (!known && !self.precedes) {
+                return None;
+            }
+        }
+        let fields: Vec<Field<'_>> = (self.key.inputs.iter())
+            .map(|&i| w.fields[i].as_field())
+            .collect();
+        if w.partial && fields.iter().any(|f| matches!(f, Field::Missing)) {
+            return None;
+        }
+        let key = self.key;
+        match key.spec.evaluate(&fields, line, key.seed, self.scratch) {
+            KeyValue::Components(c) => Some(key.definition.epk_unchecked(c.as_slice())),
+            KeyValue::Invalid => None,
+        }
+    }
+}
