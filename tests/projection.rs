@@ -971,3 +971,32 @@ fn new_devices_of_a_hierarchical_key_hash_anywhere() {
         assert_eq!(has(c), has(single), "{code}: {c}\n{single}");
     }
 }
+
+#[test]
+fn a_day_key_under_a_retention_holds_few_days_at_the_target() {
+    let dir = scratch("projection_day_retention");
+    let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
+    let (log, _) = creates_log(360, 500);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = json(&[
+        "analyze",
+        &docs,
+        "--key",
+        "/day",
+        "--time-path",
+        "/ts",
+        "--queries",
+        &log,
+        "--retention",
+        "10d",
+        "--format",
+        "json",
+    ]);
+    let day = candidate(&r, "/day");
+    // The container settles at ingest × 10 days: it holds about ten days, each one day at
+    // the log's rate; the sample's 14 days and the days to come are counted, not
+    // thousands of days of the sample's size.
+    let at = day["storage"]["new_values"]["at_target"].as_f64().unwrap();
+    assert!((10.0..=30.0).contains(&at), "{at}");
+    assert!(codes(day).contains(&"LOW_CARDINALITY".to_owned()), "{day}");
+}

@@ -358,8 +358,10 @@ impl Periods {
     /// periods, and it began after the sample did (past 5% of its span) and less than one
     /// and a half periods before its end. It receives at the target what its sample
     /// rate, scaled to the target's, brings over a whole period: `ratio · length /
-    /// elapsed`, at least 1. Infinite for any other value.
-    fn cap(&self, c: &Carrier<'_>, a: &Arrivals) -> f64 {
+    /// elapsed` (a retention shorter than a period keeps `ratio · retention / elapsed`), at
+    /// least 1; a retention's bound on growth does not apply to it. Infinite for any other
+    /// value.
+    fn cap(&self, c: &Carrier<'_>, a: &Arrivals, retention: Option<f64>) -> f64 {
         let span = (a.end - a.start) as f64;
         let in_progress = self.length > 0.0
             && !c.closed
@@ -370,7 +372,9 @@ impl Periods {
         match in_progress {
             true => {
                 let elapsed = ((a.end - c.span.first) as f64).max(1.0);
-                (self.ratio * self.length / elapsed).max(1.0)
+                // Items that expire within a period leave it what they live.
+                let kept = self.length.min(retention.unwrap_or(f64::INFINITY));
+                (self.ratio * kept / elapsed).max(1.0)
             }
             false => f64::INFINITY,
         }
@@ -412,7 +416,10 @@ impl Growth {
         if c.closed || (c.count < 2 && self.open >= 1.0) {
             self.closed
         } else {
-            self.open.min(self.bound).min(c.cap)
+            // A period in progress is bounded at the target's rate (its cap, which counts
+            // the retention); the retention's bound is the sample's rate's.
+            let bound = if c.cap.is_finite() { c.cap } else { self.bound };
+            self.open.min(bound)
         }
     }
 }
@@ -681,7 +688,7 @@ pub fn project_into(
     let periods = Periods::of(&carriers, &arrivals, sample, &time);
     if let Some(p) = &periods {
         for c in &mut carriers {
-            c.cap = p.cap(c, &arrivals);
+            c.cap = p.cap(c, &arrivals, retention);
         }
     }
     if let Some(b) = retention.and_then(|r| arrivals.bound(r)) {
@@ -880,7 +887,7 @@ pub fn named_sizes(
     for c in carriers.iter_mut().filter(|_| periods.is_some()) {
         c.cap = periods
             .as_ref()
-            .map_or(f64::INFINITY, |p| p.cap(c, &arrivals));
+            .map_or(f64::INFINITY, |p| p.cap(c, &arrivals, time.retention));
     }
     if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
         g.bound = b;
