@@ -29,6 +29,8 @@ pub struct Plan {
     budget: usize,
     /// Bytes of each candidate's map of item owners (see [`crate::stats::owners`]).
     owners_budget: usize,
+    /// Whether the owners are recorded at all: only a log's writes look them up.
+    owners: bool,
     seed: u64,
 }
 
@@ -99,8 +101,17 @@ impl Plan {
             ttl_field,
             budget: budget / 4 * 3 / n,
             owners_budget: budget / 8 / n,
+            owners: true,
             seed,
         }
+    }
+
+    /// Records the owners of the sample's items only when `needed` (a log with writes, which
+    /// may move an item the sample holds or create one it already holds): a run without one
+    /// does without twenty tables of a random access per document each.
+    pub fn with_owners(mut self, needed: bool) -> Plan {
+        self.owners = needed;
+        self
     }
 
     /// Every document path to extract.
@@ -347,7 +358,7 @@ impl Sink for MeasureSink {
             ..
         } = self;
         let id = match doc.fields[plan.id_field] {
-            Field::Scalar(PkValueRef::Str(s)) => Some(id_hash(s)),
+            Field::Scalar(PkValueRef::Str(s)) if plan.owners => Some(id_hash(s)),
             _ => None,
         };
         digest_plain(plan, stats, doc, id, digests);

@@ -306,7 +306,8 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
 /// are given.
 pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
     choose_candidates(&mut req)?;
-    let plan = plan(&req);
+    // A profile keeps no item ids.
+    let plan = Arc::new(plan(&req).with_owners(false));
     let (mut stats, counted, read) = read_documents(&req, &plan, progress)?;
     for (s, c) in stats.iter_mut().zip(&req.candidates) {
         s.measured = Some(c.spec.to_string());
@@ -466,13 +467,13 @@ fn profile_summary(p: &Profile) -> input::ReadSummary {
     }
 }
 
-fn plan(req: &Request) -> Arc<Plan> {
-    Arc::new(Plan::new(
+fn plan(req: &Request) -> Plan {
+    Plan::new(
         &req.candidates,
         req.time_path.as_ref(),
         req.memory,
         req.seed,
-    ))
+    )
 }
 
 /// What reading counted over all the documents, beside the candidates' statistics.
@@ -572,6 +573,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
             )
         })
         .transpose()?;
+    let plan = Arc::new(plan.with_owners(log.as_ref().is_some_and(Log::has_writes)));
     let threads = req.read.threads;
     let redacted = req.profile.as_ref().is_some_and(|p| p.redacted);
     if redacted && !req.sources.is_empty() {
