@@ -816,15 +816,15 @@ fn a_container_declared_without_default_ttl_ignores_the_items_ttl() {
     assert!(!warned.contains("declares no defaultTtl"), "{warned}");
 }
 
-/// A production log of the hour after [`telemetry`]'s sample: `lines` creates, one a
-/// second, every `pilot`-th from a device of the sample (none when 0) and the rest from
+/// A production log after [`telemetry`]'s sample: `lines` creates, one every `step`
+/// seconds, every `pilot`-th from a device of the sample (none when 0) and the rest from
 /// devices it never saw, each standing for `count`; `ids` names their items. Returns the
 /// log, the share of created bytes from unseen devices and the bytes a second created.
-fn fleet_log(lines: i64, pilot: i64, count: u64, ids: &str) -> (String, f64, f64) {
+fn fleet_log(lines: i64, (pilot, step): (i64, i64), count: u64, ids: &str) -> (String, f64, f64) {
     let start = 1_793_491_200i64 + 14 * 86_400;
     let (mut s, mut new, mut all) = (String::new(), 0.0, 0.0);
     for i in 0..lines {
-        let t = start + i;
+        let t = start + i * step;
         let seen = pilot > 0 && i % pilot == 0;
         let device = match seen {
             true => format!("d{}", i % 400),
@@ -843,7 +843,11 @@ fn fleet_log(lines: i64, pilot: i64, count: u64, ids: &str) -> (String, f64, f64
         )
         .unwrap();
     }
-    (s, new / all, all * count as f64 / (lines - 1) as f64)
+    (
+        s,
+        new / all,
+        all * count as f64 / ((lines - 1) * step) as f64,
+    )
 }
 
 /// [`telemetry`]'s bytes, its busiest device's and its busiest device-day's.
@@ -890,7 +894,7 @@ fn a_log_of_new_devices_keeps_a_pilots_devices_at_their_own_rate() {
     let span = telemetry_span(20_000);
     let target = 10e12;
     for pilot in [0, 10] {
-        let (log, share, rate) = fleet_log(600, pilot, 100, "c");
+        let (log, share, rate) = fleet_log(600, (pilot, 1), 100, "c");
         let log = write(&dir, &format!("log{pilot}.ndjson"), &log);
         let r = analyze_fleet(&docs, &log, &["/deviceId"]);
         let c = candidate(&r, "/deviceId");
@@ -916,6 +920,24 @@ fn a_log_of_new_devices_keeps_a_pilots_devices_at_their_own_rate() {
             assert!(!codes(c).contains(&"LOW_CARDINALITY".to_owned()), "{c}");
         }
     }
+    // A log far slower than the sample (a create every two minutes against the sample's
+    // one a minute): the devices' own rate would put more than the whole target in them;
+    // they take at most all the new data, and new values none.
+    let (log, _, rate) = fleet_log(600, (0, 120), 1, "c");
+    assert!(
+        target / rate / span > target / sample,
+        "the log is not slow enough"
+    );
+    let log = write(&dir, "slow.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId"]);
+    let c = candidate(&r, "/deviceId");
+    let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    let all = busiest * target / sample;
+    assert!((largest - all).abs() <= 0.05 * all, "{largest} vs {all}");
+    assert!(
+        c["storage"]["new_values"]["share"].as_f64().unwrap() < 1e-3,
+        "{c}"
+    );
     // Without the log, the sample's 400 devices are the whole fleet: each takes 1/400 of
     // 10 TB, past the 20 GB limit.
     let alone = by_device(&docs, &["--target-storage", "10TB"]);
@@ -927,14 +949,37 @@ fn a_log_of_new_devices_keeps_a_pilots_devices_at_their_own_rate() {
 }
 
 #[test]
+fn a_retired_device_does_not_make_a_device_key_one_of_periods() {
+    let dir = scratch("projection_pilot_retired");
+    // Device d0 stops writing on the fourth day: a closed value among 399 open ones.
+    let text: String = (telemetry(20_000).lines())
+        .filter(|l| !l.contains(r#""deviceId":"d0","#) || l.contains(r#""day":"2026-11-0"#))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let docs = write(&dir, "docs.ndjson", &text);
+    let (log, share, _) = fleet_log(600, (0, 1), 100, "c");
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId"]);
+    let c = candidate(&r, "/deviceId");
+    assert_eq!(c["storage"]["new_values"]["from"], "log", "{c}");
+    let p = c["storage"]["new_values"]["share"].as_f64().unwrap();
+    assert!((p - share).abs() < 1e-3, "{p} vs {share}");
+    assert!(
+        !codes(c).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
+        "{c}"
+    );
+}
+
+#[test]
 fn creates_of_items_the_sample_holds_say_nothing_of_new_values() {
     let dir = scratch("projection_pilot_after");
     let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
     // The sample was exported after the log: its items carry the log's ids.
-    let (log, _, _) = fleet_log(600, 0, 100, "r");
+    let (log, _, _) = fleet_log(600, (0, 1), 100, "r");
     let log = write(&dir, "log.ndjson", &log);
     let r = analyze_fleet(&docs, &log, &["/deviceId"]);
     let new = &candidate(&r, "/deviceId")["storage"]["new_values"];
+    assert!(new.is_object(), "{r}");
     assert_ne!(new["from"], "log", "{new}");
 }
 
@@ -944,7 +989,7 @@ fn new_devices_of_a_hierarchical_key_hash_anywhere() {
     let text = telemetry(20_000);
     let docs = write(&dir, "docs.ndjson", &text);
     let (_, _, device_day) = telemetry_bytes(&text);
-    let (log, _, _) = fleet_log(600, 0, 100, "c");
+    let (log, _, _) = fleet_log(600, (0, 1), 100, "c");
     let log = write(&dir, "log.ndjson", &log);
     let r = analyze_fleet(&docs, &log, &["/deviceId,/day", "/deviceId"]);
     let c = candidate(&r, "/deviceId,/day");
@@ -993,10 +1038,13 @@ fn a_day_key_under_a_retention_holds_few_days_at_the_target() {
         "json",
     ]);
     let day = candidate(&r, "/day");
-    // The container settles at ingest × 10 days: it holds about ten days, each one day at
-    // the log's rate; the sample's 14 days and the days to come are counted, not
-    // thousands of days of the sample's size.
+    // The container settles at ingest × 10 days, S = rate × 864,000 s: beside the sample's
+    // 14 days (counted, though they would have expired), the new data S - B arrives as
+    // days of one day at the log's rate each, not as thousands of days of the sample's size.
+    let (_, rate) = creates_log(360, 500);
+    let sample: f64 = telemetry(20_000).lines().map(|l| l.len() as f64).sum();
+    let want = 14.0 + (rate * 864_000.0 - sample) / (rate * 86_400.0);
     let at = day["storage"]["new_values"]["at_target"].as_f64().unwrap();
-    assert!((10.0..=30.0).contains(&at), "{at}");
+    assert!((at - want).abs() <= 0.1 * want + 1.0, "{at} vs {want}");
     assert!(codes(day).contains(&"LOW_CARDINALITY".to_owned()), "{day}");
 }

@@ -48,6 +48,15 @@ pub struct Evaluation {
     pub time: Time,
 }
 
+/// Which levels are clock readings; a profile written before levels were recorded says only
+/// whether the whole value is one.
+fn clock_levels(order: &crate::stats::ValueOrder) -> u8 {
+    match order.clock_levels {
+        0 => u8::from(order.clock_reading),
+        bits => bits,
+    }
+}
+
 impl Evaluation {
     /// Distinct values at the target: the sample's, and those that arrive (new ones, and
     /// those that items that expire make room for).
@@ -104,7 +113,7 @@ pub fn evaluate(
             };
             super::newcomers::measure(log, &key, &stats)
         })
-        .and_then(|n| n.of_entities(order.clock_levels));
+        .and_then(|n| n.of_entities(clock_levels(&order)));
     let time = Time {
         timed: ctx.timed,
         retention: ctx.retention,

@@ -161,7 +161,9 @@ impl MeasureSink {
         let stats = (0..plan.candidates.len())
             .map(|_| {
                 let mut s = CandidateStats::new(budget, by_time);
-                s.owners = Owners::new(owners);
+                if plan.owners {
+                    s.owners = Owners::new(owners);
+                }
                 s
             })
             .collect();

@@ -5,23 +5,28 @@
 //! [`super::project`]). The sample alone can only infer it (the values first seen in its
 //! second half, or Good–Turing's values seen once), and a pilot's sample cannot know the
 //! rollout's mix at all: its 150 devices look like the whole fleet. A log of the container's
-//! writes shows it: of the bytes its creates (and upserts) write, the share whose key value
-//! the sample does not hold.
+//! writes shows it: of the bytes its creates write (the operations the ingest rate counts
+//! too), the share whose key value the sample does not hold.
 //!
 //! Two kinds of creates tell nothing and are left out, which keeps the share unbiased:
 //! - one of an item the sample itself holds (its id is among the sample's): the sample was
 //!   taken after it was written, so its value is known whether or not it was new then.
 //!   Where the sample's ids were sampled by hash, a create whose id hash is not kept cannot
 //!   be told apart: it is tested only when none of the creates whose id is kept is held
-//!   (the sample precedes the log);
+//!   (the sample precedes the log). Where the sample's ids were not recorded (a profile
+//!   keeps none) or a create has no id (an Azure Monitor request), the create is taken to
+//!   be of a new item, which leans towards the values the sample holds, as the sample's own
+//!   estimate does;
 //! - one whose value the statistics cannot look up (once a key's values are sampled by
 //!   hash, a value outside the sampled share); the heavy hitters are known one by one.
 //!
 //! For a hierarchical key it also measures the share of created bytes whose first level
 //! the sample does not hold (a device, a tenant it never saw): their values hash anywhere,
 //! not inside the prefixes the sample knows. A first level is held when any value the
-//! statistics count one by one has it; once values are sampled by hash, a first level of
-//! few values may have none counted and is then taken as new.
+//! statistics count one by one has it: once values are sampled by hash, a first level of
+//! few values may have none counted and is then taken as new (its new values then hash
+//! anywhere, as an unsampled key's would), so the share is then an upper bound, and
+//! [`Newcomers::exact`] says which.
 
 use rustc_hash::FxHashSet;
 
@@ -46,6 +51,9 @@ pub struct Newcomers {
     pub new_first_levels: Option<f64>,
     /// Creates tested (log lines, unweighted).
     pub tested: u64,
+    /// Whether the key's values were counted exactly, so `new_first_levels` is no upper
+    /// bound.
+    pub exact: bool,
 }
 
 impl Newcomers {
@@ -128,6 +136,7 @@ pub fn measure(log: &Log, key: &Key<'_>, stats: &CandidateStats) -> Option<Newco
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
         tested: tally.tested,
+        exact: stats.values.is_exact(),
     })
 }
 
@@ -146,7 +155,7 @@ struct Tester<'a, 's> {
 fn sample_precedes(log: &Log, stats: &CandidateStats) -> bool {
     fn any_held(kind: &OpKind, stats: &CandidateStats) -> bool {
         match kind {
-            OpKind::Create(w) | OpKind::Upsert(w) => w.id.as_deref().is_some_and(|id| {
+            OpKind::Create(w) => w.id.as_deref().is_some_and(|id| {
                 let h = id_hash(id);
                 stats.owners.keeps(h) && stats.owners.get(h).is_some()
             }),
@@ -160,7 +169,7 @@ fn sample_precedes(log: &Log, stats: &CandidateStats) -> bool {
 impl Tester<'_, '_> {
     fn kind(&mut self, kind: &OpKind, op: &Operation, tally: &mut Tally) {
         match kind {
-            OpKind::Create(w) | OpKind::Upsert(w) => self.write(w, op, tally),
+            OpKind::Create(w) => self.write(w, op, tally),
             OpKind::Batch(ops) => {
                 for k in ops {
                     self.kind(k, op, tally);
@@ -193,7 +202,7 @@ impl Tester<'_, '_> {
 
     /// The EPK of the value `w` writes, when the write tells something (see the module).
     fn epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
-        if let Some(id) = &w.id {
+        if let Some(id) = w.id.as_ref().filter(|_| self.stats.owners.is_recorded()) {
             let h = id_hash(id);
             let owners = &self.stats.owners;
             let known = owners.keeps(h);

@@ -19,7 +19,8 @@
 //!   Good–Turing's `N1 / N`, the share of documents whose value occurs once.
 //! * **Open values** share the rest in proportion to their size: each grows by
 //!   `g = 1 + N (1 - p) / B_open`, and, with timestamps and a write rate, at least by what
-//!   its own rate writes while the container fills (see [`own_rate`]).
+//!   its own rate writes while the container fills (the time the target takes at the
+//!   rate, over the sample's span); not a key whose values close.
 //! * **New first levels.** Of a hierarchical key, the log's creates also say which share
 //!   of new data comes from first levels the sample never saw (new devices, new tenants):
 //!   those values hash anywhere, and the known first levels' periods receive only the rest
@@ -43,7 +44,9 @@
 //! size the bounded values reach.
 //!
 //! **Periods.** With `--time-path` and the write rate at the target known (the log's creates
-//! ÷ `--log-share`, else the target over its retention), a closed value stands for the
+//! ÷ `--log-share`, else the target over its retention), a key most of whose sample bytes
+//! are in closed values is one of periods (a few retired devices do not make a device key
+//! one), and a closed value stands for the
 //! periods to come: one holds its sample bytes × the target's rate over the sample's (the
 //! sample's bytes over its span). The period in progress at the sample's end (an open value
 //! that began after the sample did and less than one and a half median periods before its
@@ -318,7 +321,8 @@ impl Arrivals {
     }
 }
 
-/// A key's periods at the target's write rate (see the module's **Periods**).
+/// A key's periods at the target's write rate (see the module's **Periods**): a key most of
+/// whose sample bytes are in closed values.
 #[derive(Clone, Copy, Debug)]
 struct Periods {
     /// The target's write rate, bytes per second.
@@ -336,10 +340,14 @@ impl Periods {
     /// With a write rate at the target and timestamps; `sample` is the sample's bytes.
     fn of(carriers: &[Carrier<'_>], a: &Arrivals, sample: f64, time: &Time) -> Option<Self> {
         let rate = time.rate.filter(|r| *r > 0.0 && r.is_finite() && a.timed)?;
+        if !is_periodic(carriers) {
+            return None;
+        }
         // The share of the rate that goes to the first levels the sample knows (a pilot's
         // devices get theirs, not the fleet's).
         let known = 1.0
             - (time.newcomers)
+                .filter(|n| n.exact)
                 .and_then(|n| n.new_first_levels)
                 .unwrap_or(0.0);
         let span = (a.end - a.start) as f64;
@@ -451,41 +459,29 @@ fn growth(
             new_firsts: 0.0,
         };
     }
-    let exact = stats.values.is_exact();
-    let temporal = (a.timed)
-        .then(|| temporal_new_share(carriers, a, exact))
-        .flatten();
-    let logged = time.newcomers.and_then(|n| n.share);
-    let (p, from) = match (logged, temporal) {
-        // Values that close (days, sessions): the log's unseen values are mostly the
-        // periods to come, whose share the sample's own arrivals measure.
-        (_, Some(t)) if closed_bytes > 0.0 => (t, NewFrom::Arrivals),
-        (Some(l), _) => (l, NewFrom::Log),
-        (None, Some(t)) => (t, NewFrom::Arrivals),
-        (None, None) => (good_turing(stats), NewFrom::Singletons),
-    };
+    let periodic = is_periodic(carriers);
+    let (p, from, first) = new_share(stats, carriers, (time, a), periodic);
     let new = (scale - 1.0) * sample;
-    // New first levels of a hierarchical key are new values too.
-    let first = time.newcomers.and_then(|n| n.new_first_levels);
-    let (p, from) = match first {
-        Some(q) if q > p => (q, NewFrom::Log),
-        _ => (p, from),
-    };
     // With no value left to grow, all new data goes to new values.
     let p = if growing <= 0.0 { 1.0 } else { p };
+    let mut open = match growing > 0.0 {
+        true => 1.0 + new * (1.0 - p) / growing,
+        false => 1.0,
+    };
+    let mut p = p;
+    // Values that close are periods, whose own rate stops with them; a retention bounds
+    // each value already.
+    if growing > 0.0 && new > 0.0 && !periodic && time.retention.is_none() {
+        let own = own_rate(scale * sample, time, a);
+        if own > open {
+            // At most all new data goes to the values that grow: the rest is new values'.
+            open = own.min(1.0 + new / growing);
+            p = (1.0 - (open - 1.0) * growing / new).max(0.0);
+        }
+    }
     let new_firsts = match first {
         Some(q) if p > 0.0 => (q / p).min(1.0),
         _ => 0.0,
-    };
-    let open = if growing > 0.0 {
-        let own = match closed_bytes > 0.0 {
-            // Values that close are periods: their own rate stops with them.
-            true => 1.0,
-            false => own_rate(scale * sample, time, a),
-        };
-        (1.0 + new * (1.0 - p) / growing).max(own)
-    } else {
-        1.0
     };
     Growth {
         open,
@@ -500,12 +496,53 @@ fn growth(
     }
 }
 
+/// Values that close hold at least this share of a key's sample bytes for the key to be
+/// one of periods (days, sessions): a retired device or two do not make a device key one.
+const PERIODIC_SHARE: f64 = 0.5;
+
+/// Whether the key's values are periods: most of its sample bytes are in closed values.
+fn is_periodic(carriers: &[Carrier<'_>]) -> bool {
+    let all: f64 = carriers.iter().map(|c| c.held).sum();
+    let closed: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.held).sum();
+    all > 0.0 && closed >= PERIODIC_SHARE * all
+}
+
+/// `p`, where it was read, and of a hierarchical key the share of new data from new
+/// first levels (see the module's **New values**).
+fn new_share(
+    stats: &CandidateStats,
+    carriers: &[Carrier<'_>],
+    (time, a): (&Time, &Arrivals),
+    periodic: bool,
+) -> (f64, NewFrom, Option<f64>) {
+    let exact = stats.values.is_exact();
+    let temporal = (a.timed)
+        .then(|| temporal_new_share(carriers, a, exact))
+        .flatten();
+    let logged = time.newcomers.and_then(|n| n.share);
+    let (p, from) = match (logged, temporal) {
+        // Periods: the log's unseen values are mostly the periods to come, whose share
+        // the sample's own arrivals measure.
+        (_, Some(t)) if periodic => (t, NewFrom::Arrivals),
+        (Some(l), _) => (l, NewFrom::Log),
+        (None, Some(t)) => (t, NewFrom::Arrivals),
+        (None, None) => (good_turing(stats), NewFrom::Singletons),
+    };
+    // New first levels of a hierarchical key are new values too.
+    let first = time.newcomers.and_then(|n| n.new_first_levels);
+    match first {
+        Some(q) if q > p => (q, NewFrom::Log, first),
+        _ => (p, from, first),
+    }
+}
+
 /// How much an open value grows by its own rate alone: at the target's write rate the
 /// container took `target / rate` to fill, and a value that kept writing as it did over the
-/// sample's span `T` holds that time over `T` its sample bytes (at least 1). Without
-/// timestamps or a rate, 1; a key whose values close (periods) has none. It is a floor: when the log shows new values taking nearly
-/// all new data (a pilot's devices among a fleet's), the sample's values still keep
-/// writing.
+/// sample's span `T` holds that time over `T` its sample bytes (at least 1); 1 without
+/// timestamps or a rate. It is a floor on the open values' growth, for keys not of periods
+/// and without a retention: when the log shows new values taking nearly all new data (a
+/// pilot's devices among a fleet's), the sample's values still keep writing. The bytes it
+/// adds are taken from the new values', never past all of them (see [`growth`]).
 fn own_rate(target: f64, time: &Time, a: &Arrivals) -> f64 {
     let span = (a.end - a.start) as f64;
     match time.rate.filter(|r| *r > 0.0 && r.is_finite()) {

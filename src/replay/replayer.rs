@@ -121,7 +121,7 @@ impl Need {
     /// `σ² = Σ lump² / P` over the window's lumps and `b` its largest lump. It holds for
     /// windows of few lines per partition too, whose busiest partition lies far in a
     /// Poisson tail that `sqrt(2 L) σ` misses (1,200 sampled creates over 4,096 partitions
-    /// put 5 on one of them by chance, 17 times the mean). A hot spot the
+    /// put 4 or 5 on one of them by chance, 14 to 17 times the mean). A hot spot the
     /// log's totals show is kept; one that moves keeps its excess; a window's busiest
     /// partition by the luck of its lines, which a window of any log has, is not billed.
     fn window_needs(&self, parts: usize) -> (Vec<f64>, Vec<f64>) {

@@ -32,11 +32,15 @@ pub struct Owners {
     budget: usize,
     /// Ids are kept when their hash's `level` lowest bits are zero.
     level: u32,
+    /// Whether the sample's items were recorded at all (not for a run whose log does not
+    /// write, nor in a profile, which holds no ids).
+    recorded: bool,
 }
 
 impl PartialEq for Owners {
     fn eq(&self, other: &Owners) -> bool {
         self.budget == other.budget
+            && self.recorded == other.recorded
             && self.level == other.level
             && self.table.len == other.table.len
             && self.table.iter().all(|(id, o)| other.get(id) == Some(o))
@@ -48,8 +52,14 @@ impl Owners {
     pub fn new(budget: usize) -> Owners {
         Owners {
             budget,
+            recorded: true,
             ..Owners::default()
         }
+    }
+
+    /// Whether the sample's items were recorded: without, nothing is known of them.
+    pub fn is_recorded(&self) -> bool {
+        self.recorded
     }
 
     /// Whether an id of hash `id` is kept at the current level.
@@ -95,6 +105,7 @@ impl Owners {
     /// at it (an id under different values in each is under several).
     pub fn merge(&mut self, other: Owners) {
         self.budget = self.budget.max(other.budget);
+        self.recorded &= other.recorded;
         self.level = self.level.max(other.level);
         let level = self.level;
         self.table
