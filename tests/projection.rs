@@ -1023,20 +1023,10 @@ fn a_day_key_under_a_retention_holds_few_days_at_the_target() {
     let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
     let (log, _) = creates_log(360, 500);
     let log = write(&dir, "log.ndjson", &log);
-    let r = json(&[
-        "analyze",
-        &docs,
-        "--key",
-        "/day",
-        "--time-path",
-        "/ts",
-        "--queries",
-        &log,
-        "--retention",
-        "10d",
-        "--format",
-        "json",
-    ]);
+    let args = format!("analyze {docs} --key /day --time-path /ts --queries {log} --retention 10d");
+    let mut args: Vec<&str> = args.split(' ').collect();
+    args.extend(["--format", "json"]);
+    let r = json(&args);
     let day = candidate(&r, "/day");
     // The container settles at ingest × 10 days, S = rate × 864,000 s: beside the sample's
     // 14 days (counted, though they would have expired), the new data S - B arrives as
