@@ -295,6 +295,14 @@ impl Arrivals {
         }
     }
 
+    /// The sample's span in seconds (or positions): 0 when no arrival is known.
+    fn span(&self) -> f64 {
+        match self.start <= self.end {
+            true => self.end.saturating_sub(self.start) as f64,
+            false => 0.0,
+        }
+    }
+
     /// A value of several documents whose last arrival is more than four of its mean gaps
     /// and 5% of the sample's span before the sample's end.
     fn is_closed(&self, c: &Carrier<'_>) -> bool {
@@ -307,7 +315,7 @@ impl Arrivals {
     /// sample bytes over the sample's span) times the retention, over its sample bytes;
     /// `None` without timestamps (no rate is known).
     fn bound(&self, retention: f64) -> Option<f64> {
-        let span = (self.end - self.start) as f64;
+        let span = self.span();
         (self.timed && span > 0.0 && retention > 0.0).then(|| (retention / span).max(1.0))
     }
 
@@ -317,7 +325,7 @@ impl Arrivals {
         }
         let gap = (span.last - span.first) as f64 / (count - 1) as f64;
         let quiet = (self.end - span.last) as f64;
-        quiet > 4.0 * gap + 0.05 * (self.end - self.start) as f64
+        quiet > 4.0 * gap + 0.05 * self.span()
     }
 }
 
@@ -350,7 +358,7 @@ impl Periods {
                 .filter(|n| n.exact)
                 .and_then(|n| n.new_first_levels)
                 .unwrap_or(0.0);
-        let span = (a.end - a.start) as f64;
+        let span = a.span();
         let mut spans: Vec<i64> = (carriers.iter().filter(|c| c.closed))
             .map(|c| c.span.last - c.span.first)
             .collect();
@@ -370,7 +378,7 @@ impl Periods {
     /// least 1; a retention's bound on growth does not apply to it. Infinite for any other
     /// value.
     fn cap(&self, c: &Carrier<'_>, a: &Arrivals, retention: Option<f64>) -> f64 {
-        let span = (a.end - a.start) as f64;
+        let span = a.span();
         let in_progress = self.length > 0.0
             && !c.closed
             && c.count >= 2
@@ -544,7 +552,7 @@ fn new_share(
 /// pilot's devices among a fleet's), the sample's values still keep writing. The bytes it
 /// adds are taken from the new values', never past all of them (see [`growth`]).
 fn own_rate(target: f64, time: &Time, a: &Arrivals) -> f64 {
-    let span = (a.end - a.start) as f64;
+    let span = a.span();
     match time.rate.filter(|r| *r > 0.0 && r.is_finite()) {
         Some(rate) if a.timed && span > 0.0 => (target / rate / span).max(1.0),
         _ => 1.0,
@@ -605,7 +613,10 @@ fn good_turing(stats: &CandidateStats) -> f64 {
 /// its span; a heavy hitter of a sampled key (first seen when admitted) counts as seen
 /// earlier.
 fn temporal_new_share(carriers: &[Carrier<'_>], a: &Arrivals, exact: bool) -> Option<f64> {
-    let mid = a.start + (a.end - a.start) / 2;
+    if a.start > a.end {
+        return None;
+    }
+    let mid = a.start + a.end.saturating_sub(a.start) / 2;
     let (mut fresh, mut old) = (0.0, 0.0);
     for c in carriers.iter().filter(|c| c.span.is_known()) {
         let (first, last) = (c.span.first, c.span.last);
