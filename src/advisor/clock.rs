@@ -43,10 +43,13 @@ fn ordered(label: &str) -> Option<Ordered<'_>> {
 /// What a key's values say of their order: [`arrival_correlation`] and
 /// [`is_clock_reading`] (recorded before `profile --redact` hides the values).
 pub fn order(spec: &KeySpec, values: &ValueStats) -> ValueOrder {
+    let levels = spec.levels().len();
+    let clock_levels = clock_levels(values, levels);
     ValueOrder {
         arrival_correlation: arrival_correlation(spec, values),
-        clock_reading: is_clock_reading(values),
-        clock_levels: clock_levels(values, spec.levels().len()),
+        // A hierarchical value's label is an array, never a clock reading as a whole.
+        clock_reading: levels <= 1 && clock_levels & 1 != 0,
+        clock_levels,
     }
 }
 

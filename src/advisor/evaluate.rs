@@ -102,17 +102,17 @@ pub fn evaluate(
     let order = stats
         .order
         .unwrap_or_else(|| super::clock::order(&spec, &stats.values));
+    let subject = Subject {
+        spec: &spec,
+        definition: &definition,
+        inputs,
+        seed: ctx.seed,
+        layout: candidate.layout.as_deref(),
+        log_share: ctx.log_share,
+    };
     let newcomers = (ctx.log)
-        .filter(|_| candidate.layout.is_none())
-        .and_then(|log| {
-            let key = super::newcomers::Key {
-                spec: &spec,
-                definition: &definition,
-                inputs,
-                seed: ctx.seed,
-            };
-            super::newcomers::measure(log, &key, &stats)
-        })
+        .filter(|_| subject.layout.is_none())
+        .and_then(|log| super::newcomers::measure(log, &subject, &stats))
         .and_then(|n| n.of_entities(clock_levels(&order)));
     let time = Time {
         timed: ctx.timed,
@@ -125,14 +125,6 @@ pub fn evaluate(
         None => project_at(&definition, &stats, ctx.target, time),
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
-    let subject = Subject {
-        spec: &spec,
-        definition: &definition,
-        inputs,
-        seed: ctx.seed,
-        layout: candidate.layout.as_deref(),
-        log_share: ctx.log_share,
-    };
     let sample = Sample {
         arrival: &stats.arrival,
         blocks: &stats.blocks,

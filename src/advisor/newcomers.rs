@@ -25,16 +25,15 @@
 //! not inside the prefixes the sample knows. A first level is held when any value the
 //! statistics count one by one has it: once values are sampled by hash, a first level of
 //! few values may have none counted and is then taken as new (its new values then hash
-//! anywhere, as an unsampled key's would), so the share is then an upper bound, and
-//! [`Newcomers::exact`] says which.
+//! anywhere, as an unsampled key's would), so the share is then an upper bound.
 
 use rustc_hash::FxHashSet;
 
-use crate::engine::{Epk, PartitionKeyDefinition, PartitionKind};
-use crate::field::Field;
-use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::engine::{Epk, PartitionKind};
+use crate::key::Scratch;
 use crate::log::Log;
 use crate::log::op::{OpKind, Operation, WriteOp};
+use crate::replay::subject::Subject;
 use crate::stats::owners::id_hash;
 use crate::stats::{CandidateStats, value_hash};
 
@@ -49,11 +48,6 @@ pub struct Newcomers {
     pub share: Option<f64>,
     /// Of a hierarchical key, the share whose first level the sample does not hold.
     pub new_first_levels: Option<f64>,
-    /// Creates tested (log lines, unweighted).
-    pub tested: u64,
-    /// Whether the key's values were counted exactly, so `new_first_levels` is no upper
-    /// bound.
-    pub exact: bool,
 }
 
 impl Newcomers {
@@ -75,18 +69,6 @@ impl Newcomers {
     }
 }
 
-/// The key the creates are tested under.
-pub struct Key<'a> {
-    /// The key.
-    pub spec: &'a KeySpec,
-    /// Its definition.
-    pub definition: &'a PartitionKeyDefinition,
-    /// For each of the spec's inputs, its index among the log's extracted paths.
-    pub inputs: &'a [usize],
-    /// Seed for random suffixes (drawn per log line, as the replay draws them).
-    pub seed: u64,
-}
-
 /// Bytes of creates tested: whose value the sample holds, and not; of a hierarchical
 /// key, bytes of creates whose first level it holds, and not.
 #[derive(Default)]
@@ -105,9 +87,9 @@ fn first_level(epk: &[u8]) -> &[u8] {
     &epk[..epk.len().min(16)]
 }
 
-/// The share measured on `log`'s creates under `key` against `stats`, when at least
-/// [`MIN_TESTED`] of them could be tested.
-pub fn measure(log: &Log, key: &Key<'_>, stats: &CandidateStats) -> Option<Newcomers> {
+/// The share measured on `log`'s creates under the key of `key` (not a layout) against
+/// `stats`, when at least [`MIN_TESTED`] of them could be tested.
+pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<Newcomers> {
     let mut tally = Tally::default();
     let mut scratch = Scratch::default();
     let hierarchical =
@@ -135,14 +117,12 @@ pub fn measure(log: &Log, key: &Key<'_>, stats: &CandidateStats) -> Option<Newco
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
-        tested: tally.tested,
-        exact: stats.values.is_exact(),
     })
 }
 
 /// What testing a create needs.
 struct Tester<'a, 's> {
-    key: &'a Key<'a>,
+    key: &'a Subject<'a>,
     stats: &'a CandidateStats,
     firsts: &'a FirstLevels<'a>,
     scratch: &'s mut Scratch,
@@ -155,10 +135,9 @@ struct Tester<'a, 's> {
 fn sample_precedes(log: &Log, stats: &CandidateStats) -> bool {
     fn any_held(kind: &OpKind, stats: &CandidateStats) -> bool {
         match kind {
-            OpKind::Create(w) => w.id.as_deref().is_some_and(|id| {
-                let h = id_hash(id);
-                stats.owners.keeps(h) && stats.owners.get(h).is_some()
-            }),
+            OpKind::Create(w) => {
+                (w.id.as_deref()).is_some_and(|id| stats.owners.get(id_hash(id)).is_some())
+            }
             OpKind::Batch(ops) => ops.iter().any(|k| any_held(k, stats)),
             _ => false,
         }
@@ -203,23 +182,14 @@ impl Tester<'_, '_> {
     /// The EPK of the value `w` writes, when the write tells something (see the module).
     fn epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
         if let Some(id) = w.id.as_ref().filter(|_| self.stats.owners.is_recorded()) {
+            // An id the owners do not keep is in no table: whether the sample holds it
+            // is told by `precedes` alone.
             let h = id_hash(id);
             let owners = &self.stats.owners;
-            let known = owners.keeps(h);
-            if (known && owners.get(h).is_some()) || (!known && !self.precedes) {
+            if owners.get(h).is_some() || (!owners.keeps(h) && !self.precedes) {
                 return None;
             }
         }
-        let fields: Vec<Field<'_>> = (self.key.inputs.iter())
-            .map(|&i| w.fields[i].as_field())
-            .collect();
-        if w.partial && fields.iter().any(|f| matches!(f, Field::Missing)) {
-            return None;
-        }
-        let key = self.key;
-        match key.spec.evaluate(&fields, line, key.seed, self.scratch) {
-            KeyValue::Components(c) => Some(key.definition.epk_unchecked(c.as_slice())),
-            KeyValue::Invalid => None,
-        }
+        self.key.key_epk(w, line, self.scratch)
     }
 }

@@ -346,18 +346,9 @@ struct Periods {
 
 impl Periods {
     /// With a write rate at the target and timestamps; `sample` is the sample's bytes.
-    fn of(carriers: &[Carrier<'_>], a: &Arrivals, sample: f64, time: &Time) -> Option<Self> {
-        let rate = time.rate.filter(|r| *r > 0.0 && r.is_finite() && a.timed)?;
-        if !is_periodic(carriers) {
-            return None;
-        }
-        // The share of the rate that goes to the first levels the sample knows (a pilot's
-        // devices get theirs, not the fleet's).
-        let known = 1.0
-            - (time.newcomers)
-                .filter(|n| n.exact)
-                .and_then(|n| n.new_first_levels)
-                .unwrap_or(0.0);
+    fn of(carriers: &[Carrier<'_>], a: &Arrivals, sample: f64, g: &Growth) -> Option<Self> {
+        let rate = (g.rate).filter(|r| *r > 0.0 && r.is_finite() && a.timed && g.periodic)?;
+        let known = g.known_rate;
         let span = a.span();
         let mut spans: Vec<i64> = (carriers.iter().filter(|c| c.closed))
             .map(|c| c.span.last - c.span.first)
@@ -423,6 +414,15 @@ struct Growth {
     /// Of a hierarchical key, the share of new values' bytes whose first level is new:
     /// they hash anywhere, not inside the prefixes of the values they are drawn from.
     new_firsts: f64,
+    /// Whether the key is one of periods: at least [`PERIODIC_SHARE`] of its sample bytes
+    /// in closed values (a few retired devices do not make a device key one).
+    periodic: bool,
+    /// The target's write rate, bytes per second, when known.
+    rate: Option<f64>,
+    /// The share of that rate the first levels the sample knows receive (a pilot's devices
+    /// get theirs, not the fleet's): 1 less the log's share of new first levels, measured
+    /// while the values are counted exactly (sampled, it is an upper bound).
+    known_rate: f64,
 }
 
 impl Growth {
@@ -453,6 +453,12 @@ fn growth(
         .filter(|c| !c.closed && c.count >= 2)
         .map(|c| c.held)
         .sum();
+    let periodic = sample > 0.0 && closed_bytes >= PERIODIC_SHARE * sample;
+    let known_rate = 1.0
+        - (time.newcomers)
+            .filter(|_| stats.values.is_exact())
+            .and_then(|n| n.new_first_levels)
+            .unwrap_or(0.0);
     if scale < 1.0 || sample <= 0.0 {
         let k = scale.min(1.0);
         return Growth {
@@ -465,9 +471,11 @@ fn growth(
             bound: f64::INFINITY,
             from: NewFrom::Singletons,
             new_firsts: 0.0,
+            periodic,
+            rate: time.rate,
+            known_rate,
         };
     }
-    let periodic = is_periodic(carriers);
     let (p, from, first) = new_share(stats, carriers, (time, a), periodic);
     let new = (scale - 1.0) * sample;
     // With no value left to grow, all new data goes to new values.
@@ -501,19 +509,15 @@ fn growth(
         bound: f64::INFINITY,
         from,
         new_firsts,
+        periodic,
+        rate: time.rate,
+        known_rate,
     }
 }
 
 /// Values that close hold at least this share of a key's sample bytes for the key to be
 /// one of periods (days, sessions): a retired device or two do not make a device key one.
 const PERIODIC_SHARE: f64 = 0.5;
-
-/// Whether the key's values are periods: most of its sample bytes are in closed values.
-fn is_periodic(carriers: &[Carrier<'_>]) -> bool {
-    let all: f64 = carriers.iter().map(|c| c.held).sum();
-    let closed: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.held).sum();
-    all > 0.0 && closed >= PERIODIC_SHARE * all
-}
 
 /// `p`, where it was read, and of a hierarchical key the share of new data from new
 /// first levels (see the module's **New values**).
@@ -733,7 +737,7 @@ pub fn project_into(
     }
     let mut g = growth(stats, &carriers, (scale, &time), &arrivals);
     let free = placed(&carriers, &g, new, &container, hierarchical_of(&definition));
-    let periods = Periods::of(&carriers, &arrivals, sample, &time);
+    let periods = Periods::of(&carriers, &arrivals, sample, &g);
     if let Some(p) = &periods {
         for c in &mut carriers {
             c.cap = p.cap(c, &arrivals, retention);
@@ -931,7 +935,7 @@ pub fn named_sizes(
         c.closed = arrivals.is_closed(c);
     }
     let mut g = growth(stats, &carriers, (scale, &time), &arrivals);
-    let periods = Periods::of(&carriers, &arrivals, sample, &time);
+    let periods = Periods::of(&carriers, &arrivals, sample, &g);
     for c in carriers.iter_mut().filter(|_| periods.is_some()) {
         c.cap = periods
             .as_ref()

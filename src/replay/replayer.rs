@@ -12,10 +12,9 @@ use super::subject::Subject;
 use super::window::Arrivals;
 use crate::engine::epk::{boundary_at, slice_of_epk};
 use crate::engine::{Container, Epk};
-use crate::field::Field;
-use crate::key::{KeyValue, Scratch};
+use crate::key::Scratch;
 use crate::log::Log;
-use crate::log::op::{OpKind, Operation, OwnedField, PointOp, WriteOp};
+use crate::log::op::{OpKind, Operation, PointOp, WriteOp};
 use crate::pricing::charge::{self as cost, Charges};
 use crate::stats::arrival::SLICES;
 use crate::stats::owners::Owner;
@@ -767,7 +766,9 @@ impl Replayer<'_, '_> {
     /// its document (an Azure Monitor request: the current key's value at most).
     fn unknown_value(&self, kind: &OpKind) -> bool {
         match kind {
-            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => self.lacks_inputs(w),
+            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => {
+                self.subject.lacks_inputs(w)
+            }
             // A patch or delete whose id the log does not give, of a key its known values
             // do not determine.
             OpKind::Patch(p) | OpKind::Delete(p) => p.id.is_empty(),
@@ -784,34 +785,15 @@ impl Replayer<'_, '_> {
         crate::key::layout::newest(self.container.partitions().len())
     }
 
-    /// Whether the log gave only part of a write's document, without an input of the key.
-    fn lacks_inputs(&self, w: &WriteOp) -> bool {
-        w.partial
-            && (self.subject.inputs.iter()).any(|&i| matches!(w.fields[i], OwnedField::Missing))
-    }
-
     fn write_epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
-        if self.lacks_inputs(w) {
-            return None;
-        }
-        if let Some(l) = self.subject.layout {
-            let value = w.fields[self.subject.inputs[0]].as_field().component()?;
-            let n = self.container.partitions().len();
-            return l.place(value, self.subject.definition, n);
-        }
-        let fields: Vec<Field<'_>> = self
-            .subject
-            .inputs
-            .iter()
-            .map(|&i| w.fields[i].as_field())
-            .collect();
-        match self
-            .subject
-            .spec
-            .evaluate(&fields, line, self.subject.seed, &mut self.scratch)
-        {
-            KeyValue::Components(c) => Some(self.subject.definition.epk_unchecked(c.as_slice())),
-            KeyValue::Invalid => None,
+        match self.subject.layout {
+            Some(_) if self.subject.lacks_inputs(w) => None,
+            Some(l) => {
+                let value = w.fields[self.subject.inputs[0]].as_field().component()?;
+                let n = self.container.partitions().len();
+                l.place(value, self.subject.definition, n)
+            }
+            None => self.subject.key_epk(w, line, &mut self.scratch),
         }
     }
 

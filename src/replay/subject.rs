@@ -1,7 +1,9 @@
 //! What a replay is given besides the log: the candidate, and the sample documents.
 
-use crate::engine::PartitionKeyDefinition;
-use crate::key::KeySpec;
+use crate::engine::{Epk, PartitionKeyDefinition};
+use crate::field::Field;
+use crate::key::{KeySpec, KeyValue, Scratch};
+use crate::log::op::{OwnedField, WriteOp};
 use crate::stats::Blocks;
 use crate::stats::arrival::Arrival;
 
@@ -21,6 +23,32 @@ pub struct Subject<'a> {
     /// The share of the real traffic the log holds (`--log-share`): below 1, the lines a
     /// value's load is made of are a sample, and chance is taken out of it.
     pub log_share: f64,
+}
+
+impl Subject<'_> {
+    /// Whether a write's key value cannot be computed because the log gave only some of
+    /// the document's fields and not those the key reads.
+    pub fn lacks_inputs(&self, w: &WriteOp) -> bool {
+        w.partial && (self.inputs.iter()).any(|&i| matches!(w.fields[i], OwnedField::Missing))
+    }
+
+    /// The EPK the key gives the document `w` writes at log line `line` (random suffixes
+    /// are drawn by line), by the key itself, not a layout's resolver; `None` when the log
+    /// gave too little of it, or its value is not a valid key.
+    pub fn key_epk(&self, w: &WriteOp, line: u64, scratch: &mut Scratch) -> Option<Epk> {
+        if self.lacks_inputs(w) {
+            return None;
+        }
+        let fields: Vec<Field<'_>> = self
+            .inputs
+            .iter()
+            .map(|&i| w.fields[i].as_field())
+            .collect();
+        match self.spec.evaluate(&fields, line, self.seed, scratch) {
+            KeyValue::Components(c) => Some(self.definition.epk_unchecked(c.as_slice())),
+            KeyValue::Invalid => None,
+        }
+    }
 }
 
 /// The sample documents, as the replay needs them.
