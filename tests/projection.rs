@@ -1038,3 +1038,28 @@ fn a_day_key_under_a_retention_holds_few_days_at_the_target() {
     assert!((at - want).abs() <= 0.1 * want + 1.0, "{at} vs {want}");
     assert!(codes(day).contains(&"LOW_CARDINALITY".to_owned()), "{day}");
 }
+
+#[test]
+fn a_large_new_first_level_takes_its_share_inside_its_own_prefix() {
+    let dir = scratch("projection_pilot_big_device");
+    let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
+    // Every other create of the log is from one device the sample never saw.
+    let (log, _, _) = fleet_log(600, (0, 1), 100, "c");
+    let log: String = (log.lines().enumerate())
+        .map(|(i, l)| match i % 2 {
+            0 => format!("{}\n", l.replace(&format!("\"n{i}\""), "\"nbig\"")),
+            _ => format!("{l}\n"),
+        })
+        .collect();
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId,/id"]);
+    let c = candidate(&r, "/deviceId,/id");
+    // Half the new data is the big device's, placed in its prefix's range, which splits
+    // over many partitions as it grows: its writes (each of its own item) land on those,
+    // not on the one partition that would hold the whole prefix.
+    // One partition with half the writes of P would take P / 2 times its share.
+    let parts = c["storage"]["physical_partitions"].as_f64().unwrap();
+    let skew = c["throughput"]["physical_skew"].as_f64().unwrap();
+    assert!(skew < parts / 2.0 / 10.0, "{c}");
+    assert!(!codes(c).contains(&"WRITE_HOTSPOT".to_owned()), "{c}");
+}

@@ -122,7 +122,7 @@ pub fn evaluate(
     };
     let mut projection = match &candidate.layout {
         Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
-        None => project_at(&definition, &stats, ctx.target, time),
+        None => project_at(&definition, &stats, ctx.target, time.clone()),
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
     let sample = Sample {

@@ -27,7 +27,7 @@
 //! few values may have none counted and is then taken as new (its new values then hash
 //! anywhere, as an unsampled key's would), so the share is then an upper bound.
 
-use rustc_hash::FxHashSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::engine::{Epk, PartitionKind};
 use crate::key::Scratch;
@@ -41,14 +41,25 @@ use crate::stats::{CandidateStats, value_hash};
 pub const MIN_TESTED: u64 = 10;
 
 /// The share of created bytes whose key value the sample does not hold.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Newcomers {
     /// The share, 0 to 1 (`None` when the key's values are not entities: see
     /// [`Newcomers::of_entities`]).
     pub share: Option<f64>,
     /// Of a hierarchical key, the share whose first level the sample does not hold.
     pub new_first_levels: Option<f64>,
+    /// Of those new first levels, the largest (at most [`HEAVY_FIRSTS`], each with at
+    /// least [`HEAVY_FIRST_SHARE`] of their bytes), with their share of those bytes, by
+    /// EPK prefix: a production tenant the pilot never saw takes its share inside its own
+    /// range, which then splits as the service splits it, not spread over the whole space.
+    pub heavy_firsts: Vec<(Vec<u8>, f64)>,
 }
+
+/// New first levels placed at their own prefix, at most.
+pub const HEAVY_FIRSTS: usize = 64;
+/// The least share of the new first levels' created bytes one must have to be placed at
+/// its own prefix.
+pub const HEAVY_FIRST_SHARE: f64 = 1.0 / 256.0;
 
 impl Newcomers {
     /// What the measure says of entities, given which of the key's levels are clock
@@ -77,6 +88,20 @@ struct Tally {
     new: f64,
     tested: u64,
     first: (f64, f64),
+    /// Bytes of each new first level.
+    new_firsts: FxHashMap<Vec<u8>, f64>,
+}
+
+/// The largest new first levels and their shares of `all` (see
+/// [`Newcomers::heavy_firsts`]), largest first (ties by prefix).
+fn heavy_firsts(bytes: FxHashMap<Vec<u8>, f64>, all: f64) -> Vec<(Vec<u8>, f64)> {
+    let mut heavy: Vec<(Vec<u8>, f64)> = (bytes.into_iter())
+        .filter(|(_, b)| all > 0.0 && *b >= HEAVY_FIRST_SHARE * all)
+        .map(|(p, b)| (p, b / all))
+        .collect();
+    heavy.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    heavy.truncate(HEAVY_FIRSTS);
+    heavy
 }
 
 /// The first levels the statistics hold (the first 16 bytes of a hierarchical key's EPKs);
@@ -117,6 +142,7 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
+        heavy_firsts: heavy_firsts(tally.new_firsts, tally.first.1),
     })
 }
 
@@ -164,9 +190,13 @@ impl Tester<'_, '_> {
         };
         let bytes = w.bytes as f64 * op.count as f64;
         if !self.firsts.is_empty() {
-            match self.firsts.contains(first_level(epk.as_bytes())) {
+            let first = first_level(epk.as_bytes());
+            match self.firsts.contains(first) {
                 true => tally.first.0 += bytes,
-                false => tally.first.1 += bytes,
+                false => {
+                    tally.first.1 += bytes;
+                    *tally.new_firsts.entry(first.to_vec()).or_default() += bytes;
+                }
             }
         }
         let v1 = self.key.definition.is_v1();

@@ -455,7 +455,7 @@ fn growth(
         .sum();
     let periodic = sample > 0.0 && closed_bytes >= PERIODIC_SHARE * sample;
     let known_rate = 1.0
-        - (time.newcomers)
+        - (time.newcomers.as_ref())
             .filter(|_| stats.values.is_exact())
             .and_then(|n| n.new_first_levels)
             .unwrap_or(0.0);
@@ -531,7 +531,7 @@ fn new_share(
     let temporal = (a.timed)
         .then(|| temporal_new_share(carriers, a, exact))
         .flatten();
-    let logged = time.newcomers.and_then(|n| n.share);
+    let logged = time.newcomers.as_ref().and_then(|n| n.share);
     let (p, from) = match (logged, temporal) {
         // Periods: the log's unseen values are mostly the periods to come, whose share
         // the sample's own arrivals measure.
@@ -541,7 +541,7 @@ fn new_share(
         (None, None) => (good_turing(stats), NewFrom::Singletons),
     };
     // New first levels of a hierarchical key are new values too.
-    let first = time.newcomers.and_then(|n| n.new_first_levels);
+    let first = time.newcomers.as_ref().and_then(|n| n.new_first_levels);
     match first {
         Some(q) if q > p => (q, NewFrom::Log, first),
         _ => (p, from, first),
@@ -636,7 +636,7 @@ fn temporal_new_share(carriers: &[Carrier<'_>], a: &Arrivals, exact: bool) -> Op
 }
 
 /// What a projection knows of time.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Time {
     /// Whether arrivals are timestamps (`--time-path`), so closed values can be told apart.
     pub timed: bool,
@@ -750,7 +750,7 @@ pub fn project_into(
     let hierarchical = definition.kind() == PartitionKind::MultiHash;
     // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
     let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
-    let mut anywhere = 0.0;
+    let (mut anywhere, mut new_firsts) = (0.0, 0.0);
     let grows = placed(&carriers, &g, new, &container, hierarchical);
     // What a value cannot hold past its bound arrives as new values.
     let held_back: Vec<f64> = (carriers.iter().zip(&free).zip(&grows))
@@ -763,11 +763,17 @@ pub fn project_into(
         match parent(c.epk, hierarchical) {
             Some(p) => {
                 *parents.entry(p).or_default() += new * (1.0 - g.new_firsts) + lost;
-                anywhere += new * g.new_firsts;
+                new_firsts += new * g.new_firsts;
             }
             None => anywhere += new + lost,
         }
     }
+    // The log's largest new first levels take their share at their own prefix, when the
+    // values are counted exactly (sampled, a known first level may look new).
+    let heavy = (time.newcomers.as_ref())
+        .filter(|_| hierarchical && stats.values.is_exact())
+        .map_or(&[][..], |n| &n.heavy_firsts[..]);
+    anywhere += place_at_prefixes(&mut container, heavy, new_firsts, avg_doc);
     match new {
         NewValues::Anywhere => {
             for i in 0..BUCKETS {
@@ -925,7 +931,7 @@ pub fn named_sizes(
     definition: &PartitionKeyDefinition,
     stats: &CandidateStats,
     target: &Target,
-    time: Time,
+    time: &Time,
 ) -> Vec<(String, u64)> {
     let sample = stats.histogram().total_bytes.max(1) as f64;
     let scale = target.storage_bytes as f64 / sample;
@@ -934,7 +940,7 @@ pub fn named_sizes(
     for c in &mut carriers {
         c.closed = arrivals.is_closed(c);
     }
-    let mut g = growth(stats, &carriers, (scale, &time), &arrivals);
+    let mut g = growth(stats, &carriers, (scale, time), &arrivals);
     let periods = Periods::of(&carriers, &arrivals, sample, &g);
     for c in carriers.iter_mut().filter(|_| periods.is_some()) {
         c.cap = periods
@@ -1018,6 +1024,16 @@ fn place_in_prefix(c: &mut Container, prefix: &[u8], mass: f64, avg_doc: f64) {
         epk.extend_from_slice(boundary_at(f, false).as_bytes());
         insert_piece(c, Epk::from_bytes(&epk), mass / pieces as f64, avg_doc);
     }
+}
+
+/// Places each of `heavy`'s shares of `mass` inside its prefix's range (see
+/// [`place_in_prefix`]); returns what is left for anywhere.
+fn place_at_prefixes(c: &mut Container, heavy: &[(Vec<u8>, f64)], mass: f64, avg_doc: f64) -> f64 {
+    for (prefix, share) in heavy {
+        place_in_prefix(c, prefix, mass * share, avg_doc);
+    }
+    let placed: f64 = heavy.iter().map(|h| h.1).sum();
+    mass * (1.0 - placed).max(0.0)
 }
 
 /// Chunks of at most 1 GB for `mass` bytes (none below a byte; at most 256).

@@ -257,7 +257,7 @@ pub fn value_growth(
             storage_bytes: storage,
             ..*target
         };
-        let named = super::project::named_sizes(&e.definition, &e.stats, &at, e.time);
+        let named = super::project::named_sizes(&e.definition, &e.stats, &at, &e.time);
         (storage, named.into_iter().collect::<BTreeMap<_, _>>())
     };
     let (_, end) = sizes(last);
