@@ -1063,3 +1063,112 @@ fn a_large_new_first_level_takes_its_share_inside_its_own_prefix() {
     assert!(skew < parts / 2.0 / 10.0, "{c}");
     assert!(!codes(c).contains(&"WRITE_HOTSPOT".to_owned()), "{c}");
 }
+
+/// [`fleet_log`] of `lines` with every other create from one device `big` the sample never
+/// saw, its `v` cycling through `values`; returns the log and the big device's share of
+/// the created bytes.
+fn big_device_log(big: &str, values: u64, lines: i64) -> (String, f64) {
+    let (log, _, _) = fleet_log(lines, (0, 1), 100, "c");
+    let (mut out, mut mine, mut all) = (String::new(), 0.0, 0.0);
+    for (i, line) in log.lines().enumerate() {
+        let line = match i % 2 {
+            0 => line
+                .replace(&format!("\"n{i}\""), &format!("\"{big}\""))
+                .replace("\"v\":1", &format!("\"v\":{}", (i / 2) as u64 % values)),
+            _ => line.to_owned(),
+        };
+        let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+        let doc = serde_json::to_string(&v["doc"]).unwrap().len() as f64;
+        all += doc;
+        if i % 2 == 0 {
+            mine += doc;
+        }
+        writeln!(out, "{line}").unwrap();
+    }
+    (out, mine / all)
+}
+
+#[test]
+fn a_large_new_value_of_the_log_is_sized_named_and_dated() {
+    let dir = scratch("projection_big_new_value");
+    let text = telemetry(20_000);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let (sample, _, _) = telemetry_bytes(&text);
+    let (log, share) = big_device_log("nbig", 1, 600);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId"]);
+    let c = candidate(&r, "/deviceId");
+    let storage = &c["storage"];
+    let p = storage["new_values"]["share"].as_f64().unwrap();
+    // Every create is of a new device: the big one's share of them is its share of the
+    // new values' bytes, p of the new data (its 300 lines shrink by under 1%: the other
+    // devices' single lines tell that the spread is the devices', not chance's).
+    let want = share * p * (10e12 - sample);
+    let largest = storage["largest_logical_bytes"].as_f64().unwrap();
+    assert!((largest - want).abs() <= 0.05 * want, "{largest} vs {want}");
+    let limit = finding(c, "LOGICAL_PARTITION_LIMIT");
+    assert!(limit.contains("\"nbig\""), "{limit}");
+    // It takes a fixed share of the new data: it reaches 20 GB once the container has
+    // grown by 20 GB over that share.
+    let breaks = storage["max_container_bytes"].as_f64().unwrap();
+    let at = sample + 20e9 / (share * p);
+    assert!((breaks - at).abs() <= 0.05 * at, "{breaks} vs {at}");
+    assert!(c["timeline"]["breaks_on"].is_string(), "{c}");
+    // The partition map names it.
+    let map = json(&[
+        "analyze",
+        &docs,
+        "--queries",
+        &log,
+        "--time-path",
+        "/ts",
+        "--target-storage",
+        "10TB",
+        "--key",
+        "/deviceId",
+        "--explain",
+        "/deviceId",
+        "--format",
+        "json",
+    ]);
+    let named = map["labels"].as_object().unwrap();
+    assert!(named.values().any(|l| l == "\"nbig\""), "{map}");
+}
+
+#[test]
+fn a_new_first_levels_values_are_sized_alike_and_placed_where_they_are_written() {
+    let dir = scratch("projection_big_new_prefix");
+    let text = telemetry(20_000);
+    let docs = write(&dir, "docs.ndjson", &text);
+    let (sample, _, _) = telemetry_bytes(&text);
+    // A new device writes half the log over 200 values of `v`, 30 lines each: each will
+    // hold about 25 GB, under a physical partition's 50 GB, and the log puts some 60
+    // lines on each partition, so that chance alone makes none twice as busy.
+    let (log, share) = big_device_log("nbig", 200, 12_000);
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_fleet(&docs, &log, &["/deviceId,/v"]);
+    let c = candidate(&r, "/deviceId,/v");
+    // New first levels take all new data; each of the device's values a 200th of its
+    // share, placed at its own EPK inside the device's prefix.
+    let q = c["storage"]["new_values"]["share"].as_f64().unwrap();
+    let want = share / 200.0 * q * (10e12 - sample);
+    let largest = c["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    assert!((largest - want).abs() <= 0.05 * want, "{largest} vs {want}");
+    // The device's writes land on the partitions that hold its values' bytes: no
+    // partition takes twice its share.
+    let skew = c["throughput"]["physical_skew"].as_f64().unwrap();
+    assert!(skew < 2.0, "{c}");
+    for code in ["HOT_PARTITION", "WRITE_HOTSPOT"] {
+        assert!(!codes(c).contains(&code.to_owned()), "{c}");
+    }
+}
+
+/// The message of `c`'s finding `code`.
+fn finding(c: &serde_json::Value, code: &str) -> String {
+    let f = c["findings"].as_array().unwrap().iter();
+    let mut f = f.filter(|f| f["code"] == code);
+    f.next().unwrap_or_else(|| panic!("no {code}: {c}"))["message"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}

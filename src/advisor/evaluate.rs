@@ -248,6 +248,7 @@ pub(crate) mod testing {
                 max_container_bytes: None,
                 retention: None,
                 new_values: 0.0,
+                named_new: Vec::new(),
             },
             workload: WorkloadStats {
                 reads: 1_000,

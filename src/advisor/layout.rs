@@ -146,6 +146,7 @@ fn spill(
         max_container_bytes: None,
         retention: None,
         new_values: 0.0,
+        named_new: Vec::new(),
     }
 }
 

@@ -116,6 +116,14 @@ fn map_of(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> Explai
             (v.epk.to_hex(), label)
         })
         .collect();
+    // The log's new values placed on their own are named too.
+    for (epk, label) in &e.projection.named_new {
+        let label = match redact_values {
+            true => redact(label),
+            false => label.clone(),
+        };
+        labels.entry(epk.clone()).or_insert(label);
+    }
     let mut map = partition_map(&mut e.projection.container, usize::MAX);
     for p in &mut map.partitions {
         let (named, tail): (Vec<_>, Vec<_>) = p

@@ -48,18 +48,45 @@ pub struct Newcomers {
     pub share: Option<f64>,
     /// Of a hierarchical key, the share whose first level the sample does not hold.
     pub new_first_levels: Option<f64>,
-    /// Of those new first levels, the largest (at most [`HEAVY_FIRSTS`], each with at
-    /// least [`HEAVY_FIRST_SHARE`] of their bytes), with their share of those bytes, by
+    /// Of those new first levels, those the log wrote enough of to place (at most
+    /// [`HEAVY_FIRSTS`], largest first), with their share of those bytes net of chance, by
     /// EPK prefix: a production tenant the pilot never saw takes its share inside its own
-    /// range, which then splits as the service splits it, not spread over the whole space.
+    /// range, where its writes land, and which then splits as the service splits it, not
+    /// spread over the whole space. A first level of a line or two is chance's and goes
+    /// anywhere, as the values of a fleet of millions do.
     pub heavy_firsts: Vec<(Vec<u8>, f64)>,
+    /// The largest new values the log writes, each a value of its own in the projection
+    /// (at most [`HEAVY_VALUES`]): a production tenant the pilot never saw is sized,
+    /// placed and named as one, not spread as anonymous bytes. Of a single-level key,
+    /// shares of the new values' created bytes; of a hierarchical key, only values whose
+    /// first level is new, as shares of the new first levels' bytes (and
+    /// the projection takes their shares out of their prefixes' in
+    /// [`Newcomers::heavy_firsts`]). Measured while the
+    /// values are counted exactly, and not for keys of clock readings.
+    pub values: Vec<NewValue>,
 }
 
+/// A new value the log writes enough of to be sized on its own.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewValue {
+    /// Its EPK.
+    pub epk: Epk,
+    /// Its label.
+    pub label: String,
+    /// Its share (see [`Newcomers::values`]), net of chance: the lines that created it
+    /// are shrunk towards the mean of its group's (the new values of a single-level key;
+    /// the values under one first level of a hierarchical key) by how much of the
+    /// group's spread chance explains (see [`shrunk`]), and its bytes with them. A
+    /// tenant's 200 contacts that write alike then look alike, and the largest of them
+    /// is not the luckiest's count.
+    pub share: f64,
+}
+
+/// New values sized on their own, at most.
+pub const HEAVY_VALUES: usize = 4096;
+
 /// New first levels placed at their own prefix, at most.
-pub const HEAVY_FIRSTS: usize = 64;
-/// The least share of the new first levels' created bytes one must have to be placed at
-/// its own prefix.
-pub const HEAVY_FIRST_SHARE: f64 = 1.0 / 256.0;
+pub const HEAVY_FIRSTS: usize = 4096;
 
 impl Newcomers {
     /// What the measure says of entities, given which of the key's levels are clock
@@ -74,6 +101,8 @@ impl Newcomers {
             c if c & 1 != 0 => None,
             _ => self.new_first_levels.map(|_| Newcomers {
                 share: None,
+                // A device's day of the log stands for none of the days to come.
+                values: Vec::new(),
                 ..self
             }),
         }
@@ -83,21 +112,96 @@ impl Newcomers {
 /// Bytes of creates tested: whose value the sample holds, and not; of a hierarchical
 /// key, bytes of creates whose first level it holds, and not.
 #[derive(Default)]
-struct Tally {
+struct Tally<'a> {
     held: f64,
     new: f64,
     tested: u64,
     first: (f64, f64),
     /// Bytes of each new first level.
-    new_firsts: FxHashMap<Vec<u8>, f64>,
+    new_firsts: FxHashMap<Vec<u8>, (f64, u64)>,
+    /// Each new value (of a hierarchical key, with a new first level), while the values
+    /// are counted exactly.
+    values: FxHashMap<u64, Seen<'a>>,
 }
 
-/// The largest new first levels and their shares of `all` (see
-/// [`Newcomers::heavy_firsts`]), largest first (ties by prefix).
-fn heavy_firsts(bytes: FxHashMap<Vec<u8>, f64>, all: f64) -> Vec<(Vec<u8>, f64)> {
-    let mut heavy: Vec<(Vec<u8>, f64)> = (bytes.into_iter())
-        .filter(|(_, b)| all > 0.0 && *b >= HEAVY_FIRST_SHARE * all)
-        .map(|(p, b)| (p, b / all))
+/// What the log created of one new value (by its hash), and its first create, whose
+/// key gives its EPK and label again.
+struct Seen<'a> {
+    bytes: f64,
+    lines: u64,
+    /// Its group: the first 8 bytes of its first level (a hierarchical key's), else 0.
+    group: u64,
+    first: (&'a WriteOp, u64),
+}
+
+/// The least lines, shrunk, a new value needs to be sized on its own.
+const MIN_LINES: f64 = 5.0;
+
+/// Of each group, the mean of its values' lines and how much of their spread around it
+/// is theirs and not chance's: the weight `t / (t + m)` of an empirical Bayes estimate,
+/// with the lines of each value a Poisson count of mean `m` and `t` the spread left
+/// when chance's `m` is taken from the lines' variance.
+fn shrinkage(lines: impl Iterator<Item = (u64, u64)>) -> FxHashMap<u64, (f64, f64)> {
+    let mut sums: FxHashMap<u64, (f64, f64, f64)> = FxHashMap::default();
+    for (group, c) in lines {
+        let e = sums.entry(group).or_default();
+        let c = c as f64;
+        *e = (e.0 + 1.0, e.1 + c, e.2 + c * c);
+    }
+    (sums.into_iter())
+        .map(|(g, (n, sum, squares))| {
+            let mean = sum / n;
+            let spread = (squares / n - mean * mean - mean).max(0.0);
+            (g, (mean, spread / (spread + mean)))
+        })
+        .collect()
+}
+
+/// A value's lines shrunk towards its group's mean (see [`shrinkage`]).
+fn shrunk(lines: u64, (mean, weight): (f64, f64)) -> f64 {
+    mean + weight * (lines as f64 - mean)
+}
+
+/// The new values in `seen` the log wrote enough of, largest first, as shares of `all`
+/// net of chance (see [`NewValue::share`]).
+fn heavy_values(
+    seen: FxHashMap<u64, Seen<'_>>,
+    all: f64,
+    (key, scratch): (&Subject<'_>, &mut Scratch),
+) -> Vec<NewValue> {
+    let groups = shrinkage(seen.values().map(|s| (s.group, s.lines)));
+    let mut heavy: Vec<(u64, Seen<'_>, f64)> = (seen.into_iter())
+        .filter_map(|(h, s)| {
+            let lines = shrunk(s.lines, groups[&s.group]);
+            let sure = s.bytes * lines / s.lines as f64;
+            (all > 0.0 && lines >= MIN_LINES).then_some((h, s, sure))
+        })
+        .collect();
+    heavy.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
+    heavy.truncate(HEAVY_VALUES);
+    let mut out = Vec::with_capacity(heavy.len());
+    for (_, seen, sure) in heavy {
+        let (w, line) = seen.first;
+        let Some((epk, Some(label))) = key.key_labelled(w, line, scratch, |_| true) else {
+            continue;
+        };
+        let share = sure / all;
+        out.push(NewValue { epk, label, share });
+    }
+    out
+}
+
+/// The new first levels the log wrote enough of (see [`Newcomers::heavy_firsts`]), with
+/// their shares of `all` net of chance (their lines shrunk as [`NewValue::share`]'s are,
+/// all new first levels one group), largest first (ties by prefix).
+fn heavy_firsts(seen: FxHashMap<Vec<u8>, (f64, u64)>, all: f64) -> Vec<(Vec<u8>, f64)> {
+    let group = shrinkage(seen.values().map(|s| (0, s.1)));
+    let mut heavy: Vec<(Vec<u8>, f64)> = (seen.into_iter())
+        .filter_map(|(p, (bytes, lines))| {
+            let shrunk = shrunk(lines, *group.get(&0)?);
+            let share = bytes * shrunk / lines as f64 / all;
+            (all > 0.0 && shrunk >= MIN_LINES).then_some((p, share))
+        })
         .collect();
     heavy.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     heavy.truncate(HEAVY_FIRSTS);
@@ -108,7 +212,8 @@ fn heavy_firsts(bytes: FxHashMap<Vec<u8>, f64>, all: f64) -> Vec<(Vec<u8>, f64)>
 /// empty for any other key.
 type FirstLevels<'a> = FxHashSet<&'a [u8]>;
 
-fn first_level(epk: &[u8]) -> &[u8] {
+/// The first level of a hierarchical key's EPK (all of a shorter one).
+pub fn first_level(epk: &[u8]) -> &[u8] {
     &epk[..epk.len().min(16)]
 }
 
@@ -139,10 +244,21 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
     }
     let all = tally.held + tally.new;
     let firsts = tally.first.0 + tally.first.1;
+    let whole = if hierarchical {
+        tally.first.1
+    } else {
+        tally.new
+    };
+    let values = heavy_values(
+        std::mem::take(&mut tally.values),
+        whole,
+        (key, &mut scratch),
+    );
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
         heavy_firsts: heavy_firsts(tally.new_firsts, tally.first.1),
+        values,
     })
 }
 
@@ -172,7 +288,7 @@ fn sample_precedes(log: &Log, stats: &CandidateStats) -> bool {
 }
 
 impl Tester<'_, '_> {
-    fn kind(&mut self, kind: &OpKind, op: &Operation, tally: &mut Tally) {
+    fn kind<'a>(&mut self, kind: &'a OpKind, op: &Operation, tally: &mut Tally<'a>) {
         match kind {
             OpKind::Create(w) => self.write(w, op, tally),
             OpKind::Batch(ops) => {
@@ -184,8 +300,11 @@ impl Tester<'_, '_> {
         }
     }
 
-    fn write(&mut self, w: &WriteOp, op: &Operation, tally: &mut Tally) {
-        let Some(epk) = self.epk(w, op.line) else {
+    fn write<'a>(&mut self, w: &'a WriteOp, op: &Operation, tally: &mut Tally<'a>) {
+        if !self.tells(w) {
+            return;
+        }
+        let Some(epk) = self.key.key_epk(w, op.line, self.scratch) else {
             return;
         };
         let bytes = w.bytes as f64 * op.count as f64;
@@ -195,31 +314,98 @@ impl Tester<'_, '_> {
                 true => tally.first.0 += bytes,
                 false => {
                     tally.first.1 += bytes;
-                    *tally.new_firsts.entry(first.to_vec()).or_default() += bytes;
+                    let e = tally.new_firsts.entry(first.to_vec()).or_default();
+                    *e = (e.0 + bytes, e.1 + 1);
                 }
             }
         }
         let v1 = self.key.definition.is_v1();
-        if let Some((held, weight)) = self.stats.values.holds(value_hash(&epk, v1)) {
+        let hash = value_hash(&epk, v1);
+        if let Some((held, weight)) = self.stats.values.holds(hash) {
             match held {
                 true => tally.held += bytes * weight,
                 false => tally.new += bytes * weight,
             }
             tally.tested += 1;
+            // Each new value on its own, while values are counted exactly (of a
+            // hierarchical key, with a new first level).
+            let new_first =
+                self.firsts.is_empty() || !self.firsts.contains(first_level(epk.as_bytes()));
+            if !held && new_first && self.stats.values.is_exact() {
+                let group = match self.firsts.is_empty() {
+                    true => 0,
+                    false => u64::from_le_bytes(epk.as_bytes()[..8].try_into().unwrap_or([0; 8])),
+                };
+                let seen = tally.values.entry(hash).or_insert(Seen {
+                    bytes: 0.0,
+                    lines: 0,
+                    group,
+                    first: (w, op.line),
+                });
+                seen.bytes += bytes;
+                seen.lines += 1;
+            }
         }
     }
 
-    /// The EPK of the value `w` writes, when the write tells something (see the module).
-    fn epk(&mut self, w: &WriteOp, line: u64) -> Option<Epk> {
-        if let Some(id) = w.id.as_ref().filter(|_| self.stats.owners.is_recorded()) {
-            // An id the owners do not keep is in no table: whether the sample holds it
-            // is told by `precedes` alone.
-            let h = id_hash(id);
-            let owners = &self.stats.owners;
-            if owners.get(h).is_some() || (!owners.keeps(h) && !self.precedes) {
-                return None;
-            }
-        }
-        self.key.key_epk(w, line, self.scratch)
+    /// Whether the create `w` tells something (see the module): not when it is of an
+    /// item the sample holds.
+    fn tells(&self, w: &WriteOp) -> bool {
+        let Some(id) = w.id.as_ref().filter(|_| self.stats.owners.is_recorded()) else {
+            return true;
+        };
+        // An id the owners do not keep is in no table: whether the sample holds it is
+        // told by `precedes` alone.
+        let h = id_hash(id);
+        let owners = &self.stats.owners;
+        owners.get(h).is_none() && (owners.keeps(h) || self.precedes)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Poisson counts of mean `mean`, by inversion of a fixed sequence of uniforms.
+    fn poisson(n: u64, mean: f64) -> Vec<u64> {
+        (0..n)
+            .map(|i| {
+                let u = ((i * 7919 + 13) % 10_007) as f64 / 10_007.0;
+                let (mut k, mut p) = (0u64, (-mean).exp());
+                let mut cdf = p;
+                while cdf < u {
+                    k += 1;
+                    p *= mean / k as f64;
+                    cdf += p;
+                }
+                k
+            })
+            .collect()
+    }
+
+    #[test]
+    fn values_that_write_alike_shrink_to_their_mean() {
+        // 200 contacts of one tenant, each a Poisson count of mean 58: their spread is
+        // chance's, and the luckiest is sized as the others.
+        let counts = poisson(200, 58.0);
+        let max = *counts.iter().max().unwrap();
+        assert!(max >= 75, "{max}");
+        let w = shrinkage(counts.iter().map(|&c| (7, c)))[&7];
+        assert!((w.0 - 58.0).abs() < 3.0, "{w:?}");
+        let top = shrunk(max, w);
+        assert!((top - 58.0).abs() <= 0.1 * 58.0, "{top}");
+    }
+
+    #[test]
+    fn values_that_differ_keep_their_counts() {
+        // One tenant of 300 lines among 300 of one line: the spread is theirs.
+        let counts = std::iter::once(300).chain(std::iter::repeat_n(1, 300));
+        let w = shrinkage(counts.map(|c| (0, c)))[&0];
+        assert!(w.1 > 0.99, "{w:?}");
+        assert!((shrunk(300, w) - 300.0).abs() < 3.0);
+        // Groups are apart: a group of equal counts keeps them.
+        let g = shrinkage([(1, 6), (1, 6), (2, 1), (2, 400)].into_iter());
+        assert_eq!(shrunk(6, g[&1]), 6.0);
+        assert!(shrunk(400, g[&2]) > 390.0);
     }
 }

@@ -119,6 +119,53 @@ pub struct Projection {
     /// Values the target holds beyond the sample's: the new values' bytes (`p` of the new
     /// data) over the mean size the sample's values reach at the target.
     pub new_values: f64,
+    /// The log's new values placed as values of their own: EPK (hex) and label.
+    pub named_new: Vec<(String, String)>,
+}
+
+/// A new value of the log's placed as a value of its own (see
+/// [`super::newcomers::Newcomers::values`]): its share of the new values' bytes (of a
+/// hierarchical key, of the new first levels'), at the target.
+struct Carried<'t> {
+    epk: &'t Epk,
+    label: &'t str,
+    bytes: f64,
+    /// The bytes it gains for each sample's worth the container grows: it takes a fixed
+    /// share of the new data.
+    per_sample: f64,
+}
+
+/// The log's new values placed on their own, when values are counted exactly, new values
+/// hash where their key says (not a layout's), the key is not one of periods (a session
+/// of the log's hour stands for none of those to come) and the container grows.
+fn carried<'t>(
+    time: &'t Time,
+    stats: &CandidateStats,
+    (carriers, g): (&[Carrier<'_>], &Growth),
+    (scale, hierarchical, new): (f64, bool, NewValues),
+) -> Vec<Carried<'t>> {
+    let Some(n) = time.newcomers.as_ref() else {
+        return Vec::new();
+    };
+    if new != NewValues::Anywhere || !stats.values.is_exact() || g.periodic || scale <= 1.0 {
+        return Vec::new();
+    }
+    // The mass their shares are of: all new values' of a single-level key; of a
+    // hierarchical one, the new first levels'.
+    let mass: f64 = (carriers.iter())
+        .map(|c| match parent(c.epk, hierarchical) {
+            Some(_) => c.bytes * g.unseen_per_byte * g.new_firsts,
+            None => c.bytes * g.unseen_per_byte,
+        })
+        .sum();
+    (n.values.iter())
+        .map(|v| Carried {
+            epk: &v.epk,
+            label: &v.label,
+            bytes: v.share * mass,
+            per_sample: v.share * mass / (scale - 1.0),
+        })
+        .collect()
 }
 
 /// What a time to live does to a projection (see the module's **Retention**).
@@ -773,7 +820,15 @@ pub fn project_into(
     let heavy = (time.newcomers.as_ref())
         .filter(|_| hierarchical && stats.values.is_exact())
         .map_or(&[][..], |n| &n.heavy_firsts[..]);
-    anywhere += place_at_prefixes(&mut container, heavy, new_firsts, avg_doc);
+    // The log's large new values are values of their own, out of the new values' bytes
+    // (of a hierarchical key, out of their prefix's).
+    let named_new = carried(&time, stats, (&carriers, &g), (scale, hierarchical, new));
+    let heavy = prefixes_less(heavy, &named_new, new_firsts);
+    anywhere += place_at_prefixes(&mut container, &heavy, new_firsts, avg_doc);
+    for v in &named_new {
+        insert_piece(&mut container, v.epk.clone(), v.bytes, avg_doc);
+    }
+    anywhere = (anywhere - named_new.iter().map(|v| v.bytes).sum::<f64>()).max(0.0);
     match new {
         NewValues::Anywhere => {
             for i in 0..BUCKETS {
@@ -788,8 +843,8 @@ pub fn project_into(
         place_in_prefix(&mut container, prefix, mass, avg_doc);
     }
     container.settle();
-    let (largest, largest_closed) = largest(&carriers, &g, periods.as_ref());
-    let max_container_bytes = limit_size(&carriers, &g, sample, periods.as_ref());
+    let (largest, largest_closed) = largest(&carriers, &g, periods.as_ref(), &named_new);
+    let max_container_bytes = limit_size(&carriers, &g, sample, periods.as_ref(), &named_new);
     let new_values = arriving(&carriers, &g, periods.as_ref());
     let retention = retention
         .filter(|_| g.bound.is_finite())
@@ -806,6 +861,9 @@ pub fn project_into(
         max_container_bytes,
         retention,
         new_values,
+        named_new: (named_new.iter())
+            .map(|v| (v.epk.to_hex(), v.label.to_owned()))
+            .collect(),
     }
 }
 
@@ -870,6 +928,7 @@ fn largest(
     carriers: &[Carrier<'_>],
     g: &Growth,
     periods: Option<&Periods>,
+    named_new: &[Carried<'_>],
 ) -> (Option<Largest>, Option<ClosedValue>) {
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
@@ -880,6 +939,14 @@ fn largest(
         if better {
             best = Some((c, b));
         }
+    }
+    // A new value of the log's larger than any: it is open.
+    let new = (named_new.iter())
+        .map(|v| (v.label, v.bytes.round() as u64))
+        .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
+    if let Some((label, b)) = new.filter(|n| best.is_none_or(|(_, lb)| n.1 > lb)) {
+        let label = label.to_owned();
+        return (Some(Largest { label, bytes: b }), None);
     }
     let Some((c, b)) = best else {
         return (None, None);
@@ -950,12 +1017,23 @@ pub fn named_sizes(
     if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
         g.bound = b;
     }
+    let hierarchical = hierarchical_of(definition);
+    let news = carried(
+        time,
+        stats,
+        (&carriers, &g),
+        (scale, hierarchical, NewValues::Anywhere),
+    );
     (carriers.iter())
         .filter_map(|c| {
             let label = c.label?;
             let bytes = projected(c, &g, periods.as_ref());
             Some((label.to_owned(), bytes.round() as u64))
         })
+        .chain(
+            news.iter()
+                .map(|v| (v.label.to_owned(), v.bytes.round() as u64)),
+        )
         .collect()
 }
 
@@ -1036,6 +1114,23 @@ fn place_at_prefixes(c: &mut Container, heavy: &[(Vec<u8>, f64)], mass: f64, avg
     mass * (1.0 - placed).max(0.0)
 }
 
+/// The shares of `heavy` (new first levels) less the bytes of `values` of the same first
+/// level, out of `mass`.
+fn prefixes_less(
+    heavy: &[(Vec<u8>, f64)],
+    values: &[Carried<'_>],
+    mass: f64,
+) -> Vec<(Vec<u8>, f64)> {
+    let mut out = heavy.to_vec();
+    for v in values.iter().filter(|_| mass > 0.0) {
+        let first = super::newcomers::first_level(v.epk.as_bytes());
+        if let Some(h) = out.iter_mut().find(|h| h.0 == first) {
+            h.1 = (h.1 - v.bytes / mass).max(0.0);
+        }
+    }
+    out
+}
+
 /// Chunks of at most 1 GB for `mass` bytes (none below a byte; at most 256).
 fn pieces(mass: f64) -> usize {
     if mass < 1.0 {
@@ -1055,6 +1150,29 @@ fn insert_piece(c: &mut Container, epk: Epk, bytes: f64, avg_doc: f64) {
 /// the target's write rate) breaks the key at any size; `None` when open values do not
 /// grow (or not before an exabyte).
 fn limit_size(
+    carriers: &[Carrier<'_>],
+    g: &Growth,
+    sample: f64,
+    periods: Option<&Periods>,
+    named_new: &[Carried<'_>],
+) -> Option<u64> {
+    let own = limit_size_of_sample(carriers, g, sample, periods);
+    // A new value of the log's reaches the limit when its share of the new data does.
+    let limit = crate::engine::Limits::default().logical_bytes as f64;
+    let new = (named_new.iter())
+        .filter(|v| v.per_sample > 0.0)
+        .map(|v| (1.0 + limit / v.per_sample) * sample)
+        .filter(|s| *s < UNBOUNDED)
+        .fold(f64::INFINITY, f64::min);
+    match (own, new.is_finite()) {
+        (Some(o), true) => Some(o.min(new as u64)),
+        (None, true) => Some(new as u64),
+        (o, false) => o,
+    }
+}
+
+/// [`limit_size`] of the values the sample holds.
+fn limit_size_of_sample(
     carriers: &[Carrier<'_>],
     g: &Growth,
     sample: f64,

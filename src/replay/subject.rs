@@ -36,6 +36,19 @@ impl Subject<'_> {
     /// are drawn by line), by the key itself, not a layout's resolver; `None` when the log
     /// gave too little of it, or its value is not a valid key.
     pub fn key_epk(&self, w: &WriteOp, line: u64, scratch: &mut Scratch) -> Option<Epk> {
+        self.key_labelled(w, line, scratch, |_| false)
+            .map(|(epk, _)| epk)
+    }
+
+    /// [`Subject::key_epk`], with the value's label (see [`crate::stats::label`]) when
+    /// `wanted` says so of its EPK.
+    pub fn key_labelled(
+        &self,
+        w: &WriteOp,
+        line: u64,
+        scratch: &mut Scratch,
+        wanted: impl FnOnce(&Epk) -> bool,
+    ) -> Option<(Epk, Option<String>)> {
         if self.lacks_inputs(w) {
             return None;
         }
@@ -45,7 +58,11 @@ impl Subject<'_> {
             .map(|&i| w.fields[i].as_field())
             .collect();
         match self.spec.evaluate(&fields, line, self.seed, scratch) {
-            KeyValue::Components(c) => Some(self.definition.epk_unchecked(c.as_slice())),
+            KeyValue::Components(c) => {
+                let epk = self.definition.epk_unchecked(c.as_slice());
+                let label = wanted(&epk).then(|| crate::stats::label(c.as_slice()));
+                Some((epk, label))
+            }
             KeyValue::Invalid => None,
         }
     }
