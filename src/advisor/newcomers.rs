@@ -74,11 +74,11 @@ pub struct NewValue {
     /// Its label.
     pub label: String,
     /// Its share (see [`Newcomers::values`]), net of chance: the lines that created it
-    /// are shrunk towards the mean of its group's (the new values of a single-level key;
-    /// the values under one first level of a hierarchical key) by how much of the
-    /// group's spread chance explains (see [`shrunk`]), and its bytes with them. A
-    /// tenant's 200 contacts that write alike then look alike, and the largest of them
-    /// is not the luckiest's count.
+    /// are shrunk towards the mean of its neighbours' (the values under its first level
+    /// of a hierarchical key; the new values of half to twice its lines of a single-level
+    /// key) by how much of their spread chance explains (see `Lines::shrunk`), and its
+    /// bytes with them. A tenant's 200 contacts that write alike then look alike, and the
+    /// largest of them is not the luckiest's count.
     pub share: f64,
 }
 
@@ -129,37 +129,63 @@ struct Tally<'a> {
 struct Seen<'a> {
     bytes: f64,
     lines: u64,
-    /// Its group: the first 8 bytes of its first level (a hierarchical key's), else 0.
-    group: u64,
+    /// Its group: the first 8 bytes of its first level (a hierarchical key's).
+    group: Option<u64>,
     first: (&'a WriteOp, u64),
 }
 
 /// The least lines, shrunk, a new value needs to be sized on its own.
 const MIN_LINES: f64 = 5.0;
 
-/// Of each group, the mean of its values' lines and how much of their spread around it
-/// is theirs and not chance's: the weight `t / (t + m)` of an empirical Bayes estimate,
-/// with the lines of each value a Poisson count of mean `m` and `t` the spread left
-/// when chance's `m` is taken from the lines' variance.
-fn shrinkage(lines: impl Iterator<Item = (u64, u64)>) -> FxHashMap<u64, (f64, f64)> {
-    let mut sums: FxHashMap<u64, (f64, f64, f64)> = FxHashMap::default();
-    for (group, c) in lines {
-        let e = sums.entry(group).or_default();
-        let c = c as f64;
-        *e = (e.0 + 1.0, e.1 + c, e.2 + c * c);
-    }
-    (sums.into_iter())
-        .map(|(g, (n, sum, squares))| {
-            let mean = sum / n;
-            let spread = (squares / n - mean * mean - mean).max(0.0);
-            (g, (mean, spread / (spread + mean)))
-        })
-        .collect()
+/// The lines of a group of values, sorted, with running sums of them and of their
+/// squares: what each value's lines are shrunk towards (see [`Lines::shrunk`]).
+struct Lines {
+    sorted: Vec<u64>,
+    sums: Vec<(f64, f64)>,
 }
 
-/// A value's lines shrunk towards its group's mean (see [`shrinkage`]).
-fn shrunk(lines: u64, (mean, weight): (f64, f64)) -> f64 {
-    mean + weight * (lines as f64 - mean)
+impl Lines {
+    fn of(lines: impl Iterator<Item = u64>) -> Lines {
+        let mut sorted: Vec<u64> = lines.collect();
+        sorted.sort_unstable();
+        let mut sums = Vec::with_capacity(sorted.len() + 1);
+        let mut acc = (0.0, 0.0);
+        sums.push(acc);
+        for &c in &sorted {
+            let c = c as f64;
+            acc = (acc.0 + c, acc.1 + c * c);
+            sums.push(acc);
+        }
+        Lines { sorted, sums }
+    }
+
+    /// `lines` shrunk towards the mean `m` of its neighbours' by the share of their spread
+    /// that is theirs and not chance's: `m + t / (t + m) · (lines - m)`, an empirical Bayes
+    /// estimate with each value's lines a Poisson count and `t` their variance less
+    /// chance's `m`. The neighbours are the whole group, or, `local`, the values of half
+    /// to twice as many lines: where nothing groups the values (a single-level key's, the
+    /// first levels), a tenant's contacts that write alike are compared with each other,
+    /// not with the other tenants' whose rates differ.
+    fn shrunk(&self, lines: u64, local: bool) -> f64 {
+        let (lo, hi) = match local {
+            true => (
+                self.sorted.partition_point(|&c| 2 * c < lines),
+                self.sorted.partition_point(|&c| c <= 2 * lines),
+            ),
+            false => (0, self.sorted.len()),
+        };
+        let n = (hi - lo) as f64;
+        if n < 1.0 {
+            return lines as f64;
+        }
+        let (sum, squares) = (
+            self.sums[hi].0 - self.sums[lo].0,
+            self.sums[hi].1 - self.sums[lo].1,
+        );
+        let mean = sum / n;
+        let spread = (squares / n - mean * mean - mean).max(0.0);
+        mean + spread / (spread + mean) * (lines as f64 - mean)
+    }
 }
 
 /// The new values in `seen` the log wrote enough of, largest first, as shares of `all`
@@ -169,10 +195,17 @@ fn heavy_values(
     all: f64,
     (key, scratch): (&Subject<'_>, &mut Scratch),
 ) -> Vec<NewValue> {
-    let groups = shrinkage(seen.values().map(|s| (s.group, s.lines)));
+    let mut groups: FxHashMap<Option<u64>, Vec<u64>> = FxHashMap::default();
+    for s in seen.values() {
+        groups.entry(s.group).or_default().push(s.lines);
+    }
+    let groups: FxHashMap<Option<u64>, Lines> = (groups.into_iter())
+        .map(|(g, lines)| (g, Lines::of(lines.into_iter())))
+        .collect();
     let mut heavy: Vec<(u64, Seen<'_>, f64)> = (seen.into_iter())
         .filter_map(|(h, s)| {
-            let lines = shrunk(s.lines, groups[&s.group]);
+            // Values under one first level are one group; a single-level key's have none.
+            let lines = groups[&s.group].shrunk(s.lines, s.group.is_none());
             let sure = s.bytes * lines / s.lines as f64;
             (all > 0.0 && lines >= MIN_LINES).then_some((h, s, sure))
         })
@@ -195,10 +228,10 @@ fn heavy_values(
 /// their shares of `all` net of chance (their lines shrunk as [`NewValue::share`]'s are,
 /// all new first levels one group), largest first (ties by prefix).
 fn heavy_firsts(seen: FxHashMap<Vec<u8>, (f64, u64)>, all: f64) -> Vec<(Vec<u8>, f64)> {
-    let group = shrinkage(seen.values().map(|s| (0, s.1)));
+    let group = Lines::of(seen.values().map(|s| s.1));
     let mut heavy: Vec<(Vec<u8>, f64)> = (seen.into_iter())
         .filter_map(|(p, (bytes, lines))| {
-            let shrunk = shrunk(lines, *group.get(&0)?);
+            let shrunk = group.shrunk(lines, true);
             let share = bytes * shrunk / lines as f64 / all;
             (all > 0.0 && shrunk >= MIN_LINES).then_some((p, share))
         })
@@ -332,10 +365,8 @@ impl Tester<'_, '_> {
             let new_first =
                 self.firsts.is_empty() || !self.firsts.contains(first_level(epk.as_bytes()));
             if !held && new_first && self.stats.values.is_exact() {
-                let group = match self.firsts.is_empty() {
-                    true => 0,
-                    false => u64::from_le_bytes(epk.as_bytes()[..8].try_into().unwrap_or([0; 8])),
-                };
+                let group = (!self.firsts.is_empty())
+                    .then(|| u64::from_le_bytes(epk.as_bytes()[..8].try_into().unwrap_or([0; 8])));
                 let seen = tally.values.entry(hash).or_insert(Seen {
                     bytes: 0.0,
                     lines: 0,
@@ -386,26 +417,41 @@ mod tests {
     #[test]
     fn values_that_write_alike_shrink_to_their_mean() {
         // 200 contacts of one tenant, each a Poisson count of mean 58: their spread is
-        // chance's, and the luckiest is sized as the others.
+        // chance's, and the luckiest is sized as the others, whether they are a group or
+        // compared with their neighbours.
         let counts = poisson(200, 58.0);
         let max = *counts.iter().max().unwrap();
         assert!(max >= 75, "{max}");
-        let w = shrinkage(counts.iter().map(|&c| (7, c)))[&7];
-        assert!((w.0 - 58.0).abs() < 3.0, "{w:?}");
-        let top = shrunk(max, w);
-        assert!((top - 58.0).abs() <= 0.1 * 58.0, "{top}");
+        let lines = Lines::of(counts.iter().copied());
+        for local in [false, true] {
+            let top = lines.shrunk(max, local);
+            assert!((top - 58.0).abs() <= 0.1 * 58.0, "{local}: {top}");
+        }
     }
 
     #[test]
     fn values_that_differ_keep_their_counts() {
         // One tenant of 300 lines among 300 of one line: the spread is theirs.
         let counts = std::iter::once(300).chain(std::iter::repeat_n(1, 300));
-        let w = shrinkage(counts.map(|c| (0, c)))[&0];
-        assert!(w.1 > 0.99, "{w:?}");
-        assert!((shrunk(300, w) - 300.0).abs() < 3.0);
-        // Groups are apart: a group of equal counts keeps them.
-        let g = shrinkage([(1, 6), (1, 6), (2, 1), (2, 400)].into_iter());
-        assert_eq!(shrunk(6, g[&1]), 6.0);
-        assert!(shrunk(400, g[&2]) > 390.0);
+        let lines = Lines::of(counts);
+        assert!((lines.shrunk(300, false) - 300.0).abs() < 3.0);
+        assert_eq!(lines.shrunk(300, true), 300.0);
+        assert_eq!(Lines::of([6, 6].into_iter()).shrunk(6, false), 6.0);
+    }
+
+    #[test]
+    fn neighbours_keep_alike_values_apart_from_others() {
+        // A single-level key's contacts: 200 of a large tenant at 58 lines, 2,000 of
+        // smaller tenants at 4. The whole group's spread is mostly the tenants', so it
+        // would barely shrink the luckiest contact; its neighbours are its tenant's.
+        let counts: Vec<u64> = poisson(200, 58.0)
+            .into_iter()
+            .chain(poisson(2_000, 4.0))
+            .collect();
+        let max = *counts.iter().max().unwrap();
+        let lines = Lines::of(counts.into_iter());
+        assert!(lines.shrunk(max, false) > 0.9 * max as f64);
+        let local = lines.shrunk(max, true);
+        assert!((local - 58.0).abs() <= 0.1 * 58.0, "{local}");
     }
 }

@@ -795,40 +795,25 @@ pub fn project_into(
     }
     let avg_doc = sample / stats.documents.max(1) as f64;
     let hierarchical = definition.kind() == PartitionKind::MultiHash;
-    // New values' bytes per parent prefix (hierarchical keys) or over the whole space.
-    let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
-    let (mut anywhere, mut new_firsts) = (0.0, 0.0);
     let grows = placed(&carriers, &g, new, &container, hierarchical);
     // What a value cannot hold past its bound arrives as new values.
     let held_back: Vec<f64> = (carriers.iter().zip(&free).zip(&grows))
         .map(|((c, f), g)| c.bytes * (f - g).max(0.0))
         .collect();
-    for ((c, &grow), lost) in carriers.iter().zip(&grows).zip(&held_back) {
-        let items = (c.docs * grow).round().max(1.0) as u64;
-        container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
-        let new = c.bytes * g.unseen_per_byte;
-        match parent(c.epk, hierarchical) {
-            Some(p) => {
-                *parents.entry(p).or_default() += new * (1.0 - g.new_firsts) + lost;
-                new_firsts += new * g.new_firsts;
-            }
-            None => anywhere += new + lost,
-        }
-    }
-    // The log's largest new first levels take their share at their own prefix, when the
-    // values are counted exactly (sampled, a known first level may look new).
-    let heavy = (time.newcomers.as_ref())
-        .filter(|_| hierarchical && stats.values.is_exact())
-        .map_or(&[][..], |n| &n.heavy_firsts[..]);
-    // The log's large new values are values of their own, out of the new values' bytes
-    // (of a hierarchical key, out of their prefix's).
-    let named_new = carried(&time, stats, (&carriers, &g), (scale, hierarchical, new));
-    let heavy = prefixes_less(heavy, &named_new, new_firsts);
-    anywhere += place_at_prefixes(&mut container, &heavy, new_firsts, avg_doc);
-    for v in &named_new {
-        insert_piece(&mut container, v.epk.clone(), v.bytes, avg_doc);
-    }
-    anywhere = (anywhere - named_new.iter().map(|v| v.bytes).sum::<f64>()).max(0.0);
+    let (parents, anywhere, new_firsts) = place_carriers(
+        &mut container,
+        &carriers,
+        (&grows, &held_back),
+        &g,
+        hierarchical,
+    );
+    let (named_new, anywhere) = place_log_news(
+        &mut container,
+        (stats, &time),
+        (&carriers, &g),
+        (scale, hierarchical, new, avg_doc),
+        (anywhere, new_firsts),
+    );
     match new {
         NewValues::Anywhere => {
             for i in 0..BUCKETS {
@@ -1112,6 +1097,60 @@ fn place_at_prefixes(c: &mut Container, heavy: &[(Vec<u8>, f64)], mass: f64, avg
     }
     let placed: f64 = heavy.iter().map(|h| h.1).sum();
     mass * (1.0 - placed).max(0.0)
+}
+
+/// Inserts each carrier grown by `grows`; returns the new values' bytes (with what each
+/// carrier's bound holds back) per parent prefix of a hierarchical key, over the whole
+/// space, and of new first levels.
+fn place_carriers<'c>(
+    container: &mut Container,
+    carriers: &'c [Carrier<'_>],
+    (grows, held_back): (&[f64], &[f64]),
+    g: &Growth,
+    hierarchical: bool,
+) -> (BTreeMap<&'c [u8], f64>, f64, f64) {
+    let mut parents: BTreeMap<&[u8], f64> = BTreeMap::new();
+    let (mut anywhere, mut new_firsts) = (0.0, 0.0);
+    for ((c, &grow), lost) in carriers.iter().zip(grows).zip(held_back) {
+        let items = (c.docs * grow).round().max(1.0) as u64;
+        container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
+        let new = c.bytes * g.unseen_per_byte;
+        match parent(c.epk, hierarchical) {
+            Some(p) => {
+                *parents.entry(p).or_default() += new * (1.0 - g.new_firsts) + lost;
+                new_firsts += new * g.new_firsts;
+            }
+            None => anywhere += new + lost,
+        }
+    }
+    (parents, anywhere, new_firsts)
+}
+
+/// Places the log's new first levels at their prefixes and its large new values at their
+/// own EPKs (see [`carried`]), out of `new_firsts` (the new first levels' bytes) and
+/// `anywhere` (the other new values'); returns those values and what is left of
+/// `anywhere`. Only while the values are counted exactly: sampled, a known first level may
+/// look new.
+fn place_log_news<'t>(
+    container: &mut Container,
+    (stats, time): (&CandidateStats, &'t Time),
+    (carriers, g): (&[Carrier<'_>], &Growth),
+    (scale, hierarchical, new, avg_doc): (f64, bool, NewValues, f64),
+    (anywhere, new_firsts): (f64, f64),
+) -> (Vec<Carried<'t>>, f64) {
+    let heavy = (time.newcomers.as_ref())
+        .filter(|_| hierarchical && stats.values.is_exact())
+        .map_or(&[][..], |n| &n.heavy_firsts[..]);
+    // The values' bytes come out of the new values' (of a hierarchical key, out of their
+    // prefix's).
+    let named = carried(time, stats, (carriers, g), (scale, hierarchical, new));
+    let heavy = prefixes_less(heavy, &named, new_firsts);
+    let mut anywhere = anywhere + place_at_prefixes(container, &heavy, new_firsts, avg_doc);
+    for v in &named {
+        insert_piece(container, v.epk.clone(), v.bytes, avg_doc);
+    }
+    anywhere = (anywhere - named.iter().map(|v| v.bytes).sum::<f64>()).max(0.0);
+    (named, anywhere)
 }
 
 /// The shares of `heavy` (new first levels) less the bytes of `values` of the same first
