@@ -485,3 +485,30 @@ fn a_hot_spot_that_moves_each_hour_costs_what_each_hour_needs() {
         "autoscale {monthly}, expected {expected}"
     );
 }
+
+#[test]
+fn a_key_that_places_every_write_at_random_is_not_a_hot_partition() {
+    let dir = scratch("cost_random_lumps");
+    let docs = write(&dir, "docs.ndjson", &tenant_docs());
+    // 600 creates of new items, a line a second, each standing for 100: a few lines a
+    // partition in each window, whose busiest is busier than the mean by chance alone.
+    let mut log = String::new();
+    for i in 0..600u64 {
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"n{i}","tenantId":"t{}","userId":"u{i}","ts":{}}},"ts":{},"count":100}}"#,
+            i % 200,
+            1_794_700_800 + i,
+            1_794_700_800 + i
+        )
+        .unwrap();
+    }
+    let log = write(&dir, "log.ndjson", &log);
+    let r = analyze_logged(&docs, &log, "10TB", &["/id"]);
+    let c = candidate(&r, "/id");
+    assert!(
+        c["storage"]["physical_partitions"].as_u64().unwrap() >= 128,
+        "{c}"
+    );
+    assert!(!codes(c).contains(&"HOT_PARTITION".to_owned()), "{c}");
+}

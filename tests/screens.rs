@@ -8,6 +8,9 @@ use crate::util::pkadvisor;
 const DOCS: &str = "fixtures/multitenant/docs.ndjson";
 const LOG: &str = "fixtures/multitenant/queries.ndjson";
 const WIDTHS: [usize; 3] = [80, 100, 140];
+/// A fixture whose recommended key has warnings.
+const IOT_DOCS: &str = "fixtures/iot/docs.ndjson";
+const IOT_LOG: &str = "fixtures/iot/queries.ndjson";
 
 /// What `pkadvisor ARGS` prints at `width` columns, whatever its exit code.
 fn screen(args: &[&str], width: usize) -> String {
@@ -91,7 +94,15 @@ fn the_ranking_fits_and_keeps_the_bill_at_every_width() {
 #[test]
 fn the_recommended_keys_warnings_are_explained_with_what_to_do() {
     let json = pkadvisor()
-        .args(["analyze", DOCS, "--queries", LOG, "-q", "--format", "json"])
+        .args([
+            "analyze",
+            IOT_DOCS,
+            "--queries",
+            IOT_LOG,
+            "-q",
+            "--format",
+            "json",
+        ])
         .output()
         .expect("runs");
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
@@ -108,7 +119,10 @@ fn the_recommended_keys_warnings_are_explained_with_what_to_do() {
         !codes.is_empty(),
         "the fixture's recommended key has warnings"
     );
-    let text = prose(&screen(&["analyze", DOCS, "--queries", LOG, "-q"], 100));
+    let text = prose(&screen(
+        &["analyze", IOT_DOCS, "--queries", IOT_LOG, "-q"],
+        100,
+    ));
     let explained = text
         .split("Its warnings, and what to do:")
         .nth(1)

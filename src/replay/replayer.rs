@@ -4,7 +4,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::load::{WindowLoad, net_of_chance, random_spread};
+use super::load::{WindowLoad, chance_excess, net_of_chance, random_spread};
 use super::outcome::{OpCharge, WorkloadStats};
 use super::route::{self, Reach, RouteClass};
 use super::spread::Runs;
@@ -171,18 +171,6 @@ impl Need {
     }
 }
 
-/// The most chance puts on the busiest of `parts` partitions beyond its expected load, when
-/// each gets lumps of at most `lump` with variance `sigma²` (Bernstein's inequality at
-/// probability `1 / parts`); 0 for one partition.
-fn chance_excess(parts: f64, sigma: f64, lump: f64) -> f64 {
-    if parts <= 1.0 {
-        return 0.0;
-    }
-    let l = parts.ln();
-    let b = lump * l / 3.0;
-    b + (b * b + 2.0 * sigma * sigma * l).sqrt()
-}
-
 fn max(values: impl IntoIterator<Item = f64>) -> f64 {
     values.into_iter().fold(0.0, f64::max)
 }
@@ -241,8 +229,11 @@ pub(super) struct Replayer<'a, 'c> {
     id: crate::engine::KeyPath,
     /// The index of the logged operation being replayed.
     current: usize,
-    /// This window's single-partition operations (reads and writes) as lumps.
-    all_lumps: (f64, f64),
+    /// This window's single-partition operations (reads and writes) as lumps `(Σ, Σ², max)`.
+    all_lumps: (f64, f64, f64),
+    /// Each charged window's usable fraction, lumps and partitions, judged against chance
+    /// once the number of windows is known.
+    spreads: Vec<(f64, (f64, f64, f64), usize)>,
     /// Whether anything was charged in this window.
     charged: bool,
     /// Whether the key has a `rand_suffix` level.
@@ -276,7 +267,8 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 per_op: vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())],
                 ..WorkloadStats::default()
             },
-            all_lumps: (0.0, 0.0),
+            all_lumps: (0.0, 0.0, 0.0),
+            spreads: Vec::new(),
             charged: false,
             random_suffix: subject
                 .spec
@@ -329,15 +321,54 @@ impl Replayer<'_, '_> {
             .last()
             .filter(|_| self.charged)
         {
-            let expected = random_spread(self.all_lumps, w.partitions);
-            self.stats.usable_relative = self
-                .stats
-                .usable_relative
-                .min((w.usable_fraction() / expected).min(1.0));
+            (self.spreads).push((w.usable_fraction(), self.all_lumps, w.partitions));
         }
         self.charged = false;
-        self.all_lumps = (0.0, 0.0);
+        self.all_lumps = (0.0, 0.0, 0.0);
         self.container.next_window();
+    }
+
+    /// Adds `times` lumps of `size` requests to the window's.
+    fn lump(&mut self, size: f64, times: f64) {
+        let l = &mut self.all_lumps;
+        *l = (l.0 + size * times, l.1 + size * size * times, l.2.max(size));
+    }
+
+    /// The usable fraction relative to what random placement of the same requests would
+    /// give (see [`random_spread`]): of the worst window, judged as the worst of all the
+    /// windows, and of the whole log, whose many requests show a concentration that a
+    /// window of a few lines cannot tell from chance (40% of 100 lines on one tenant).
+    fn usable_relative(&self) -> f64 {
+        let windows = self.spreads.len();
+        let worst = (self.spreads.iter())
+            .map(|&(usable, lumps, parts)| (usable / random_spread(lumps, parts, windows)).min(1.0))
+            .fold(1.0, f64::min);
+        let mut all = (0.0, 0.0, 0.0);
+        for (_, l, _) in &self.spreads {
+            all = (all.0 + l.0, all.1 + l.1, f64::max(all.2, l.2));
+        }
+        let totals = self
+            .container
+            .load()
+            .cells()
+            .into_iter()
+            .reduce(|mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            });
+        let whole = match totals {
+            Some(t) if windows > 0 => {
+                let (sum, max) = (t.iter().sum::<f64>(), t.iter().copied().fold(0.0, f64::max));
+                let usable = if max > 0.0 {
+                    sum / (t.len() as f64 * max)
+                } else {
+                    1.0
+                };
+                (usable / random_spread(all, t.len(), 1)).min(1.0)
+            }
+            _ => 1.0,
+        };
+        worst.min(whole)
     }
 
     /// Puts what the key and an ideal key need, over the whole replay, into the stats.
@@ -347,6 +378,7 @@ impl Replayer<'_, '_> {
     pub(super) fn close_need(&mut self, log: Option<&Log>) {
         // Moves are settled first: what they cost is part of what the key must provision.
         self.settle_moves();
+        self.stats.usable_relative = self.usable_relative();
         let (windows, windows_net) = self.need.windows();
         self.stats.peak_ideal_ru = max(windows.iter().copied());
         self.stats.peak_ideal_ru_net = max(windows_net.iter().copied());
@@ -400,8 +432,7 @@ impl Replayer<'_, '_> {
             let ru = self.charges.create(bytes as f64 / docs as f64) * docs as f64;
             self.need.ideal(ru);
             self.stats.writes = self.stats.writes.saturating_add(docs);
-            self.all_lumps.0 += docs as f64;
-            self.all_lumps.1 += docs as f64;
+            self.lump(1.0, docs as f64);
             if self.spillover() {
                 let idx = self.container.partitions().len() - 1;
                 self.charge(idx, ru);
@@ -493,8 +524,7 @@ impl Replayer<'_, '_> {
             c.everywhere |= everywhere;
         }
         if n_visits == 1 {
-            self.all_lumps.0 += n as f64;
-            self.all_lumps.1 += (n as f64) * (n as f64);
+            self.lump(n as f64, 1.0);
         }
         if let ([Reach::Point(e)], true) = (reaches.as_slice(), self.need.counts()) {
             let (at, key) = (self.stretch(), self.value_key(e));
@@ -581,8 +611,7 @@ impl Replayer<'_, '_> {
         n: u64,
     ) -> Option<u64> {
         self.stats.writes = self.stats.writes.saturating_add(n);
-        self.all_lumps.0 += n as f64;
-        self.all_lumps.1 += (n as f64) * (n as f64);
+        self.lump(n as f64, 1.0);
         let model = self.write_charge(kind);
         self.stats.write_ru_model += model * n as f64;
         let epk = match kind {
@@ -820,6 +849,7 @@ impl Replayer<'_, '_> {
         // A batch's operations land together: one lump, not independent placements.
         let added_all = self.all_lumps.0 - before_all.0;
         self.all_lumps.1 = before_all.1 + added_all * added_all;
+        self.all_lumps.2 = before_all.2.max(added_all);
         keys.sort_unstable();
         keys.dedup();
         if keys.len() > 1 {
