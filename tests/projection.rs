@@ -1088,15 +1088,30 @@ fn big_device_log(big: &str, values: u64, lines: i64) -> (String, f64) {
     (out, mine / all)
 }
 
-#[test]
-fn a_large_new_value_of_the_log_is_sized_named_and_dated() {
-    let dir = scratch("projection_big_new_value");
+/// What [`big_device_run`] gives: the report, the sample's bytes, the big device's share
+/// of the log, and the documents' and the log's paths.
+type BigDeviceRun = (serde_json::Value, f64, f64, [String; 2]);
+
+/// [`analyze_fleet`] of the telemetry sample and a [`big_device_log`] under `key`.
+fn big_device_run(name: &str, (values, lines): (u64, i64), key: &str) -> BigDeviceRun {
+    let dir = scratch(name);
     let text = telemetry(20_000);
     let docs = write(&dir, "docs.ndjson", &text);
     let (sample, _, _) = telemetry_bytes(&text);
-    let (log, share) = big_device_log("nbig", 1, 600);
+    let (log, share) = big_device_log("nbig", values, lines);
     let log = write(&dir, "log.ndjson", &log);
-    let r = analyze_fleet(&docs, &log, &["/deviceId"]);
+    (
+        analyze_fleet(&docs, &log, &[key]),
+        sample,
+        share,
+        [docs, log],
+    )
+}
+
+#[test]
+fn a_large_new_value_of_the_log_is_sized_named_and_dated() {
+    let run = big_device_run("projection_big_new_value", (1, 600), "/deviceId");
+    let (r, sample, share, [docs, log]) = run;
     let c = candidate(&r, "/deviceId");
     let storage = &c["storage"];
     let p = storage["new_values"]["share"].as_f64().unwrap();
@@ -1137,16 +1152,11 @@ fn a_large_new_value_of_the_log_is_sized_named_and_dated() {
 
 #[test]
 fn a_new_first_levels_values_are_sized_alike_and_placed_where_they_are_written() {
-    let dir = scratch("projection_big_new_prefix");
-    let text = telemetry(20_000);
-    let docs = write(&dir, "docs.ndjson", &text);
-    let (sample, _, _) = telemetry_bytes(&text);
     // A new device writes half the log over 200 values of `v`, 30 lines each: each will
     // hold about 25 GB, under a physical partition's 50 GB, and the log puts some 60
     // lines on each partition, so that chance alone makes none twice as busy.
-    let (log, share) = big_device_log("nbig", 200, 12_000);
-    let log = write(&dir, "log.ndjson", &log);
-    let r = analyze_fleet(&docs, &log, &["/deviceId,/v"]);
+    let run = big_device_run("projection_big_new_prefix", (200, 12_000), "/deviceId,/v");
+    let (r, sample, share, _) = run;
     let c = candidate(&r, "/deviceId,/v");
     // New first levels take all new data; each of the device's values a 200th of its
     // share, placed at its own EPK inside the device's prefix.
