@@ -117,11 +117,53 @@ struct Tally<'a> {
     new: f64,
     tested: u64,
     first: (f64, f64),
-    /// Bytes of each new first level.
-    new_firsts: FxHashMap<Vec<u8>, (f64, u64)>,
+    /// Bytes and lines of each new first level.
+    new_firsts: Followed<Vec<u8>, (f64, u64)>,
     /// Each new value (of a hierarchical key, with a new first level), while the values
     /// are counted exactly.
-    values: FxHashMap<u64, Seen<'a>>,
+    values: Followed<u64, Seen<'a>>,
+}
+
+/// Values followed one by one, at most: past it, those of one line are let go, and when
+/// that frees less than half, no new one is followed (a heavy value shows early), so that
+/// a log of millions of values seen once holds no table of them all.
+const FOLLOWED: usize = 1 << 20;
+
+/// A table of values followed one by one (see [`FOLLOWED`]).
+struct Followed<K, V> {
+    map: FxHashMap<K, V>,
+    full: bool,
+    cap: usize,
+}
+
+impl<K, V> Default for Followed<K, V> {
+    fn default() -> Self {
+        Followed {
+            map: FxHashMap::default(),
+            full: false,
+            cap: FOLLOWED,
+        }
+    }
+}
+
+impl<K: Eq + std::hash::Hash, V> Followed<K, V> {
+    /// The entry of `key`, made by `make` when it is new and there is room; `once` says of
+    /// an entry that it has seen one line.
+    fn entry(&mut self, key: K, once: fn(&V) -> bool, make: impl FnOnce() -> V) -> Option<&mut V> {
+        if !self.map.contains_key(&key) {
+            if self.full {
+                return None;
+            }
+            if self.map.len() >= self.cap {
+                self.map.retain(|_, v| !once(v));
+                self.full = self.map.len() >= self.cap / 2;
+                if self.full {
+                    return None;
+                }
+            }
+        }
+        Some(self.map.entry(key).or_insert_with(make))
+    }
 }
 
 /// What the log created of one new value (by its hash), and its first create, whose
@@ -283,14 +325,14 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
         tally.new
     };
     let values = heavy_values(
-        std::mem::take(&mut tally.values),
+        std::mem::take(&mut tally.values.map),
         whole,
         (key, &mut scratch),
     );
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
-        heavy_firsts: heavy_firsts(tally.new_firsts, tally.first.1),
+        heavy_firsts: heavy_firsts(tally.new_firsts.map, tally.first.1),
         values,
     })
 }
@@ -347,8 +389,13 @@ impl Tester<'_, '_> {
                 true => tally.first.0 += bytes,
                 false => {
                     tally.first.1 += bytes;
-                    let e = tally.new_firsts.entry(first.to_vec()).or_default();
-                    *e = (e.0 + bytes, e.1 + 1);
+                    let once = |e: &(f64, u64)| e.1 < 2;
+                    if let Some(e) = tally
+                        .new_firsts
+                        .entry(first.to_vec(), once, Default::default)
+                    {
+                        *e = (e.0 + bytes, e.1 + 1);
+                    }
                 }
             }
         }
@@ -367,14 +414,16 @@ impl Tester<'_, '_> {
             if !held && new_first && self.stats.values.is_exact() {
                 let group = (!self.firsts.is_empty())
                     .then(|| u64::from_le_bytes(epk.as_bytes()[..8].try_into().unwrap_or([0; 8])));
-                let seen = tally.values.entry(hash).or_insert(Seen {
+                let make = || Seen {
                     bytes: 0.0,
                     lines: 0,
                     group,
                     first: (w, op.line),
-                });
-                seen.bytes += bytes;
-                seen.lines += 1;
+                };
+                if let Some(seen) = tally.values.entry(hash, |s| s.lines < 2, make) {
+                    seen.bytes += bytes;
+                    seen.lines += 1;
+                }
             }
         }
     }
@@ -412,6 +461,36 @@ mod tests {
                 k
             })
             .collect()
+    }
+
+    #[test]
+    fn followed_values_stay_bounded_and_keep_the_heavy_ones() {
+        let mut f: Followed<u64, u64> = Followed {
+            cap: 8,
+            ..Followed::default()
+        };
+        let once = |v: &u64| *v < 2;
+        // A heavy value early, then a stream of values seen once.
+        for _ in 0..5 {
+            *f.entry(0, once, || 0).unwrap() += 1;
+        }
+        for k in 1..100 {
+            if let Some(v) = f.entry(k, once, || 0) {
+                *v += 1;
+            }
+            assert!(f.map.len() <= 8);
+        }
+        assert_eq!(f.map[&0], 5);
+        // Values seen twice fill it: then no new one is followed, old ones still are.
+        let mut g: Followed<u64, u64> = Followed {
+            cap: 4,
+            ..Followed::default()
+        };
+        for k in 0..4 {
+            *g.entry(k, once, || 0).unwrap() += 2;
+        }
+        assert!(g.entry(9, once, || 0).is_none() && g.full);
+        assert!(g.entry(1, once, || 0).is_some());
     }
 
     #[test]
