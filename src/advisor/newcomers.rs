@@ -124,15 +124,15 @@ struct Tally<'a> {
     values: Followed<u64, Seen<'a>>,
 }
 
-/// Values followed one by one, at most: past it, those of one line are let go, and when
-/// that frees less than half, no new one is followed (a heavy value shows early), so that
-/// a log of millions of values seen once holds no table of them all.
+/// Values followed one by one, at most: past it, the values of at most `t` lines are let
+/// go, `t` doubling from 1 until half the table is free (lossy counting). A log of millions
+/// of values seen once holds no table of them all, and a heavy value keeps its place
+/// whatever the log's order: it has more lines than the values let go.
 const FOLLOWED: usize = 1 << 20;
 
 /// A table of values followed one by one (see [`FOLLOWED`]).
 struct Followed<K, V> {
     map: FxHashMap<K, V>,
-    full: bool,
     cap: usize,
 }
 
@@ -140,29 +140,23 @@ impl<K, V> Default for Followed<K, V> {
     fn default() -> Self {
         Followed {
             map: FxHashMap::default(),
-            full: false,
             cap: FOLLOWED,
         }
     }
 }
 
 impl<K: Eq + std::hash::Hash, V> Followed<K, V> {
-    /// The entry of `key`, made by `make` when it is new and there is room; `once` says of
-    /// an entry that it has seen one line.
-    fn entry(&mut self, key: K, once: fn(&V) -> bool, make: impl FnOnce() -> V) -> Option<&mut V> {
-        if !self.map.contains_key(&key) {
-            if self.full {
-                return None;
-            }
-            if self.map.len() >= self.cap {
-                self.map.retain(|_, v| !once(v));
-                self.full = self.map.len() >= self.cap / 2;
-                if self.full {
-                    return None;
-                }
+    /// The entry of `key`, made by `make` when it is new; `lines` says how many lines an
+    /// entry has seen.
+    fn entry(&mut self, key: K, lines: fn(&V) -> u64, make: impl FnOnce() -> V) -> &mut V {
+        if self.map.len() >= self.cap && !self.map.contains_key(&key) {
+            let mut t = 1;
+            while self.map.len() > self.cap / 2 {
+                self.map.retain(|_, v| lines(v) > t);
+                t = t.saturating_mul(2);
             }
         }
-        Some(self.map.entry(key).or_insert_with(make))
+        self.map.entry(key).or_insert_with(make)
     }
 }
 
@@ -248,7 +242,9 @@ fn heavy_values(
         .filter_map(|(h, s)| {
             // Values under one first level are one group; a single-level key's have none.
             let lines = groups[&s.group].shrunk(s.lines, s.group.is_none());
-            let sure = s.bytes * lines / s.lines as f64;
+            // Shrunk down only: a value of few lines is placed as its writes are, and
+            // lines of large `count`s are not multiplied.
+            let sure = s.bytes * (lines / s.lines as f64).min(1.0);
             (all > 0.0 && lines >= MIN_LINES).then_some((h, s, sure))
         })
         .collect();
@@ -274,7 +270,7 @@ fn heavy_firsts(seen: FxHashMap<Vec<u8>, (f64, u64)>, all: f64) -> Vec<(Vec<u8>,
     let mut heavy: Vec<(Vec<u8>, f64)> = (seen.into_iter())
         .filter_map(|(p, (bytes, lines))| {
             let shrunk = group.shrunk(lines, true);
-            let share = bytes * shrunk / lines as f64 / all;
+            let share = bytes * (shrunk / lines as f64).min(1.0) / all;
             (all > 0.0 && shrunk >= MIN_LINES).then_some((p, share))
         })
         .collect();
@@ -324,17 +320,46 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
     } else {
         tally.new
     };
-    let values = heavy_values(
+    let mut values = heavy_values(
         std::mem::take(&mut tally.values.map),
         whole,
         (key, &mut scratch),
     );
+    let heavy = heavy_firsts(tally.new_firsts.map, tally.first.1);
+    fit_to_firsts(&mut values, &heavy);
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
-        heavy_firsts: heavy_firsts(tally.new_firsts.map, tally.first.1),
+        heavy_firsts: heavy,
         values,
     })
+}
+
+/// Fits the values' shares to their first levels': those under a first level of `heavy`
+/// take at most its share (a first level is shrunk among its neighbours, its values among
+/// themselves, and a lone value can come out larger than its first level), the others at
+/// most what the heavy first levels leave; so that all of them together never hold more
+/// than the new data.
+fn fit_to_firsts(values: &mut [NewValue], heavy: &[(Vec<u8>, f64)]) {
+    let index: FxHashMap<&[u8], usize> = (heavy.iter().enumerate())
+        .map(|(i, h)| (&h.0[..], i))
+        .collect();
+    let group = |v: &NewValue| index.get(first_level(v.epk.as_bytes())).copied();
+    // Per heavy first level, and (last) for the rest: the values' shares and their room.
+    let mut sums = vec![0.0; heavy.len() + 1];
+    for v in values.iter() {
+        sums[group(v).unwrap_or(heavy.len())] += v.share;
+    }
+    let room = |g: usize| match heavy.get(g) {
+        Some(h) => h.1,
+        None => (1.0 - heavy.iter().map(|h| h.1).sum::<f64>()).max(0.0),
+    };
+    for v in values.iter_mut() {
+        let g = group(v).unwrap_or(heavy.len());
+        if sums[g] > room(g) {
+            v.share *= room(g) / sums[g];
+        }
+    }
 }
 
 /// What testing a create needs.
@@ -389,13 +414,11 @@ impl Tester<'_, '_> {
                 true => tally.first.0 += bytes,
                 false => {
                     tally.first.1 += bytes;
-                    let once = |e: &(f64, u64)| e.1 < 2;
-                    if let Some(e) = tally
+                    let lines = |e: &(f64, u64)| e.1;
+                    let e = tally
                         .new_firsts
-                        .entry(first.to_vec(), once, Default::default)
-                    {
-                        *e = (e.0 + bytes, e.1 + 1);
-                    }
+                        .entry(first.to_vec(), lines, Default::default);
+                    *e = (e.0 + bytes, e.1 + 1);
                 }
             }
         }
@@ -420,10 +443,9 @@ impl Tester<'_, '_> {
                     group,
                     first: (w, op.line),
                 };
-                if let Some(seen) = tally.values.entry(hash, |s| s.lines < 2, make) {
-                    seen.bytes += bytes;
-                    seen.lines += 1;
-                }
+                let seen = tally.values.entry(hash, |s| s.lines, make);
+                seen.bytes += bytes;
+                seen.lines += 1;
             }
         }
     }
@@ -465,32 +487,53 @@ mod tests {
 
     #[test]
     fn followed_values_stay_bounded_and_keep_the_heavy_ones() {
-        let mut f: Followed<u64, u64> = Followed {
-            cap: 8,
-            ..Followed::default()
-        };
-        let once = |v: &u64| *v < 2;
-        // A heavy value early, then a stream of values seen once.
-        for _ in 0..5 {
-            *f.entry(0, once, || 0).unwrap() += 1;
-        }
-        for k in 1..100 {
-            if let Some(v) = f.entry(k, once, || 0) {
-                *v += 1;
+        // Heavy values (20 lines) first or last among 200 values of one line: a table of
+        // 16 keeps them whatever the order, with their counts.
+        for heavy_last in [false, true] {
+            let mut f: Followed<u64, u64> = Followed {
+                cap: 16,
+                ..Followed::default()
+            };
+            let lines = |v: &u64| *v;
+            let mut feed = |k: u64, n: u64| (0..n).for_each(|_| *f.entry(k, lines, || 0) += 1);
+            if !heavy_last {
+                (1000..1004).for_each(|k| feed(k, 20));
             }
-            assert!(f.map.len() <= 8);
+            (0..200).for_each(|k| feed(k, 1));
+            if heavy_last {
+                (1000..1004).for_each(|k| feed(k, 20));
+            }
+            assert!(f.map.len() <= 16);
+            for k in 1000..1004 {
+                assert_eq!(f.map.get(&k), Some(&20), "{heavy_last}");
+            }
         }
-        assert_eq!(f.map[&0], 5);
-        // Values seen twice fill it: then no new one is followed, old ones still are.
-        let mut g: Followed<u64, u64> = Followed {
-            cap: 4,
-            ..Followed::default()
+    }
+
+    #[test]
+    fn values_never_take_more_than_their_first_levels_or_the_new_data() {
+        let epk = |first: u8, second: u8| Epk::from_bytes(&[[first; 16], [second; 16]].concat());
+        let value = |first: u8, second: u8, share: f64| NewValue {
+            epk: epk(first, second),
+            label: String::new(),
+            share,
         };
-        for k in 0..4 {
-            *g.entry(k, once, || 0).unwrap() += 2;
-        }
-        assert!(g.entry(9, once, || 0).is_none() && g.full);
-        assert!(g.entry(1, once, || 0).is_some());
+        // A lone value shrunk less than its first level (0.2 against 0.17), and values
+        // under first levels not placed on their own that ask for more than is left.
+        let heavy = vec![(vec![1; 16], 0.17), (vec![2; 16], 0.5)];
+        let mut values = vec![
+            value(1, 9, 0.2),
+            value(2, 9, 0.1),
+            value(3, 9, 0.3),
+            value(4, 9, 0.2),
+        ];
+        fit_to_firsts(&mut values, &heavy);
+        let shares: Vec<f64> = values.iter().map(|v| v.share).collect();
+        assert!((shares[0] - 0.17).abs() < 1e-12, "{shares:?}");
+        assert!((shares[1] - 0.1).abs() < 1e-12, "{shares:?}");
+        // 0.33 is left for 0.5 asked: each gets its part of it.
+        assert!((shares[2] + shares[3] - 0.33).abs() < 1e-12, "{shares:?}");
+        assert!((shares[2] / shares[3] - 1.5).abs() < 1e-9, "{shares:?}");
     }
 
     #[test]

@@ -102,6 +102,11 @@ impl WindowedLoad {
         self.current.resize(partitions, 0.0);
     }
 
+    /// The open window's summary; `None` while nothing is charged in it.
+    pub fn current(&self) -> Option<WindowStats> {
+        self.summarize()
+    }
+
     /// Every window with load, the open one last.
     pub fn windows(&self) -> Vec<WindowStats> {
         let mut all = self.closed.clone();

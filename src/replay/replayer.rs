@@ -314,13 +314,8 @@ impl Replayer<'_, '_> {
         }
         self.need.close_window();
         self.load.close(self.container.partitions().len());
-        if let Some(w) = self
-            .container
-            .load()
-            .windows()
-            .last()
-            .filter(|_| self.charged)
-        {
+        // A window charged nothing (its lines' observed RU were 0) has no record of its own.
+        if let Some(w) = self.container.load().current().filter(|_| self.charged) {
             (self.spreads).push((w.usable_fraction(), self.all_lumps, w.partitions));
         }
         self.charged = false;
