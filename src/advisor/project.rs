@@ -770,31 +770,20 @@ pub fn project_into(
     time: Time,
     new: NewValues,
 ) -> Projection {
-    let Time {
-        timed, retention, ..
-    } = time;
-    let definition = container.definition().clone();
-    let v1 = definition.is_v1();
-    let sample = stats.histogram().total_bytes.max(1) as f64;
-    let scale = target.storage_bytes as f64 / sample;
-    let mut carriers = carriers(stats, v1);
-    let arrivals = Arrivals::of(&carriers, timed);
-    for c in &mut carriers {
-        c.closed = arrivals.is_closed(c);
-    }
-    let mut g = growth(stats, &carriers, (scale, &time), &arrivals);
-    let free = placed(&carriers, &g, new, &container, hierarchical_of(&definition));
-    let periods = Periods::of(&carriers, &arrivals, sample, &g);
-    if let Some(p) = &periods {
-        for c in &mut carriers {
-            c.cap = p.cap(c, &arrivals, retention);
-        }
-    }
-    if let Some(b) = retention.and_then(|r| arrivals.bound(r)) {
-        g.bound = b;
-    }
+    let retention = time.retention;
+    let v1 = container.definition().is_v1();
+    let hierarchical = hierarchical_of(container.definition());
+    let free = |c: &[Carrier<'_>], g: &Growth| placed(c, g, new, &container, hierarchical);
+    let Grown {
+        carriers,
+        arrivals,
+        g,
+        periods,
+        sample,
+        scale,
+        free,
+    } = grow(stats, v1, target, &time, free);
     let avg_doc = sample / stats.documents.max(1) as f64;
-    let hierarchical = definition.kind() == PartitionKind::MultiHash;
     let grows = placed(&carriers, &g, new, &container, hierarchical);
     // What a value cannot hold past its bound arrives as new values.
     let held_back: Vec<f64> = (carriers.iter().zip(&free).zip(&grows))
@@ -849,6 +838,62 @@ pub fn project_into(
         named_new: (named_new.iter())
             .map(|v| (v.epk.to_hex(), v.label.to_owned()))
             .collect(),
+    }
+}
+
+/// A sample's values grown onto a target, as both [`project_into`] and [`named_sizes`] read
+/// them.
+struct Grown<'s> {
+    /// The values placed one by one, closed or not, capped when periods in progress.
+    carriers: Vec<Carrier<'s>>,
+    arrivals: Arrivals,
+    /// Their growth, bounded by the retention.
+    g: Growth,
+    periods: Option<Periods>,
+    /// The sample's bytes.
+    sample: f64,
+    /// The target's bytes over the sample's.
+    scale: f64,
+    /// What `free` made of the growth before caps and bounds.
+    free: Vec<f64>,
+}
+
+/// Grows `stats`' values onto `target` with what is known of `time`; `free` is given the
+/// growth before periods cap and a retention bounds it (what values would hold unbounded:
+/// the projection's bytes held back are the difference).
+fn grow<'s>(
+    stats: &'s CandidateStats,
+    v1: bool,
+    target: &Target,
+    time: &Time,
+    free: impl FnOnce(&[Carrier<'_>], &Growth) -> Vec<f64>,
+) -> Grown<'s> {
+    let sample = stats.histogram().total_bytes.max(1) as f64;
+    let scale = target.storage_bytes as f64 / sample;
+    let mut carriers = carriers(stats, v1);
+    let arrivals = Arrivals::of(&carriers, time.timed);
+    for c in &mut carriers {
+        c.closed = arrivals.is_closed(c);
+    }
+    let mut g = growth(stats, &carriers, (scale, time), &arrivals);
+    let free = free(&carriers, &g);
+    let periods = Periods::of(&carriers, &arrivals, sample, &g);
+    if let Some(p) = &periods {
+        for c in &mut carriers {
+            c.cap = p.cap(c, &arrivals, time.retention);
+        }
+    }
+    if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
+        g.bound = b;
+    }
+    Grown {
+        carriers,
+        arrivals,
+        g,
+        periods,
+        sample,
+        scale,
+        free,
     }
 }
 
@@ -985,23 +1030,13 @@ pub fn named_sizes(
     target: &Target,
     time: &Time,
 ) -> Vec<(String, u64)> {
-    let sample = stats.histogram().total_bytes.max(1) as f64;
-    let scale = target.storage_bytes as f64 / sample;
-    let mut carriers = carriers(stats, definition.is_v1());
-    let arrivals = Arrivals::of(&carriers, time.timed);
-    for c in &mut carriers {
-        c.closed = arrivals.is_closed(c);
-    }
-    let mut g = growth(stats, &carriers, (scale, time), &arrivals);
-    let periods = Periods::of(&carriers, &arrivals, sample, &g);
-    for c in carriers.iter_mut().filter(|_| periods.is_some()) {
-        c.cap = periods
-            .as_ref()
-            .map_or(f64::INFINITY, |p| p.cap(c, &arrivals, time.retention));
-    }
-    if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
-        g.bound = b;
-    }
+    let Grown {
+        carriers,
+        g,
+        periods,
+        scale,
+        ..
+    } = grow(stats, definition.is_v1(), target, time, |_, _| Vec::new());
     let hierarchical = hierarchical_of(definition);
     let news = carried(
         time,
