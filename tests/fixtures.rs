@@ -1,12 +1,12 @@
 //! The advisor's verdicts on the realistic fixtures (see fixtures/README.md): the rankings
 //! and finding codes an expert would give.
 
-use crate::util::{candidate, codes, json};
+use crate::util::{candidate, codes, json, json_with_keys};
 
 fn analyze(set: &str, target: &str, keys: &[&str]) -> serde_json::Value {
     let docs = format!("fixtures/{set}/docs.ndjson");
     let log = format!("fixtures/{set}/queries.ndjson");
-    let mut args = vec![
+    let args = [
         "analyze",
         docs.as_str(),
         "--queries",
@@ -17,10 +17,7 @@ fn analyze(set: &str, target: &str, keys: &[&str]) -> serde_json::Value {
         "json",
         "--quiet",
     ];
-    for k in keys {
-        args.extend(["--key", k]);
-    }
-    json(&args)
+    json_with_keys(&args, keys)
 }
 
 fn has(r: &serde_json::Value, spec: &str, expected: &[&str]) {

@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::util::{json, pkadvisor, scratch, write};
+use crate::util::{json, json_with_keys, pkadvisor, scratch, write};
 
 const DOCS: &str = "fixtures/multitenant/docs.ndjson";
 const DIR: &str = "tests/data/monitor";
@@ -26,11 +26,8 @@ const KEYS: [&str; 5] = [
 fn analyze(log: &str, extra: &[&str]) -> Value {
     let mut args = vec!["analyze", DOCS, "--queries", log, "--format", "json", "-q"];
     args.extend(["--current-key", "/tenantId,/userId"]);
-    for k in KEYS {
-        args.extend(["--key", k]);
-    }
     args.extend(extra);
-    json(&args)
+    json_with_keys(&args, &KEYS)
 }
 
 /// Per candidate: reads, writes, the three read fractions and RU per operation.

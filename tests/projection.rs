@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{by_device, candidate, codes, json, pkadvisor, scratch, write};
+use crate::util::{by_device, candidate, codes, json, json_with_keys, pkadvisor, scratch, write};
 
 /// The seconds [`telemetry`]`(n)`'s documents arrive over (14 days, evenly).
 fn telemetry_span(n: usize) -> f64 {
@@ -176,7 +176,7 @@ fn figures_do_not_depend_on_the_other_candidates() {
         "rand_suffix(/tenantId,10)",
     ];
     let run = |n: usize| {
-        let mut args = vec![
+        let args = [
             "analyze",
             "fixtures/multitenant/docs.ndjson",
             "--queries",
@@ -188,10 +188,7 @@ fn figures_do_not_depend_on_the_other_candidates() {
             "--format",
             "json",
         ];
-        for k in &keys[..n] {
-            args.extend(["--key", k]);
-        }
-        let r = json(&args);
+        let r = json_with_keys(&args, &keys[..n]);
         candidate(&r, keys[0]).clone()
     };
     let alone = run(1);
@@ -867,7 +864,7 @@ fn telemetry_bytes(text: &str) -> (f64, f64, f64) {
 }
 
 fn analyze_fleet(docs: &str, log: &str, keys: &[&str]) -> serde_json::Value {
-    let mut args = vec![
+    let args = [
         "analyze",
         docs,
         "--queries",
@@ -879,10 +876,7 @@ fn analyze_fleet(docs: &str, log: &str, keys: &[&str]) -> serde_json::Value {
         "--format",
         "json",
     ];
-    for k in keys {
-        args.extend(["--key", k]);
-    }
-    json(&args)
+    json_with_keys(&args, keys)
 }
 
 #[test]

@@ -60,7 +60,7 @@ pub fn codes(c: &serde_json::Value) -> Vec<String> {
 /// `analyze DOCS --queries LOG --target-storage TARGET --format json` with `--key` for each
 /// of `keys`, parsed.
 pub fn analyze_logged(docs: &str, log: &str, target: &str, keys: &[&str]) -> serde_json::Value {
-    let mut args = vec![
+    let args = [
         "analyze",
         docs,
         "--queries",
@@ -70,10 +70,16 @@ pub fn analyze_logged(docs: &str, log: &str, target: &str, keys: &[&str]) -> ser
         "--format",
         "json",
     ];
+    json_with_keys(&args, keys)
+}
+
+/// [`json`] of `args` with `--key` for each of `keys`.
+pub fn json_with_keys(args: &[&str], keys: &[&str]) -> serde_json::Value {
+    let mut all = args.to_vec();
     for k in keys {
-        args.extend(["--key", k]);
+        all.extend(["--key", k]);
     }
-    json(&args)
+    json(&all)
 }
 
 /// Says `SKIPPED: TEST: REASON` on stderr when a tool a test needs is missing; under `CI`
