@@ -124,6 +124,16 @@ impl WindowedLoad {
         all
     }
 
+    /// The RU charged to each partition over every window, in today's partitions: the sum
+    /// of [`cells`](Self::cells)' rows.
+    pub fn totals(&self) -> Vec<f64> {
+        let mut sums = vec![0.0; self.current.len()];
+        for row in self.closed_cells.iter().chain([&self.current]) {
+            sums.iter_mut().zip(row).for_each(|(s, c)| *s += c);
+        }
+        sums
+    }
+
     /// The usable fraction of the worst window holding at least 1% of the load (a
     /// nearly empty window says nothing of the distribution); 1.0 when nothing was charged.
     pub fn usable_fraction(&self) -> f64 {
@@ -188,5 +198,6 @@ mod tests {
         );
         assert_eq!(l.windows()[0].partitions, 2);
         assert_eq!(l.windows().len(), l.cells().len());
+        assert_eq!(l.totals(), vec![15.0, 15.0, 70.0]);
     }
 }

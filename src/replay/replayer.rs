@@ -342,17 +342,9 @@ impl Replayer<'_, '_> {
         for (_, l, _) in &self.spreads {
             all = (all.0 + l.0, all.1 + l.1, f64::max(all.2, l.2));
         }
-        let totals = self
-            .container
-            .load()
-            .cells()
-            .into_iter()
-            .reduce(|mut a, b| {
-                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-                a
-            });
-        let whole = match totals {
-            Some(t) if windows > 0 => {
+        let t = self.container.load().totals();
+        let whole = match windows > 0 && !t.is_empty() {
+            true => {
                 let (sum, max) = (t.iter().sum::<f64>(), t.iter().copied().fold(0.0, f64::max));
                 let usable = if max > 0.0 {
                     sum / (t.len() as f64 * max)
@@ -361,7 +353,7 @@ impl Replayer<'_, '_> {
                 };
                 (usable / random_spread(all, t.len(), 1)).min(1.0)
             }
-            _ => 1.0,
+            false => 1.0,
         };
         worst.min(whole)
     }
