@@ -224,6 +224,13 @@ impl Lines {
     }
 }
 
+/// The bytes of a value (or first level) of `lines` lines net of chance, when its lines
+/// shrunk (see [`Lines::shrunk`]) reach [`MIN_LINES`]: shrunk down only, so that a value of
+/// few lines is placed as its writes are and lines of large `count`s are not multiplied.
+fn net_of_chance(bytes: f64, lines: u64, shrunk: f64) -> Option<f64> {
+    (shrunk >= MIN_LINES).then(|| bytes * (shrunk / lines as f64).min(1.0))
+}
+
 /// The new values in `seen` the log wrote enough of, largest first, as shares of `all`
 /// net of chance (see [`NewValue::share`]).
 fn heavy_values(
@@ -242,10 +249,8 @@ fn heavy_values(
         .filter_map(|(h, s)| {
             // Values under one first level are one group; a single-level key's have none.
             let lines = groups[&s.group].shrunk(s.lines, s.group.is_none());
-            // Shrunk down only: a value of few lines is placed as its writes are, and
-            // lines of large `count`s are not multiplied.
-            let sure = s.bytes * (lines / s.lines as f64).min(1.0);
-            (all > 0.0 && lines >= MIN_LINES).then_some((h, s, sure))
+            let sure = net_of_chance(s.bytes, s.lines, lines).filter(|_| all > 0.0)?;
+            Some((h, s, sure))
         })
         .collect();
     heavy.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
@@ -269,9 +274,8 @@ fn heavy_firsts(seen: FxHashMap<Vec<u8>, (f64, u64)>, all: f64) -> Vec<(Vec<u8>,
     let group = Lines::of(seen.values().map(|s| s.1));
     let mut heavy: Vec<(Vec<u8>, f64)> = (seen.into_iter())
         .filter_map(|(p, (bytes, lines))| {
-            let shrunk = group.shrunk(lines, true);
-            let share = bytes * (shrunk / lines as f64).min(1.0) / all;
-            (all > 0.0 && shrunk >= MIN_LINES).then_some((p, share))
+            let sure = net_of_chance(bytes, lines, group.shrunk(lines, true));
+            Some((p, sure.filter(|_| all > 0.0)? / all))
         })
         .collect();
     heavy.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
@@ -320,11 +324,7 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
     } else {
         tally.new
     };
-    let mut values = heavy_values(
-        std::mem::take(&mut tally.values.map),
-        whole,
-        (key, &mut scratch),
-    );
+    let mut values = heavy_values(tally.values.map, whole, (key, &mut scratch));
     let heavy = heavy_firsts(tally.new_firsts.map, tally.first.1);
     fit_to_firsts(&mut values, &heavy);
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
