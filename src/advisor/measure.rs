@@ -256,9 +256,9 @@ fn place(
 }
 
 /// Digests the document's value for every plain version-2 key first (none for the other
-/// candidates), asking for each value's slots in its candidate's tables, and for the slot
-/// of the item id (hash `id`) in its owners: the slots, which twenty candidates' tables
-/// spread far beyond the cache, arrive while the rest hash.
+/// candidates), asking for each value's slot in its candidate's table of kept values, and
+/// for the slot of the item id (hash `id`) in its owners: the slots, which twenty
+/// candidates' tables spread far beyond the cache, arrive while the rest hash.
 fn digest_plain(
     plan: &Plan,
     stats: &[CandidateStats],
@@ -274,7 +274,7 @@ fn digest_plain(
         }
         let i = c.plain.filter(|_| !c.definition.is_v1())?;
         let d = V2Digest::of(doc.fields[i].component()?);
-        stats.prefetch(d.h1, d.slice());
+        stats.values.prefetch_kept(d.h1);
         Some(d)
     }));
 }

@@ -171,14 +171,6 @@ impl Arrival {
         self.add_cold(position, position.div_euclid(self.width), slice, bytes);
     }
 
-    /// Asks for the cache line of the hot window's counters of `slice` (a hint).
-    #[inline]
-    pub fn prefetch(&self, slice: usize) {
-        if let Some(s) = self.hot.get(slice) {
-            super::prefetch((s as *const [u32; 2]).cast());
-        }
-    }
-
     /// Counts the document in the hot window's 32-bit counters of `slice`, unless they
     /// would overflow.
     #[inline]

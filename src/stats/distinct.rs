@@ -145,14 +145,6 @@ impl Default for Distinct {
 }
 
 impl Distinct {
-    /// Asks for the cache line where `hash` is counted once the sketch is on (a hint).
-    #[inline]
-    pub fn prefetch(&self, hash: u64) {
-        if let Distinct::Sketch(r) = self {
-            super::prefetch(&r.0[(hash >> (64 - PRECISION)) as usize]);
-        }
-    }
-
     /// Counts one value hash.
     #[inline]
     pub fn add(&mut self, hash: u64) {

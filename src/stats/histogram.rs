@@ -37,14 +37,6 @@ impl Default for EpkHistogram {
 }
 
 impl EpkHistogram {
-    /// Asks for the cache line of slice `slice` (a hint).
-    #[inline]
-    pub fn prefetch(&self, slice: usize) {
-        if let Some(s) = self.slices.get(slice) {
-            super::prefetch((s as *const Slice).cast());
-        }
-    }
-
     /// Counts one document of `bytes` in slice `slice`; returns the bytes the slice now
     /// holds.
     #[inline]

@@ -159,20 +159,6 @@ impl CandidateStats {
         }
     }
 
-    /// Asks for the cache lines a document with the value of `hash` in slice `slice` will
-    /// count in (a hint: it changes nothing). Twenty candidates' registers, slices and
-    /// cells do not fit in cache together; asked for while the other values hash, they
-    /// arrive before they are needed.
-    #[inline]
-    pub fn prefetch(&self, hash: u64, slice: usize) {
-        self.values.prefetch(hash);
-        if !self.values.is_exact() {
-            self.distinct.prefetch(hash);
-            self.histogram.prefetch(slice);
-        }
-        self.arrival.prefetch(slice);
-    }
-
     /// Counts a document whose key value is an object or array.
     pub fn add_invalid(&mut self, bytes: u64) {
         self.documents += 1;
