@@ -12,6 +12,8 @@
 //! new slots together stay within the four slots a value is costed at (at most 3.43), and
 //! so does a retain, which copies only the values it keeps (at most 3.3 with the table).
 
+use std::sync::OnceLock;
+
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -67,6 +69,10 @@ const FIRST: usize = 16;
 pub(super) struct Sample {
     slots: Vec<Slot>,
     len: usize,
+    /// The held slots in hash order, once asked for (see [`sorted`](Self::sorted)): the
+    /// projection, the report and the profile read the values in this order several times
+    /// each. Forgotten whenever a value is placed.
+    order: OnceLock<Vec<usize>>,
 }
 
 impl PartialEq for Sample {
@@ -153,6 +159,7 @@ impl Sample {
         let at = self.find(hash);
         self.len += !self.slots[at].is_held() as usize;
         self.slots[at] = Slot { hash, tally };
+        self.order.take();
     }
 
     /// Moves every value into a table of `size` slots (a power of two).
@@ -163,6 +170,7 @@ impl Sample {
 
     /// Places `held` (distinct hashes) in a table of free slots.
     fn place(&mut self, held: impl Iterator<Item = Slot>) {
+        self.order.take();
         self.len = 0;
         for s in held {
             let at = self.find(s.hash);
@@ -203,9 +211,16 @@ impl Sample {
     /// The values held, in hash order: an order that does not depend on how the table was
     /// filled (a profile read back, a merge), so that sums over them do not either.
     pub fn sorted(&self) -> impl Iterator<Item = (u64, &Tally)> {
-        let mut all: Vec<&Slot> = self.slots.iter().filter(|s| s.is_held()).collect();
-        all.sort_unstable_by_key(|s| s.hash);
-        all.into_iter().map(|s| (s.hash, &s.tally))
+        let order = self.order.get_or_init(|| {
+            let mut held: Vec<usize> = (0..self.slots.len())
+                .filter(|&i| self.slots[i].is_held())
+                .collect();
+            held.sort_unstable_by_key(|&i| self.slots[i].hash);
+            held
+        });
+        order
+            .iter()
+            .map(|&i| (self.slots[i].hash, &self.slots[i].tally))
     }
 
     /// The hashes held.
@@ -353,6 +368,12 @@ mod tests {
             assert_eq!(&held, map);
             assert_eq!(table.len(), map.len());
             assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
+            // In hash order, asked for twice: the second reads the order kept by the first.
+            for _ in 0..2 {
+                let sorted: Vec<(u64, Tally)> = table.sorted().map(|(h, t)| (h, *t)).collect();
+                let expected: Vec<(u64, Tally)> = map.iter().map(|(h, t)| (*h, *t)).collect();
+                assert_eq!(sorted, expected);
+            }
         };
         same(&table, &map);
         assert!(
