@@ -103,10 +103,9 @@ pub struct Arrival {
     /// first used).
     #[serde(skip)]
     hot: Vec<[u32; 2]>,
-    /// Which slices of `hot` hold counts, one bit each, and how many (see
-    /// [`flush`](Self::flush)).
+    /// Which slices of `hot` hold counts, one bit each (see [`flush`](Self::flush)).
     #[serde(skip)]
-    touched: ([u64; SLICES / 64], usize),
+    touched: [u64; SLICES / 64],
 }
 
 /// A flush goes through the slices the hot window counted in while they are at most this
@@ -150,7 +149,7 @@ impl Arrival {
             hot_key: None,
             hot_span: (0, 0),
             hot: Vec::new(),
-            touched: ([0; SLICES / 64], 0),
+            touched: [0; SLICES / 64],
         }
     }
 
@@ -162,7 +161,7 @@ impl Arrival {
             hot_key: None,
             hot_span: (0, 0),
             hot: Vec::new(),
-            touched: ([0; SLICES / 64], 0),
+            touched: [0; SLICES / 64],
         }
     }
 
@@ -191,8 +190,7 @@ impl Arrival {
         let b = s[1] as u64 + bytes;
         if s[0] < u32::MAX && b <= u32::MAX as u64 {
             if s[0] == 0 {
-                self.touched.0[slice / 64] |= 1 << (slice % 64);
-                self.touched.1 += 1;
+                self.touched[slice / 64] |= 1 << (slice % 64);
             }
             s[0] += 1;
             s[1] = b as u32;
@@ -262,14 +260,15 @@ impl Arrival {
         };
         self.hot_span = (0, 0);
         let mut hot = std::mem::take(&mut self.hot);
-        let (bits, count) = std::mem::replace(&mut self.touched, ([0; SLICES / 64], 0));
+        let bits = std::mem::replace(&mut self.touched, [0; SLICES / 64]);
+        let count: u32 = bits.iter().map(|b| b.count_ones()).sum();
         let w = self.window(key);
         let add = |s: &mut Slice, h: &mut [u32; 2]| {
             s.docs += h[0] as u64;
             s.bytes += h[1] as u64;
             *h = [0; 2];
         };
-        if count <= FEW_SLICES {
+        if count as usize <= FEW_SLICES {
             for (word, &b) in bits.iter().enumerate() {
                 let mut b = b;
                 while b != 0 {
@@ -338,10 +337,11 @@ mod tests {
     #[test]
     fn windows_of_few_slices_and_of_many_keep_every_count_where_it_landed() {
         let mut a = Arrival::by_ordinal();
-        // Few slices a window first (a key of three values), then many (a unique key),
-        // then few again, flushed sparsely or in full at each new window.
+        // Few slices a window first (a key of three values, in three different words of
+        // the marks), then many (a unique key), then few again, flushed sparsely or in
+        // full at each new window.
         let slice = |i: i64| match i {
-            0..60_000 | 150_000.. => (i % 3) as usize,
+            0..60_000 | 150_000.. => (i % 3 * 400 + 7) as usize,
             _ => (i.wrapping_mul(7_919) % SLICES as i64) as usize,
         };
         let bytes = |i: i64| (i % 50 + 1) as u64;
