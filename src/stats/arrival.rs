@@ -243,6 +243,24 @@ impl Arrival {
         &self.windows
     }
 
+    /// Documents and bytes per slice over every window, the hot one's counts included.
+    pub fn slice_totals(&self) -> Vec<Slice> {
+        let mut out = vec![Slice::default(); SLICES];
+        let add = |o: &mut Slice, docs: u64, bytes: u64| {
+            o.docs = o.docs.saturating_add(docs);
+            o.bytes = o.bytes.saturating_add(bytes);
+        };
+        for (_, w) in &self.windows {
+            for (o, s) in out.iter_mut().zip(&w.slices) {
+                add(o, s.docs, s.bytes);
+            }
+        }
+        for (o, h) in out.iter_mut().zip(&self.hot) {
+            add(o, h[0] as u64, h[1] as u64);
+        }
+        out
+    }
+
     /// Itself with the hot window's counts in the windows: borrowed when there are none.
     fn flushed(&self) -> std::borrow::Cow<'_, Arrival> {
         if self.hot_key.is_none() {

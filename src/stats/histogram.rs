@@ -2,8 +2,9 @@
 //! tracked one by one land, so the engine can still place the long tail.
 //!
 //! One slice's two counters sit side by side (one cache line holds four slices), and there
-//! are few enough slices for twenty candidates' histograms to stay in cache: this is
-//! touched for every document and candidate.
+//! are few enough slices for twenty candidates' histograms to stay in cache. Sampled
+//! documents whose arrival is recorded are counted in the arrival windows' slices alone,
+//! and added in here at the end (see `CandidateStats::flush`).
 
 use serde::{Deserialize, Serialize};
 

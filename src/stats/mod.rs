@@ -22,7 +22,7 @@ pub use arrival::Arrival;
 pub use blocks::Blocks;
 pub use distinct::Distinct;
 pub use histogram::EpkHistogram;
-use histogram::slice_of_epk;
+use histogram::{Slice, slice_of_epk};
 pub use values::{NO_POSITION, Promotion, Span, TopValue, ValueRef, ValueStats};
 
 /// The most documents statistics read from a profile may claim (2^53).
@@ -69,6 +69,12 @@ pub struct CandidateStats {
     histogram: EpkHistogram,
     /// Arrivals per window over the hash space.
     pub arrival: Arrival,
+    /// While values are sampled and each document's arrival is recorded, the histogram
+    /// leaves the documents to the arrival windows, which count them in the same slices
+    /// (one line fewer a document): this holds the windows' totals from when that began.
+    /// [`settle_histogram`](Self::settle_histogram) adds what came since.
+    #[serde(skip)]
+    deferred: Option<Box<[Slice]>>,
     /// The slices reached by short runs of consecutive documents.
     pub blocks: Blocks,
     /// A client-side layout: the first few values (in text order) its resolver could not
@@ -151,6 +157,7 @@ impl CandidateStats {
             } else {
                 Arrival::by_ordinal()
             },
+            deferred: None,
             blocks: Blocks::default(),
             unplaced: Vec::new(),
             order: None,
@@ -218,13 +225,21 @@ impl CandidateStats {
         self.documents += 1;
         self.bytes += bytes;
         self.check_components(components);
-        let slice = if self.values.is_exact() {
+        let exact = self.values.is_exact();
+        let slice = if exact {
             self.add_exact(hash, components, slice, epk, bytes, position)
         } else {
+            // A document the arrival windows miss: the histogram counts it itself.
+            if position.is_none() {
+                self.settle_histogram();
+            }
             self.add_sampled(hash, components, slice(), epk, bytes, position)
         };
         if let Some(p) = position {
             self.arrival.add(p, slice, bytes);
+            if exact && !self.values.is_exact() {
+                self.deferred = Some(self.arrival.slice_totals().into());
+            }
         }
         slice
     }
@@ -274,7 +289,9 @@ impl CandidateStats {
         position: Option<i64>,
     ) -> usize {
         self.distinct.add(hash);
-        self.histogram.add(slice, bytes);
+        if self.deferred.is_none() {
+            self.histogram.add(slice, bytes);
+        }
         let label = |out: &mut String| label_into(components, out);
         let at = (bytes, slice as u32, position);
         self.values.add_sampled(hash, at, label, epk);
@@ -285,12 +302,34 @@ impl CandidateStats {
     /// documents have been added and before [`arrival`](Self::arrival) is read.
     pub fn flush(&mut self) {
         self.arrival.flush();
+        self.settle_histogram();
+    }
+
+    /// Adds into the histogram the documents left to the arrival windows (see
+    /// [`deferred`](Self::deferred)), and counts in it again from here on.
+    fn settle_histogram(&mut self) {
+        if let Some(base) = self.deferred.take() {
+            self.histogram = self.histogram_since(&base);
+        }
+    }
+
+    /// The histogram with the arrivals counted since the windows' totals were `base`.
+    fn histogram_since(&self, base: &[Slice]) -> EpkHistogram {
+        let mut h = self.histogram.clone();
+        let now = self.arrival.slice_totals();
+        for (i, (n, b)) in now.iter().zip(base).enumerate() {
+            let docs = n.docs.saturating_sub(b.docs);
+            h.add_to(i, docs, n.bytes.saturating_sub(b.bytes));
+        }
+        h
     }
 
     /// Documents and bytes over the hash space.
     pub fn histogram(&self) -> Cow<'_, EpkHistogram> {
         if self.values.is_exact() {
             Cow::Owned(self.values.histogram())
+        } else if let Some(base) = &self.deferred {
+            Cow::Owned(self.histogram_since(base))
         } else {
             Cow::Borrowed(&self.histogram)
         }
@@ -399,6 +438,8 @@ impl CandidateStats {
 
     /// Adds everything `other` counted.
     pub fn merge(&mut self, mut other: CandidateStats) {
+        self.settle_histogram();
+        other.settle_histogram();
         self.order = match (self.order, other.order) {
             (Some(a), Some(b)) => Some(a.merge(self.documents, b, other.documents)),
             (a, b) => a.or(b),
@@ -700,6 +741,48 @@ mod tests {
         assert_eq!(*whole.histogram(), reference);
         a.merge(b);
         assert_eq!(*a.histogram(), reference);
+    }
+
+    /// Sampled documents are left to the arrival windows while each has a position; one
+    /// without (a missing timestamp) brings them back, and the histogram counts on itself.
+    #[test]
+    fn the_histogram_holds_documents_with_and_without_an_arrival() {
+        let mut reference = EpkHistogram::default();
+        let (mut whole, mut a, mut b) = (
+            CandidateStats::new(64 * 1024, true),
+            CandidateStats::new(64 * 1024, true),
+            CandidateStats::new(64 * 1024, true),
+        );
+        for i in 0..60_000i64 {
+            let v = format!("v{}", (i * 7) % 45_000);
+            let c = [PkValueRef::Str(&v)];
+            let epk = hash_v2(&c);
+            let bytes = 100 + (i % 13) as u64;
+            reference.add(slice_of_epk(&epk, false), bytes);
+            // Untimed now and then past the first half (sampling has begun by then), and
+            // never in `b`.
+            let position = (i < 30_000 || i % 1_000 != 0).then_some(i / 10);
+            whole.add(&c, &epk, false, bytes, position);
+            let half = if i % 2 == 0 { &mut a } else { &mut b };
+            half.add(
+                &c,
+                &epk,
+                false,
+                bytes,
+                position.or((i % 2 == 1).then_some(i)),
+            );
+            if i == 20_000 {
+                assert!(whole.deferred.is_some(), "sampled and every arrival known");
+                assert_eq!(*whole.histogram(), reference, "read before a flush");
+            }
+        }
+        assert!(!whole.values.is_exact() && whole.deferred.is_none());
+        assert_eq!(*whole.histogram(), reference);
+        assert!(b.deferred.is_some());
+        a.merge(b);
+        assert_eq!(*a.histogram(), reference);
+        whole.flush();
+        assert_eq!(*whole.histogram(), reference);
     }
 
     /// `(tenant, user, n)` rows: tenant `big` holds a quarter of the documents, spread over
