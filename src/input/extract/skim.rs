@@ -54,7 +54,7 @@ impl PathTrie {
         max_depth: usize,
         stack: &mut Vec<bool>,
     ) -> Result<Skimmed, Unsure> {
-        let text = std::str::from_utf8(doc).map_err(|_| Unsure)?;
+        let text = simdutf8::basic::from_utf8(doc).map_err(|_| Unsure)?;
         fields.clear();
         fields.resize(self.paths, Field::Missing);
         self.start(v);
