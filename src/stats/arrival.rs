@@ -24,6 +24,25 @@ pub struct Window {
     /// Documents and bytes per slice.
     #[serde(with = "sparse")]
     pub slices: Vec<Slice>,
+    /// Which slices hold counts, one bit each: a window of few is added into another
+    /// through these alone (see [`merge`](Self::merge)).
+    #[serde(skip)]
+    marks: Marks,
+}
+
+/// One bit per slice.
+type Marks = [u64; SLICES / 64];
+
+/// Calls `f` with each slice marked in `marks`, in order.
+#[inline]
+fn each_marked(marks: &Marks, mut f: impl FnMut(usize)) {
+    for (word, &bits) in marks.iter().enumerate() {
+        let mut b = bits;
+        while b != 0 {
+            f(word * 64 + b.trailing_zeros() as usize);
+            b &= b - 1;
+        }
+    }
 }
 
 /// Windows written as `[slice, documents, bytes]` triples of their non-empty slices: most
@@ -58,24 +77,51 @@ mod sparse {
 }
 
 fn bounded_windows<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(i64, Window)>, D::Error> {
-    super::bounded::seq(d, MAX_WINDOWS, "arrival windows")
+    let mut windows: Vec<(i64, Window)> = super::bounded::seq(d, MAX_WINDOWS, "arrival windows")?;
+    for (_, w) in &mut windows {
+        for (i, s) in w.slices.iter().enumerate() {
+            if s.docs > 0 || s.bytes > 0 {
+                w.marks[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+    Ok(windows)
 }
 
 impl Default for Window {
     fn default() -> Self {
         Window {
             slices: vec![Slice::default(); SLICES],
+            marks: [0; SLICES / 64],
         }
     }
 }
 
 impl Window {
+    /// Adds `other`'s counts: through its marked slices when they are few (most windows
+    /// of a key of few values, and the first, narrow windows of any key), else through
+    /// all of them.
     fn merge(&mut self, other: &Window) {
-        for (a, b) in self.slices.iter_mut().zip(&other.slices) {
+        let add = |a: &mut Slice, b: &Slice| {
             a.docs = a.docs.saturating_add(b.docs);
             a.bytes = a.bytes.saturating_add(b.bytes);
+        };
+        if count(&other.marks) <= FEW_SLICES {
+            each_marked(&other.marks, |i| add(&mut self.slices[i], &other.slices[i]));
+        } else {
+            for (a, b) in self.slices.iter_mut().zip(&other.slices) {
+                add(a, b);
+            }
+        }
+        for (a, b) in self.marks.iter_mut().zip(&other.marks) {
+            *a |= b;
         }
     }
+}
+
+/// Slices marked.
+fn count(marks: &Marks) -> usize {
+    marks.iter().map(|b| b.count_ones() as usize).sum()
 }
 
 /// Windows of arrivals keyed by `position.div_euclid(width)`.
@@ -105,13 +151,13 @@ pub struct Arrival {
     hot: Vec<[u32; 2]>,
     /// Which slices of `hot` hold counts, one bit each (see [`flush`](Self::flush)).
     #[serde(skip)]
-    touched: [u64; SLICES / 64],
+    touched: Marks,
 }
 
 /// A flush goes through the slices the hot window counted in while they are at most this
-/// many, and through all of them past it: most windows of a key of few values, and the
-/// first, narrow windows of any key, hold few slices, and the whole row is 8 KiB to read
-/// and clear and 16 KiB to add into.
+/// many, and through all of them past it, and so does the merge of a window into another:
+/// most windows of a key of few values, and the first, narrow windows of any key, hold few
+/// slices, and a whole row is 8 KiB (hot) or 16 KiB to read.
 const FEW_SLICES: usize = SLICES / 8;
 
 /// The flushed state: what is compared and written.
@@ -225,9 +271,10 @@ impl Arrival {
             }
         }
         // The width may have doubled above.
-        let s = &mut self.window(position.div_euclid(self.width)).slices[slice];
-        s.docs += 1;
-        s.bytes += bytes;
+        let w = self.window(position.div_euclid(self.width));
+        w.slices[slice].docs += 1;
+        w.slices[slice].bytes += bytes;
+        w.marks[slice / 64] |= 1 << (slice % 64);
         if self.windows.len() > MAX_WINDOWS {
             self.coarsen();
         }
@@ -279,26 +326,21 @@ impl Arrival {
         self.hot_span = (0, 0);
         let mut hot = std::mem::take(&mut self.hot);
         let bits = std::mem::replace(&mut self.touched, [0; SLICES / 64]);
-        let count: u32 = bits.iter().map(|b| b.count_ones()).sum();
         let w = self.window(key);
         let add = |s: &mut Slice, h: &mut [u32; 2]| {
             s.docs += h[0] as u64;
             s.bytes += h[1] as u64;
             *h = [0; 2];
         };
-        if count as usize <= FEW_SLICES {
-            for (word, &b) in bits.iter().enumerate() {
-                let mut b = b;
-                while b != 0 {
-                    let i = word * 64 + b.trailing_zeros() as usize;
-                    add(&mut w.slices[i], &mut hot[i]);
-                    b &= b - 1;
-                }
-            }
+        if count(&bits) <= FEW_SLICES {
+            each_marked(&bits, |i| add(&mut w.slices[i], &mut hot[i]));
         } else {
             for (s, h) in w.slices.iter_mut().zip(hot.iter_mut()) {
                 add(s, h);
             }
+        }
+        for (m, b) in w.marks.iter_mut().zip(&bits) {
+            *m |= b;
         }
         self.hot = hot;
     }
@@ -434,6 +476,30 @@ mod tests {
             if i < 100_000 { &mut first } else { &mut second }.add(i, f, 3);
         }
         first.merge(second);
+        assert_eq!(first, whole);
+    }
+
+    #[test]
+    fn windows_read_back_from_a_profile_merge_every_slice() {
+        // Few slices a window (sparse merges) and many (whole ones), one half written out
+        // and read back: the marks of the windows read are made again from their counts.
+        let (mut first, mut second, mut whole) = (
+            Arrival::by_ordinal(),
+            Arrival::by_ordinal(),
+            Arrival::by_ordinal(),
+        );
+        for i in 0..300_000i64 {
+            let slice = match i {
+                0..100_000 => (i % 5 * 200 + 3) as usize,
+                _ => bucket_of(((i * 7919) % 1000) as f64 / 1000.0),
+            };
+            whole.add(i * 3, slice, 7);
+            if i % 2 == 0 { &mut first } else { &mut second }.add(i * 3, slice, 7);
+        }
+        let text = serde_json::to_string(&second).unwrap();
+        let read: Arrival = serde_json::from_str(&text).unwrap();
+        assert_eq!(read, second);
+        first.merge(read);
         assert_eq!(first, whole);
     }
 
