@@ -202,18 +202,28 @@ impl PathTrie {
 
     /// The trie node under node `n` for member `k`'s name `key`: where the member at
     /// that place led last time when the names match, else looked up (and remembered).
-    #[inline]
+    /// The first is most members of most documents, and always inlined: left to the
+    /// compiler, whether it was depended on how the crate fell into codegen units, and
+    /// a call cost the walk a fifth more instructions.
+    #[inline(always)]
     fn member(&self, n: usize, k: usize, key: &[u8], v: &mut Visits) -> Option<usize> {
         let h = head(key);
-        let short = key.len() <= 16;
-        let seen = &mut v.seen[n];
-        if short
-            && let Some(s) = seen.get(k)
+        if key.len() <= 16
+            && let Some(s) = v.seen[n].get(k)
             && s.head == h
             && s.len as usize == key.len()
         {
             return (s.node as usize).checked_sub(1);
         }
+        self.look_up(n, k, key, h, v)
+    }
+
+    /// [`member`](Self::member) for a name not seen at its place: found in the node's
+    /// children, and remembered.
+    #[inline(never)]
+    fn look_up(&self, n: usize, k: usize, key: &[u8], h: u128, v: &mut Visits) -> Option<usize> {
+        let short = key.len() <= 16;
+        let seen = &mut v.seen[n];
         let found = self.nodes[n].find(key, h);
         if short && k < REMEMBERED {
             if seen.len() <= k {
