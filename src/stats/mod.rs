@@ -22,7 +22,7 @@ pub use arrival::Arrival;
 pub use blocks::Blocks;
 pub use distinct::Distinct;
 pub use histogram::EpkHistogram;
-use histogram::{Slice, slice_of_epk};
+use histogram::slice_of_epk;
 pub use values::{NO_POSITION, Promotion, Span, TopValue, ValueRef, ValueStats};
 
 /// The most documents statistics read from a profile may claim (2^53).
@@ -69,12 +69,12 @@ pub struct CandidateStats {
     histogram: EpkHistogram,
     /// Arrivals per window over the hash space.
     pub arrival: Arrival,
-    /// While values are sampled and each document's arrival is recorded, the histogram
-    /// leaves the documents to the arrival windows, which count them in the same slices
-    /// (one line fewer a document): this holds the windows' totals from when that began.
-    /// [`settle_histogram`](Self::settle_histogram) adds what came since.
+    /// Whether the histogram is the arrival windows' totals, left to them: while values
+    /// are sampled and every document's arrival is recorded, the windows count the same
+    /// documents in the same slices (one line fewer a document).
+    /// [`settle_histogram`](Self::settle_histogram) takes them back.
     #[serde(skip)]
-    deferred: Option<Box<[Slice]>>,
+    deferred: bool,
     /// The slices reached by short runs of consecutive documents.
     pub blocks: Blocks,
     /// A client-side layout: the first few values (in text order) its resolver could not
@@ -157,7 +157,7 @@ impl CandidateStats {
             } else {
                 Arrival::by_ordinal()
             },
-            deferred: None,
+            deferred: false,
             blocks: Blocks::default(),
             unplaced: Vec::new(),
             order: None,
@@ -237,8 +237,10 @@ impl CandidateStats {
         };
         if let Some(p) = position {
             self.arrival.add(p, slice, bytes);
+            // Sampling has just begun: the histogram holds every document counted so far,
+            // and so do the windows if none came without an arrival.
             if exact && !self.values.is_exact() {
-                self.deferred = Some(self.arrival.slice_totals().into());
+                self.deferred = self.arrival.slice_totals() == self.histogram.slices;
             }
         }
         slice
@@ -289,7 +291,7 @@ impl CandidateStats {
         position: Option<i64>,
     ) -> usize {
         self.distinct.add(hash);
-        if self.deferred.is_none() {
+        if !self.deferred {
             self.histogram.add(slice, bytes);
         }
         let label = |out: &mut String| label_into(components, out);
@@ -305,31 +307,30 @@ impl CandidateStats {
         self.settle_histogram();
     }
 
-    /// Adds into the histogram the documents left to the arrival windows (see
+    /// Takes back into the histogram the documents left to the arrival windows (see
     /// [`deferred`](Self::deferred)), and counts in it again from here on.
     fn settle_histogram(&mut self) {
-        if let Some(base) = self.deferred.take() {
-            self.histogram = self.histogram_since(&base);
+        if std::mem::take(&mut self.deferred) {
+            self.histogram = self.arrival_histogram();
         }
     }
 
-    /// The histogram with the arrivals counted since the windows' totals were `base`.
-    fn histogram_since(&self, base: &[Slice]) -> EpkHistogram {
-        let mut h = self.histogram.clone();
-        let now = self.arrival.slice_totals();
-        for (i, (n, b)) in now.iter().zip(base).enumerate() {
-            let docs = n.docs.saturating_sub(b.docs);
-            h.add_to(i, docs, n.bytes.saturating_sub(b.bytes));
+    /// The arrival windows' totals as a histogram.
+    fn arrival_histogram(&self) -> EpkHistogram {
+        let slices = self.arrival.slice_totals();
+        let total_bytes = slices.iter().fold(0u64, |t, s| t.saturating_add(s.bytes));
+        EpkHistogram {
+            slices,
+            total_bytes,
         }
-        h
     }
 
     /// Documents and bytes over the hash space.
     pub fn histogram(&self) -> Cow<'_, EpkHistogram> {
         if self.values.is_exact() {
             Cow::Owned(self.values.histogram())
-        } else if let Some(base) = &self.deferred {
-            Cow::Owned(self.histogram_since(base))
+        } else if self.deferred {
+            Cow::Owned(self.arrival_histogram())
         } else {
             Cow::Borrowed(&self.histogram)
         }
@@ -748,7 +749,8 @@ mod tests {
     #[test]
     fn the_histogram_holds_documents_with_and_without_an_arrival() {
         let mut reference = EpkHistogram::default();
-        let (mut whole, mut a, mut b) = (
+        let (mut whole, mut a, mut b, mut early) = (
+            CandidateStats::new(64 * 1024, true),
             CandidateStats::new(64 * 1024, true),
             CandidateStats::new(64 * 1024, true),
             CandidateStats::new(64 * 1024, true),
@@ -763,6 +765,8 @@ mod tests {
             // never in `b`.
             let position = (i < 30_000 || i % 1_000 != 0).then_some(i / 10);
             whole.add(&c, &epk, false, bytes, position);
+            // Untimed once, before sampling: the windows never hold every document.
+            early.add(&c, &epk, false, bytes, (i != 5).then_some(i));
             let half = if i % 2 == 0 { &mut a } else { &mut b };
             half.add(
                 &c,
@@ -772,13 +776,15 @@ mod tests {
                 position.or((i % 2 == 1).then_some(i)),
             );
             if i == 20_000 {
-                assert!(whole.deferred.is_some(), "sampled and every arrival known");
+                assert!(whole.deferred, "sampled and every arrival known");
                 assert_eq!(*whole.histogram(), reference, "read before a flush");
             }
         }
-        assert!(!whole.values.is_exact() && whole.deferred.is_none());
+        assert!(!whole.values.is_exact() && !whole.deferred);
         assert_eq!(*whole.histogram(), reference);
-        assert!(b.deferred.is_some());
+        assert!(b.deferred);
+        assert!(!early.values.is_exact() && !early.deferred);
+        assert_eq!(*early.histogram(), reference);
         a.merge(b);
         assert_eq!(*a.histogram(), reference);
         whole.flush();
