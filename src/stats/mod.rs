@@ -717,6 +717,16 @@ mod tests {
         assert!((n as f64 / 30_000.0 - 1.0).abs() < 0.02, "{n}");
     }
 
+    /// Document `i` of the histogram tests (45,000 values, a few documents each): its
+    /// value, EPK and bytes, counted in `reference` one by one.
+    fn histogram_row(i: i64, reference: &mut EpkHistogram) -> (String, Epk, u64) {
+        let v = format!("v{}", (i * 7) % 45_000);
+        let epk = hash_v2(&[PkValueRef::Str(&v)]);
+        let bytes = 100 + (i % 13) as u64;
+        reference.add(slice_of_epk(&epk, false), bytes);
+        (v, epk, bytes)
+    }
+
     /// Every document's slice, recorded one by one: what the histogram must equal whether
     /// the values are counted exactly or sampled, whole or merged from halves.
     #[test]
@@ -729,11 +739,7 @@ mod tests {
             CandidateStats::new(1 << 30, false),
         );
         for i in 0..60_000i64 {
-            let v = format!("v{}", (i * 7) % 45_000);
-            let c = [PkValueRef::Str(&v)];
-            let epk = hash_v2(&c);
-            let bytes = 100 + (i % 13) as u64;
-            reference.add(slice_of_epk(&epk, false), bytes);
+            let (v, _, bytes) = histogram_row(i, &mut reference);
             add(&mut whole, &v, bytes, i);
             // One half sampled, the other still exact.
             add(if i % 3 == 0 { &mut a } else { &mut b }, &v, bytes, i);
@@ -756,11 +762,8 @@ mod tests {
             CandidateStats::new(64 * 1024, true),
         );
         for i in 0..60_000i64 {
-            let v = format!("v{}", (i * 7) % 45_000);
+            let (v, epk, bytes) = histogram_row(i, &mut reference);
             let c = [PkValueRef::Str(&v)];
-            let epk = hash_v2(&c);
-            let bytes = 100 + (i % 13) as u64;
-            reference.add(slice_of_epk(&epk, false), bytes);
             // Untimed now and then past the first half (sampling has begun by then), and
             // never in `b`.
             let position = (i < 30_000 || i % 1_000 != 0).then_some(i / 10);
