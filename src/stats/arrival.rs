@@ -33,6 +33,15 @@ pub struct Window {
 /// One bit per slice.
 type Marks = [u64; SLICES / 64];
 
+/// No slice marked.
+const NO_MARKS: Marks = [0; SLICES / 64];
+
+/// Marks `slice` in `marks`.
+#[inline]
+fn mark(marks: &mut Marks, slice: usize) {
+    marks[slice / 64] |= 1 << (slice % 64);
+}
+
 /// Calls `f` with each slice marked in `marks`, in order.
 #[inline]
 fn each_marked(marks: &Marks, mut f: impl FnMut(usize)) {
@@ -81,7 +90,7 @@ fn bounded_windows<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(i64, W
     for (_, w) in &mut windows {
         for (i, s) in w.slices.iter().enumerate() {
             if s.docs > 0 || s.bytes > 0 {
-                w.marks[i / 64] |= 1 << (i % 64);
+                mark(&mut w.marks, i);
             }
         }
     }
@@ -92,7 +101,7 @@ impl Default for Window {
     fn default() -> Self {
         Window {
             slices: vec![Slice::default(); SLICES],
-            marks: [0; SLICES / 64],
+            marks: NO_MARKS,
         }
     }
 }
@@ -195,7 +204,7 @@ impl Arrival {
             hot_key: None,
             hot_span: (0, 0),
             hot: Vec::new(),
-            touched: [0; SLICES / 64],
+            touched: NO_MARKS,
         }
     }
 
@@ -207,7 +216,7 @@ impl Arrival {
             hot_key: None,
             hot_span: (0, 0),
             hot: Vec::new(),
-            touched: [0; SLICES / 64],
+            touched: NO_MARKS,
         }
     }
 
@@ -236,7 +245,7 @@ impl Arrival {
         let b = s[1] as u64 + bytes;
         if s[0] < u32::MAX && b <= u32::MAX as u64 {
             if s[0] == 0 {
-                self.touched[slice / 64] |= 1 << (slice % 64);
+                mark(&mut self.touched, slice);
             }
             s[0] += 1;
             s[1] = b as u32;
@@ -274,7 +283,7 @@ impl Arrival {
         let w = self.window(position.div_euclid(self.width));
         w.slices[slice].docs += 1;
         w.slices[slice].bytes += bytes;
-        w.marks[slice / 64] |= 1 << (slice % 64);
+        mark(&mut w.marks, slice);
         if self.windows.len() > MAX_WINDOWS {
             self.coarsen();
         }
@@ -292,20 +301,15 @@ impl Arrival {
 
     /// Documents and bytes per slice over every window, the hot one's counts included.
     pub fn slice_totals(&self) -> Vec<Slice> {
-        let mut out = vec![Slice::default(); SLICES];
-        let add = |o: &mut Slice, docs: u64, bytes: u64| {
-            o.docs = o.docs.saturating_add(docs);
-            o.bytes = o.bytes.saturating_add(bytes);
-        };
+        let mut total = Window::default();
         for (_, w) in &self.windows {
-            for (o, s) in out.iter_mut().zip(&w.slices) {
-                add(o, s.docs, s.bytes);
-            }
+            total.merge(w);
         }
-        for (o, h) in out.iter_mut().zip(&self.hot) {
-            add(o, h[0] as u64, h[1] as u64);
+        for (o, h) in total.slices.iter_mut().zip(&self.hot) {
+            o.docs = o.docs.saturating_add(h[0] as u64);
+            o.bytes = o.bytes.saturating_add(h[1] as u64);
         }
-        out
+        total.slices
     }
 
     /// Itself with the hot window's counts in the windows: borrowed when there are none.
@@ -325,7 +329,7 @@ impl Arrival {
         };
         self.hot_span = (0, 0);
         let mut hot = std::mem::take(&mut self.hot);
-        let bits = std::mem::replace(&mut self.touched, [0; SLICES / 64]);
+        let bits = std::mem::replace(&mut self.touched, NO_MARKS);
         let w = self.window(key);
         let add = |s: &mut Slice, h: &mut [u32; 2]| {
             s.docs += h[0] as u64;
