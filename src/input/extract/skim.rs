@@ -439,9 +439,53 @@ fn exponent(b: &[u8], i: &mut usize) -> Step<i64> {
 }
 
 /// The index of the first byte from `i` that is a quote, a backslash or a control
-/// character (or the end). Eight bytes at a time.
+/// character (or the end): sixteen bytes at a time where SSE2 is (every x86-64), then
+/// eight at a time.
 #[inline]
-fn special(b: &[u8], mut i: usize) -> usize {
+fn special(b: &[u8], i: usize) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE2 is part of every x86-64.
+    let i = match unsafe { special_sse2(b, i) } {
+        Ok(found) => return found,
+        Err(rest) => rest,
+    };
+    special_swar(b, i)
+}
+
+/// The special byte from `i`, found sixteen bytes at a time: `Err` with where fewer than
+/// sixteen are left when none is found before.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "sse2")]
+#[inline]
+fn special_sse2(b: &[u8], mut i: usize) -> Result<usize, usize> {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_max_epu8, _mm_movemask_epi8, _mm_or_si128,
+        _mm_set1_epi8,
+    };
+    let quote = _mm_set1_epi8(b'"' as i8);
+    let backslash = _mm_set1_epi8(b'\\' as i8);
+    let below_space = _mm_set1_epi8(0x1f);
+    while let Some(block) = b.get(i..i + 16) {
+        // SAFETY: `block` is sixteen readable bytes, and the load needs no alignment.
+        let v = unsafe { _mm_loadu_si128(block.as_ptr().cast::<__m128i>()) };
+        // A control character is one whose unsigned maximum with 0x1F is 0x1F.
+        let control = _mm_cmpeq_epi8(_mm_max_epu8(v, below_space), below_space);
+        let hits = _mm_or_si128(
+            _mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+            control,
+        );
+        let m = _mm_movemask_epi8(hits) as u32;
+        if m != 0 {
+            return Ok(i + m.trailing_zeros() as usize);
+        }
+        i += 16;
+    }
+    Err(i)
+}
+
+/// The special byte from `i`, found eight bytes at a time.
+#[inline]
+fn special_swar(b: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
     let zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
@@ -553,7 +597,7 @@ mod tests {
 
     #[test]
     fn special_bytes_are_found_in_any_lane() {
-        for len in 0..20 {
+        for len in 0..40 {
             for at in 0..=len {
                 for c in [b'"', b'\\', 0x00, 0x1f] {
                     let mut b = vec![b'a'; len];
