@@ -111,7 +111,7 @@ fn arrival_docs(arrival: &Arrival) -> u64 {
     arrival
         .windows()
         .iter()
-        .map(|(_, w)| w.slices.iter().fold(0u64, |a, s| a.saturating_add(s.docs)))
+        .map(|(_, w)| w.counted().fold(0u64, |a, (_, s)| a.saturating_add(s.docs)))
         .fold(0u64, u64::saturating_add)
 }
 
@@ -120,7 +120,7 @@ pub(super) fn sample_by_window(arrival: &Arrival, windows: usize) -> Vec<Vec<Arr
     let mut out = vec![Vec::new(); windows];
     let n = arrival.windows().len().max(1);
     for (i, (_, w)) in arrival.windows().iter().enumerate() {
-        let slices: Arrivals = (w.slices.iter().enumerate())
+        let slices: Arrivals = (w.counted())
             .filter(|(_, s)| s.docs > 0)
             .map(|(i, s)| (i, s.docs, s.bytes))
             .collect();

@@ -4,11 +4,16 @@
 //!
 //! Windows are aligned to multiples of their width, and the width doubles (merging
 //! neighbours) whenever there would be more than [`MAX_WINDOWS`], so two halves of an input
-//! merge exactly into the statistics of the whole.
+//! merge exactly into the statistics of the whole. A window lists the slices it counts in
+//! while they are few, and holds the whole row past that (see [`Window`]).
 
 use serde::{Deserialize, Serialize};
 
 use super::histogram::Slice;
+use window::FEW_SLICES;
+pub use window::Window;
+
+mod window;
 
 /// At most this many windows are kept.
 pub const MAX_WINDOWS: usize = 64;
@@ -17,20 +22,7 @@ pub const SLICES: usize = super::histogram::BUCKETS;
 /// The first width for document positions.
 const FIRST_ORDINAL_WIDTH: i64 = 1024;
 
-/// One window's arrivals: documents and bytes per slice of the hash space, side by side
-/// (one cache line for both: this is touched for every document and candidate).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Window {
-    /// Documents and bytes per slice.
-    #[serde(with = "sparse")]
-    pub slices: Vec<Slice>,
-    /// Which slices hold counts, one bit each: a window of few is added into another
-    /// through these alone (see [`merge`](Self::merge)).
-    #[serde(skip)]
-    marks: Marks,
-}
-
-/// One bit per slice.
+/// One bit per slice: the slices the hot window counted in.
 type Marks = [u64; SLICES / 64];
 
 /// No slice marked.
@@ -42,90 +34,20 @@ fn mark(marks: &mut Marks, slice: usize) {
     marks[slice / 64] |= 1 << (slice % 64);
 }
 
-/// Calls `f` with each slice marked in `marks`, in order.
-#[inline]
-fn each_marked(marks: &Marks, mut f: impl FnMut(usize)) {
-    for (word, &bits) in marks.iter().enumerate() {
+/// The slices marked in `marks`, in order.
+fn marked(marks: &Marks) -> impl Iterator<Item = usize> + '_ {
+    marks.iter().enumerate().flat_map(|(word, &bits)| {
         let mut b = bits;
-        while b != 0 {
-            f(word * 64 + b.trailing_zeros() as usize);
-            b &= b - 1;
-        }
-    }
-}
-
-/// Windows written as `[slice, documents, bytes]` triples of their non-empty slices: most
-/// slices of most windows are empty.
-mod sparse {
-    use serde::de::Error;
-    use serde::{Deserializer, Serialize, Serializer};
-
-    use super::{SLICES, Slice};
-
-    pub fn serialize<S: Serializer>(slices: &[Slice], s: S) -> Result<S::Ok, S::Error> {
-        let used: Vec<(usize, u64, u64)> = slices
-            .iter()
-            .enumerate()
-            .filter(|(_, x)| x.docs > 0 || x.bytes > 0)
-            .map(|(i, x)| (i, x.docs, x.bytes))
-            .collect();
-        used.serialize(s)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Slice>, D::Error> {
-        let used: Vec<(usize, u64, u64)> = super::super::bounded::seq(d, SLICES, "slices")?;
-        let mut slices = vec![Slice::default(); SLICES];
-        for (i, docs, bytes) in used {
-            *slices
-                .get_mut(i)
-                .ok_or_else(|| D::Error::custom(format!("slice {i} of {SLICES}")))? =
-                Slice { docs, bytes };
-        }
-        Ok(slices)
-    }
+        std::iter::from_fn(move || {
+            let at = (b != 0).then(|| word * 64 + b.trailing_zeros() as usize);
+            b &= b.wrapping_sub(1);
+            at
+        })
+    })
 }
 
 fn bounded_windows<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(i64, Window)>, D::Error> {
-    let mut windows: Vec<(i64, Window)> = super::bounded::seq(d, MAX_WINDOWS, "arrival windows")?;
-    for (_, w) in &mut windows {
-        for (i, s) in w.slices.iter().enumerate() {
-            if s.docs > 0 || s.bytes > 0 {
-                mark(&mut w.marks, i);
-            }
-        }
-    }
-    Ok(windows)
-}
-
-impl Default for Window {
-    fn default() -> Self {
-        Window {
-            slices: vec![Slice::default(); SLICES],
-            marks: NO_MARKS,
-        }
-    }
-}
-
-impl Window {
-    /// Adds `other`'s counts: through its marked slices when they are few (most windows
-    /// of a key of few values, and the first, narrow windows of any key), else through
-    /// all of them.
-    fn merge(&mut self, other: &Window) {
-        let add = |a: &mut Slice, b: &Slice| {
-            a.docs = a.docs.saturating_add(b.docs);
-            a.bytes = a.bytes.saturating_add(b.bytes);
-        };
-        if count(&other.marks) <= FEW_SLICES {
-            each_marked(&other.marks, |i| add(&mut self.slices[i], &other.slices[i]));
-        } else {
-            for (a, b) in self.slices.iter_mut().zip(&other.slices) {
-                add(a, b);
-            }
-        }
-        for (a, b) in self.marks.iter_mut().zip(&other.marks) {
-            *a |= b;
-        }
-    }
+    super::bounded::seq(d, MAX_WINDOWS, "arrival windows")
 }
 
 /// Slices marked.
@@ -162,12 +84,6 @@ pub struct Arrival {
     #[serde(skip)]
     touched: Marks,
 }
-
-/// A flush goes through the slices the hot window counted in while they are at most this
-/// many, and through all of them past it, and so does the merge of a window into another:
-/// most windows of a key of few values, and the first, narrow windows of any key, hold few
-/// slices, and a whole row is 8 KiB (hot) or 16 KiB to read.
-const FEW_SLICES: usize = SLICES / 8;
 
 /// The flushed state: what is compared and written.
 #[derive(Serialize)]
@@ -281,9 +197,7 @@ impl Arrival {
         }
         // The width may have doubled above.
         let w = self.window(position.div_euclid(self.width));
-        w.slices[slice].docs += 1;
-        w.slices[slice].bytes += bytes;
-        mark(&mut w.marks, slice);
+        w.add(slice, Slice { docs: 1, bytes });
         if self.windows.len() > MAX_WINDOWS {
             self.coarsen();
         }
@@ -301,15 +215,19 @@ impl Arrival {
 
     /// Documents and bytes per slice over every window, the hot one's counts included.
     pub fn slice_totals(&self) -> Vec<Slice> {
-        let mut total = Window::default();
+        let mut total = vec![Slice::default(); SLICES];
+        let add = |t: &mut Slice, docs: u64, bytes: u64| {
+            t.docs = t.docs.saturating_add(docs);
+            t.bytes = t.bytes.saturating_add(bytes);
+        };
         for (_, w) in &self.windows {
-            total.merge(w);
+            w.counted()
+                .for_each(|(i, s)| add(&mut total[i], s.docs, s.bytes));
         }
-        for (o, h) in total.slices.iter_mut().zip(&self.hot) {
-            o.docs = o.docs.saturating_add(h[0] as u64);
-            o.bytes = o.bytes.saturating_add(h[1] as u64);
+        for (t, h) in total.iter_mut().zip(&self.hot) {
+            add(t, h[0] as u64, h[1] as u64);
         }
-        total.slices
+        total
     }
 
     /// Itself with the hot window's counts in the windows: borrowed when there are none.
@@ -331,20 +249,15 @@ impl Arrival {
         let mut hot = std::mem::take(&mut self.hot);
         let bits = std::mem::replace(&mut self.touched, NO_MARKS);
         let w = self.window(key);
-        let add = |s: &mut Slice, h: &mut [u32; 2]| {
-            s.docs += h[0] as u64;
-            s.bytes += h[1] as u64;
-            *h = [0; 2];
+        let mut take = |i: usize| {
+            let [docs, bytes] = std::mem::take(&mut hot[i]);
+            let (docs, bytes) = (docs as u64, bytes as u64);
+            (i, Slice { docs, bytes })
         };
         if count(&bits) <= FEW_SLICES {
-            each_marked(&bits, |i| add(&mut w.slices[i], &mut hot[i]));
+            w.add_sorted(marked(&bits).map(&mut take));
         } else {
-            for (s, h) in w.slices.iter_mut().zip(hot.iter_mut()) {
-                add(s, h);
-            }
-        }
-        for (m, b) in w.marks.iter_mut().zip(&bits) {
-            *m |= b;
+            w.add_row((0..SLICES).map(|i| take(i).1));
         }
         self.hot = hot;
     }
@@ -370,7 +283,7 @@ impl Arrival {
             && (self.width as u64).is_power_of_two()
             && self.windows.len() <= MAX_WINDOWS
             && self.windows.windows(2).all(|w| w[0].0 < w[1].0)
-            && self.windows.iter().all(|(_, w)| w.slices.len() == SLICES)
+            && self.windows.iter().all(|(_, w)| w.is_well_formed())
     }
 
     /// Adds everything `other` recorded.
@@ -402,8 +315,8 @@ mod tests {
     fn windows_of_few_slices_and_of_many_keep_every_count_where_it_landed() {
         let mut a = Arrival::by_ordinal();
         // Few slices a window first (a key of three values, in three different words of
-        // the marks), then many (a unique key), then few again, flushed sparsely or in
-        // full at each new window.
+        // the hot window's marks), then many (a unique key), then few again, flushed into
+        // listed windows through the marks or into rows whole, at each new window.
         let slice = |i: i64| match i {
             0..60_000 | 150_000.. => (i % 3 * 400 + 7) as usize,
             _ => (i.wrapping_mul(7_919) % SLICES as i64) as usize,
@@ -423,7 +336,7 @@ mod tests {
         }
         let mut got: BTreeMap<(i64, usize), (u64, u64)> = BTreeMap::new();
         for (k, w) in a.windows() {
-            for (i, s) in w.slices.iter().enumerate().filter(|(_, s)| s.docs > 0) {
+            for (i, s) in w.counted() {
                 got.insert((*k, i), (s.docs, s.bytes));
             }
         }
@@ -443,7 +356,7 @@ mod tests {
         let docs: u64 = a
             .windows
             .iter()
-            .map(|(_, w)| w.slices.iter().map(|s| s.docs).sum::<u64>())
+            .map(|(_, w)| w.counted().map(|(_, s)| s.docs).sum::<u64>())
             .sum();
         assert_eq!(docs, 1_000_000);
     }
@@ -461,7 +374,7 @@ mod tests {
         }
         a.flush();
         let got = a.windows.iter().fold((0, 0), |(d, b), (_, w)| {
-            (d + w.slices[7].docs, b + w.slices[7].bytes)
+            (d + w.slice(7).docs, b + w.slice(7).bytes)
         });
         assert_eq!(got, expected);
         assert!(a.is_well_formed());
@@ -485,8 +398,8 @@ mod tests {
 
     #[test]
     fn windows_read_back_from_a_profile_merge_every_slice() {
-        // Few slices a window (sparse merges) and many (whole ones), one half written out
-        // and read back: the marks of the windows read are made again from their counts.
+        // Few slices a window (listed) and many (rows), one half written out and read
+        // back: each window read is listed or a row as its counts say.
         let (mut first, mut second, mut whole) = (
             Arrival::by_ordinal(),
             Arrival::by_ordinal(),
@@ -520,7 +433,7 @@ mod tests {
         let docs: Vec<(i64, u64)> = a
             .windows
             .iter()
-            .map(|(k, w)| (*k, w.slices[1].docs))
+            .map(|(k, w)| (*k, w.slice(1).docs))
             .collect();
         assert_eq!(docs, [(-2, 1), (-1, 2), (1, 1)]);
     }

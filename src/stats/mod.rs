@@ -424,7 +424,7 @@ impl CandidateStats {
             .arrival
             .windows()
             .iter()
-            .flat_map(|(_, w)| w.slices.iter().map(|s| (s.docs, s.bytes))));
+            .flat_map(|(_, w)| w.counted().map(|(_, s)| (s.docs, s.bytes))));
         let within = |(d, b): (u64, u64)| d <= docs && b <= bytes;
         if !within(histogram) || self.histogram.total_bytes > bytes || !within(arrival) {
             return Err("histograms that hold more than the documents".into());
