@@ -10,7 +10,7 @@
 //! it in full as before, which accepts it or says where it fails. So what is accepted, the
 //! values found and every error's place are the full parser's.
 
-use super::{PathTrie, Visits, assign, bit};
+use super::{PathTrie, Visits, assign, bit, head_in};
 use crate::engine::PkValueRef;
 use crate::field::Field;
 
@@ -139,6 +139,7 @@ impl<'a> Walk<'a, '_> {
             if self.peek() != b'"' {
                 return Err(Unsure);
             }
+            let start = self.i + 1;
             let (name, escaped) = self.string()?;
             if escaped {
                 return Err(Unsure);
@@ -148,7 +149,8 @@ impl<'a> Walk<'a, '_> {
             if root && name == b"_etag" && !matches!(self.peek(), b'{' | b'[') {
                 self.etag = true;
             }
-            match self.trie.member(n, k, name, v) {
+            let h = head_in(self.b, start, name.len());
+            match self.trie.member_headed(n, k, name, h, v) {
                 Some(child) => self.visit(child, fields, v)?,
                 None => self.skip_value()?,
             }
@@ -320,6 +322,7 @@ impl<'a> Walk<'a, '_> {
     /// The string at `i` (its opening quote): its raw content and whether it holds an
     /// escape; `i` ends after the closing quote. Escapes are checked; a surrogate escape is
     /// left to the parser, and so is a control character.
+    #[inline(always)]
     fn string(&mut self) -> Step<(&'a [u8], bool)> {
         let b = self.b;
         let start = self.i + 1;
