@@ -330,7 +330,7 @@ impl Ttl {
 
 /// Records that the document's item (id hash `id`, when it has a string id) is held under
 /// the value of hash `value`.
-#[inline]
+#[inline(always)]
 fn owned(stats: &mut CandidateStats, id: Option<u64>, value: u64) {
     if let Some(id) = id {
         stats.owners.add(id, value);

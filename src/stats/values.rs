@@ -275,7 +275,7 @@ impl ValueStats {
     /// Counts one document of `bytes` with the value of `hash` if the value is already
     /// kept, and returns the value's slice of the hash space; `None` if it is not kept
     /// (while exact: a value never seen, to [`keep`](Self::keep)).
-    #[inline]
+    #[inline(always)]
     pub fn count(&mut self, hash: u64, bytes: u64, position: Option<i64>) -> Option<u32> {
         let t = self.sample.get_mut(hash)?;
         t.docs += 1;
