@@ -216,16 +216,12 @@ impl Arrival {
     /// Documents and bytes per slice over every window, the hot one's counts included.
     pub fn slice_totals(&self) -> Vec<Slice> {
         let mut total = vec![Slice::default(); SLICES];
-        let add = |t: &mut Slice, docs: u64, bytes: u64| {
-            t.docs = t.docs.saturating_add(docs);
-            t.bytes = t.bytes.saturating_add(bytes);
-        };
         for (_, w) in &self.windows {
-            w.counted()
-                .for_each(|(i, s)| add(&mut total[i], s.docs, s.bytes));
+            w.counted().for_each(|(i, s)| window::add(&mut total[i], s));
         }
         for (t, h) in total.iter_mut().zip(&self.hot) {
-            add(t, h[0] as u64, h[1] as u64);
+            let (docs, bytes) = (h[0] as u64, h[1] as u64);
+            window::add(t, Slice { docs, bytes });
         }
         total
     }

@@ -58,11 +58,13 @@ impl PartialEq for Window {
     }
 }
 
+/// Whether a slice holds no count.
 fn is_empty(s: &Slice) -> bool {
     s.docs == 0 && s.bytes == 0
 }
 
-fn add(a: &mut Slice, b: Slice) {
+/// Adds `b`'s counts into `a`, saturating.
+pub(super) fn add(a: &mut Slice, b: Slice) {
     a.docs = a.docs.saturating_add(b.docs);
     a.bytes = a.bytes.saturating_add(b.bytes);
 }
