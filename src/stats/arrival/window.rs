@@ -20,6 +20,7 @@ pub struct Window {
     slices: Slices,
 }
 
+/// How a window holds its counts.
 #[derive(Clone, Debug)]
 enum Slices {
     /// The slices that hold counts, in slice order: at most [`FEW_SLICES`].
