@@ -217,11 +217,11 @@ impl Arrival {
     pub fn slice_totals(&self) -> Vec<Slice> {
         let mut total = vec![Slice::default(); SLICES];
         for (_, w) in &self.windows {
-            w.counted().for_each(|(i, s)| window::add(&mut total[i], s));
+            w.counted().for_each(|(i, s)| total[i].add(s));
         }
         for (t, h) in total.iter_mut().zip(&self.hot) {
             let (docs, bytes) = (h[0] as u64, h[1] as u64);
-            window::add(t, Slice { docs, bytes });
+            t.add(Slice { docs, bytes });
         }
         total
     }

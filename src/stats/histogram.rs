@@ -19,6 +19,15 @@ pub struct Slice {
     pub bytes: u64,
 }
 
+impl Slice {
+    /// Adds `other`'s counts, saturating.
+    #[inline]
+    pub fn add(&mut self, other: Slice) {
+        self.docs = self.docs.saturating_add(other.docs);
+        self.bytes = self.bytes.saturating_add(other.bytes);
+    }
+}
+
 /// Documents and bytes per slice of the hash space.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EpkHistogram {
@@ -51,17 +60,14 @@ impl EpkHistogram {
 
     /// Counts `docs` documents of `bytes` in all in slice `slice`.
     pub fn add_to(&mut self, slice: usize, docs: u64, bytes: u64) {
-        let s = &mut self.slices[slice];
-        s.docs = s.docs.saturating_add(docs);
-        s.bytes = s.bytes.saturating_add(bytes);
+        self.slices[slice].add(Slice { docs, bytes });
         self.total_bytes = self.total_bytes.saturating_add(bytes);
     }
 
     /// Adds everything `other` counted.
     pub fn merge(&mut self, other: &EpkHistogram) {
         for (a, b) in self.slices.iter_mut().zip(&other.slices) {
-            a.docs = a.docs.saturating_add(b.docs);
-            a.bytes = a.bytes.saturating_add(b.bytes);
+            a.add(*b);
         }
         self.total_bytes = self.total_bytes.saturating_add(other.total_bytes);
     }

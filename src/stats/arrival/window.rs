@@ -64,12 +64,6 @@ fn is_empty(s: &Slice) -> bool {
     s.docs == 0 && s.bytes == 0
 }
 
-/// Adds `b`'s counts into `a`, saturating.
-pub(super) fn add(a: &mut Slice, b: Slice) {
-    a.docs = a.docs.saturating_add(b.docs);
-    a.bytes = a.bytes.saturating_add(b.bytes);
-}
-
 impl Window {
     /// The slices that hold counts, in slice order.
     pub fn counted(&self) -> impl Iterator<Item = (usize, Slice)> + '_ {
@@ -89,9 +83,9 @@ impl Window {
     /// Adds `counts` to `slice` (below [`SLICES`]).
     pub(super) fn add(&mut self, slice: usize, counts: Slice) {
         match &mut self.slices {
-            Slices::All(all) => add(&mut all[slice], counts),
+            Slices::All(all) => all[slice].add(counts),
             Slices::Few(few) => match few.binary_search_by_key(&(slice as u32), |(i, _)| *i) {
-                Ok(at) => add(&mut few[at].1, counts),
+                Ok(at) => few[at].1.add(counts),
                 Err(at) => {
                     few.insert(at, (slice as u32, counts));
                     self.spill();
@@ -104,7 +98,7 @@ impl Window {
     pub(super) fn add_sorted(&mut self, counts: impl Iterator<Item = (usize, Slice)>) {
         let few = match &mut self.slices {
             Slices::All(all) => {
-                counts.for_each(|(i, s)| add(&mut all[i], s));
+                counts.for_each(|(i, s)| all[i].add(s));
                 return;
             }
             Slices::Few(few) => few,
@@ -118,7 +112,7 @@ impl Window {
             }
             match mine.next_if(|m| m.0 as usize == i) {
                 Some((_, mut m)) => {
-                    add(&mut m, s);
+                    m.add(s);
                     merged.push((i as u32, m));
                 }
                 None => merged.push((i as u32, s)),
@@ -133,7 +127,7 @@ impl Window {
     pub(super) fn add_row(&mut self, row: impl Iterator<Item = Slice>) {
         let all = self.row();
         for (a, b) in all.iter_mut().zip(row) {
-            add(a, b);
+            a.add(b);
         }
     }
 
@@ -255,13 +249,13 @@ mod tests {
                 bytes: round,
             };
             w.add(slice, one);
-            add(&mut row[slice], one);
+            row[slice].add(one);
             let mut run: Vec<usize> = (0..3).map(|_| step() % SLICES).collect();
             run.sort_unstable();
             run.dedup();
             w.add_sorted(run.iter().map(|&i| (i, Slice { docs: 2, bytes: 5 })));
             for &i in &run {
-                add(&mut row[i], Slice { docs: 2, bytes: 5 });
+                row[i].add(Slice { docs: 2, bytes: 5 });
             }
             let mut other = Window::default();
             other.add(step() % SLICES, Slice { docs: 3, bytes: 9 });
@@ -272,7 +266,7 @@ mod tests {
                 }));
             }
             for (i, s) in other.counted() {
-                add(&mut row[i], s);
+                row[i].add(s);
             }
             w.merge(&other);
             assert_eq!(
