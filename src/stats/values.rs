@@ -492,6 +492,13 @@ impl ValueStats {
     fn compact(&mut self) {
         let old = std::mem::take(&mut self.details);
         let text = std::mem::take(&mut self.labels);
+        // Sized once, to a power of two as doubling leaves them: grown push by push, both
+        // were copied a dozen times over, each time into memory new to the process.
+        let label = |t: &Tally| old[t.detail as usize].label.len();
+        let text_len: usize = self.sample.values().map(label).sum();
+        let kept = self.sample.len();
+        self.labels.reserve_exact(text_len.next_power_of_two());
+        self.details.reserve_exact(kept.next_power_of_two());
         self.used = 0;
         for t in self.sample.values_mut() {
             let d = &old[t.detail as usize];
