@@ -364,7 +364,9 @@ impl ValueStats {
     /// Heavy hitters: a value is admitted when the bytes of its cell not already held by
     /// the table are hot, with those bytes as the upper bound of its own; then it is
     /// counted exactly. A cell whose heavy value is tracked cools down, so the table does
-    /// not churn.
+    /// not churn. Inlined: most documents only add to their cell and find it cool, and
+    /// a call cost more than that.
+    #[inline(always)]
     fn add_heavy(
         &mut self,
         hash: u64,
@@ -373,11 +375,8 @@ impl ValueStats {
         label: &dyn Fn(&mut String),
         epk: &dyn Fn() -> Epk,
     ) {
-        if self.tracked.is_empty() {
-            self.tracked = vec![0; CELLS];
-        }
-        if self.cells.is_empty() {
-            self.cells = vec![0; CELLS];
+        if self.tracked.is_empty() || self.cells.is_empty() {
+            self.start_rows();
         }
         let cell = cell_of(hash);
         self.cells[cell] += bytes;
@@ -399,6 +398,32 @@ impl ValueStats {
         if !settled || untracked <= HOT_FACTOR * mean.max(1) {
             return;
         }
+        self.admit(hash, (bytes, position, cell, untracked), label, epk);
+    }
+
+    /// The admission rows, where sampling has just begun without them.
+    #[cold]
+    #[inline(never)]
+    fn start_rows(&mut self) {
+        if self.tracked.is_empty() {
+            self.tracked = vec![0; CELLS];
+        }
+        if self.cells.is_empty() {
+            self.cells = vec![0; CELLS];
+        }
+    }
+
+    /// Admits the value of `hash` to the heavy table, whose `cell` holds `untracked` hot
+    /// bytes, unless the table is full of larger values.
+    #[cold]
+    #[inline(never)]
+    fn admit(
+        &mut self,
+        hash: u64,
+        (bytes, position, cell, untracked): (u64, Option<i64>, usize, u64),
+        label: &dyn Fn(&mut String),
+        epk: &dyn Fn() -> Epk,
+    ) {
         let smallest = self.smallest_heavy();
         if self.heavy.len() >= HEAVY && untracked <= smallest.1 {
             return;
