@@ -50,6 +50,14 @@ fn bounded_windows<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<(i64, W
     super::bounded::seq(d, MAX_WINDOWS, "arrival windows")
 }
 
+/// A hot window's counts of one slice (documents, bytes), as a window's.
+fn widened([docs, bytes]: [u32; 2]) -> Slice {
+    Slice {
+        docs: u64::from(docs),
+        bytes: u64::from(bytes),
+    }
+}
+
 /// Slices marked.
 fn count(marks: &Marks) -> usize {
     marks.iter().map(|b| b.count_ones() as usize).sum()
@@ -220,8 +228,7 @@ impl Arrival {
             w.counted().for_each(|(i, s)| total[i].add(s));
         }
         for (t, h) in total.iter_mut().zip(&self.hot) {
-            let (docs, bytes) = (h[0] as u64, h[1] as u64);
-            t.add(Slice { docs, bytes });
+            t.add(widened(*h));
         }
         total
     }
@@ -245,11 +252,7 @@ impl Arrival {
         let mut hot = std::mem::take(&mut self.hot);
         let bits = std::mem::replace(&mut self.touched, NO_MARKS);
         let w = self.window(key);
-        let mut take = |i: usize| {
-            let [docs, bytes] = std::mem::take(&mut hot[i]);
-            let (docs, bytes) = (docs as u64, bytes as u64);
-            (i, Slice { docs, bytes })
-        };
+        let mut take = |i: usize| (i, widened(std::mem::take(&mut hot[i])));
         if count(&bits) <= FEW_SLICES {
             w.add_sorted(marked(&bits).map(&mut take));
         } else {
