@@ -214,10 +214,11 @@ def measure(path, paths, baseline, runs):
 def report(path, size, paths, figures, runs, baseline):
     """Prints the medians and the ratios the goal is stated in."""
     print(f"{path}: {size / 1e6:.0f} MB, {len(paths)} paths, {runs} runs each, medians")
+    floor = own_peak()
     for name, (wall, peak) in figures.items():
         print(f"  {name:<11} {wall:7.3f} s  {size / 1e6 / wall:6.0f} MB/s  peak {peak:6.1f} MiB")
-        if peak <= own_peak() + 1:
-            print(f"  warning: {name}'s peak is this script's own ({own_peak():.1f} MiB):"
+        if peak <= floor + 1:
+            print(f"  warning: {name}'s peak is this script's own ({floor:.1f} MiB):"
                   " its real peak is lower", file=sys.stderr)
     for name in ("analyze", "baseline") if baseline else ("analyze",):
         print(f"  {name} throughput / DuckDB approx_count_distinct: "
