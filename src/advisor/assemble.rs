@@ -204,7 +204,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
             new_values: (e.projection.scale > 1.0 && e.layout.is_none()).then(|| {
                 crate::report::model::NewValuesReport {
                     share: round4(e.projection.unseen_share),
-                    from: e.projection.unseen_from,
+                    from: new_values_from(e.projection.unseen_from),
                     at_target: e.distinct_at_target(),
                 }
             }),
@@ -298,4 +298,15 @@ fn largest_values(e: &Evaluation, opts: &ReportOptions) -> Vec<LargestValue> {
 
 fn round_all(m: BTreeMap<String, f64>) -> BTreeMap<String, f64> {
     m.into_iter().map(|(k, v)| (k, round4(v))).collect()
+}
+
+/// The report's name for where the new values' share was read.
+fn new_values_from(from: super::project::NewFrom) -> crate::report::model::NewValuesFrom {
+    use super::project::NewFrom;
+    use crate::report::model::NewValuesFrom;
+    match from {
+        NewFrom::Log => NewValuesFrom::Log,
+        NewFrom::Arrivals => NewValuesFrom::Arrivals,
+        NewFrom::Singletons => NewValuesFrom::Singletons,
+    }
 }

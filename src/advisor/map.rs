@@ -29,17 +29,29 @@ pub struct AskedValue {
 /// values and, as one entry with an empty EPK, the projected tail of small values; and
 /// where each `asked` value lands. An asked value with more levels than the key is an
 /// error.
+///
+/// With `timeline` (what the months start from and the target they project as), a key's
+/// map also carries the growth of its three largest values month by month.
 pub fn explain(
     e: &mut Evaluation,
     storage_bytes: u64,
     redact_values: bool,
     asked: &[AskedValue],
+    timeline: Option<(&super::timeline::Basis, &super::Target)>,
 ) -> Result<ExplainReport, String> {
     let values = (asked.iter())
         .map(|a| landing(e, a, redact_values))
         .collect::<Result<Vec<_>, _>>()?;
+    let growth = timeline.filter(|_| e.layout.is_none()).map(|(b, target)| {
+        let hide = |label: &str| match redact_values {
+            true => redact(label),
+            false => label.to_owned(),
+        };
+        super::timeline::value_growth(e, b, target, 3, &hide)
+    });
     let mut report = map_of(e, storage_bytes, redact_values);
     report.values = values;
+    report.growth = growth;
     Ok(report)
 }
 
@@ -162,6 +174,7 @@ fn map_of(e: &mut Evaluation, storage_bytes: u64, redact_values: bool) -> Explai
         map,
         collections,
         values: Vec::new(),
+        growth: None,
     }
 }
 

@@ -698,8 +698,7 @@ pub struct Time {
 }
 
 /// Where the share of new data that new values take was read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum NewFrom {
     /// The log's creates (see [`super::newcomers`]).
     Log,

@@ -25,7 +25,9 @@ use super::need::Cost;
 use super::round::cents;
 use super::target::Target;
 use crate::engine::Limits;
-use crate::report::model::{PartitionsOn, TimelineBasisReport, TimelineReport};
+use crate::report::model::{
+    GrowthMonth, PartitionsOn, TimelineBasisReport, TimelineReport, ValueGrowth,
+};
 
 /// The months the monthly bill is given at.
 pub const MONTHS: [i8; 3] = [3, 12, 36];
@@ -212,32 +214,6 @@ fn partitions(e: &Evaluation, b: &Basis, target: &Target) -> Vec<PartitionsOn> {
         }
     }
     out
-}
-
-/// How a candidate's largest values grow month by month (`--explain` with a timeline).
-#[derive(Clone, Debug, PartialEq)]
-pub struct ValueGrowth {
-    /// The key.
-    pub spec: String,
-    /// What the months start from.
-    pub basis: TimelineBasisReport,
-    /// The values followed (the largest after the last month), labels as reported.
-    pub values: Vec<String>,
-    /// One row a month, from month 0.
-    pub months: Vec<GrowthMonth>,
-}
-
-/// One month of a [`ValueGrowth`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct GrowthMonth {
-    /// Months after the first day.
-    pub month: i8,
-    /// Its day, `YYYY-MM-DD`.
-    pub on: String,
-    /// The container's bytes.
-    pub container_bytes: u64,
-    /// Each followed value's bytes, in the order of [`ValueGrowth::values`].
-    pub bytes: Vec<u64>,
 }
 
 /// The growth of the `top` largest values of a candidate (a key, not a layout) month by

@@ -16,32 +16,6 @@ enum Explain {
     Layout(String),
 }
 
-/// With a timeline, the growth of a key's largest values month by month, for the text
-/// formats (JSON and HTML hold the map alone); empty otherwise.
-fn growth_section(
-    e: &advisor::evaluate::Evaluation,
-    opts: &advisor::ReportOptions,
-    (format, style): (report::Format, report::Style),
-    redact: bool,
-) -> String {
-    use report::Format;
-    let (markdown, width) = match format {
-        Format::Table => (false, Some(style.width)),
-        Format::WideTable => (false, None),
-        Format::Markdown => (true, None),
-        _ => return String::new(),
-    };
-    let Some(b) = opts.timeline.as_ref().filter(|_| e.layout.is_none()) else {
-        return String::new();
-    };
-    let hide = |label: &str| match redact {
-        true => advisor::redact::redact(label),
-        false => label.to_owned(),
-    };
-    let g = advisor::timeline::value_growth(e, b, &opts.target, 3, &hide);
-    report::growth::growth_section(&g, markdown, width)
-}
-
 /// Reads the inputs and prints the ranking (or one candidate's partition map).
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
@@ -106,12 +80,13 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
         let asked = (args.explain_value.iter())
             .map(|v| asked_value(v))
             .collect::<Result<Vec<_>>>()?;
-        let map =
-            advisor::explain(e, target.storage_bytes, c.redact, &asked).map_err(|m| anyhow!(m))?;
-        let growth = growth_section(e, &opts, (format, style), c.redact);
+        let timeline = (opts.timeline.as_ref())
+            .filter(|_| format.growth())
+            .map(|b| (b, &opts.target));
+        let map = advisor::explain(e, target.storage_bytes, c.redact, &asked, timeline)
+            .map_err(|m| anyhow!(m))?;
         write_report(path, |out| {
-            report::render(View::Map(&map), format, style, out)?;
-            out.write_all(growth.as_bytes())
+            report::render(View::Map(&map), format, style, out)
         })?;
     } else {
         let report = build_report(outcome.evaluations, outcome.input, &opts);

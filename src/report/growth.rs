@@ -1,8 +1,8 @@
 //! The growth of a candidate's largest values month by month, the section `--explain`
 //! prints after the partition map when a timeline is known.
 
+use super::model::ValueGrowth;
 use super::text::{cell, elide_label, wrap};
-use crate::advisor::timeline::ValueGrowth;
 use crate::units::human_bytes;
 
 /// The section as a Markdown table when `markdown`, else as text for a terminal of `width`

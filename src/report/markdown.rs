@@ -20,7 +20,13 @@ use crate::units::human_bytes;
 pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
     match view {
         View::Ranking(report) => ranking(report, out),
-        View::Map(map) => partition_map(map, out),
+        View::Map(map) => {
+            partition_map(map, out)?;
+            match &map.growth {
+                Some(g) => write!(out, "{}", super::growth::growth_section(g, true, None)),
+                None => Ok(()),
+            }
+        }
         View::Verdict(report) => verdict(report, out),
     }
 }

@@ -62,6 +62,12 @@ impl Format {
     pub fn charts(self) -> bool {
         self == Format::Html
     }
+
+    /// Whether it shows a partition map's growth month by month
+    /// ([`model::ExplainReport::growth`]): the text formats do.
+    pub fn growth(self) -> bool {
+        matches!(self, Format::Table | Format::WideTable | Format::Markdown)
+    }
 }
 
 /// How a table is shown: decided by the command from its flags, `NO_COLOR` and the

@@ -546,9 +546,21 @@ pub struct NewValuesReport {
     pub share: f64,
     /// Where it was read: `log` (the log's creates), `arrivals` (the sample's `--time-path`
     /// second half) or `singletons` (the sample's values seen once).
-    pub from: crate::advisor::project::NewFrom,
+    pub from: NewValuesFrom,
     /// Distinct values at the target: the sample's and the new ones.
     pub at_target: u64,
+}
+
+/// Where the share of new data that new values take was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewValuesFrom {
+    /// The log's creates.
+    Log,
+    /// The sample's `--time-path` arrivals: values first seen in its second half.
+    Arrivals,
+    /// Good–Turing: the share of documents whose value occurs once in the sample.
+    Singletons,
 }
 
 /// Throughput at the target.
@@ -852,6 +864,10 @@ pub struct ExplainReport {
     /// Where each value `--explain-value` asked about lands.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub values: Vec<ValueLanding>,
+    /// With a timeline, how the largest values grow month by month (the text formats
+    /// show it after the map; JSON and HTML hold the map alone).
+    #[serde(skip)]
+    pub growth: Option<ValueGrowth>,
 }
 
 /// Where one value, or a hierarchical key's prefix, lands in the projected container.
@@ -1050,4 +1066,30 @@ pub struct LogicalView {
     pub items: u64,
     /// RU charged.
     pub ru: f64,
+}
+
+/// How a candidate's largest values grow month by month (`--explain` with a timeline).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ValueGrowth {
+    /// The key.
+    pub spec: String,
+    /// What the months start from.
+    pub basis: TimelineBasisReport,
+    /// The values followed (the largest after the last month), labels as reported.
+    pub values: Vec<String>,
+    /// One row a month, from month 0.
+    pub months: Vec<GrowthMonth>,
+}
+
+/// One month of a [`ValueGrowth`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct GrowthMonth {
+    /// Months after the first day.
+    pub month: i8,
+    /// Its day, `YYYY-MM-DD`.
+    pub on: String,
+    /// The container's bytes.
+    pub container_bytes: u64,
+    /// Each followed value's bytes, in the order of [`ValueGrowth::values`].
+    pub bytes: Vec<u64>,
 }

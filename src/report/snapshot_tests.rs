@@ -360,6 +360,7 @@ fn map() -> ExplainReport {
                 sample: None,
             },
         ],
+        growth: None,
     }
 }
 

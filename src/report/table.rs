@@ -17,6 +17,7 @@ use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets
 
 use super::View;
 use super::columns::{COLUMNS, Column};
+use super::growth::growth_section;
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
 use super::remedy::recommended_warnings;
 use super::text::{
@@ -42,7 +43,13 @@ pub fn render(
     let table_width = (!wide).then_some(width);
     match view {
         View::Ranking(report) => ranking(report, width, table_width, colour, out),
-        View::Map(map) => partition_map(map, width, table_width, out),
+        View::Map(map) => {
+            partition_map(map, width, table_width, out)?;
+            match &map.growth {
+                Some(g) => write!(out, "{}", growth_section(g, false, table_width)),
+                None => Ok(()),
+            }
+        }
         View::Verdict(report) => verdict(report, width, out),
     }
 }
