@@ -287,7 +287,7 @@ fn hostile_profile_paths_and_sizes_end_cleanly() {
 
 #[test]
 fn forged_profiles_with_a_valid_checksum_are_refused_by_their_shape() {
-    use pkadvisor::advisor::profile::with_matching_checksum;
+    use pkadvisor::measure::profile::with_matching_checksum;
     let dir = scratch("profile_forged");
     let out = dir.join("p.profile").to_string_lossy().into_owned();
     profile(DOCS, &out, &["--key", "/tenantId", "--time-path", "/ts"]);

@@ -5,9 +5,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pkadvisor::advisor::Target;
-use pkadvisor::advisor::profile::{Profile, with_matching_checksum};
-use pkadvisor::advisor::project::project;
+use pkadvisor::project::Target;
+use pkadvisor::measure::profile::{Profile, with_matching_checksum};
+use pkadvisor::project::projection::project;
 
 fn file(stats: &str) -> String {
     format!(

@@ -7,12 +7,12 @@ use std::collections::BTreeMap;
 use super::evaluate::Evaluation;
 use super::key_block::key_of;
 use super::rank::{rank, recommend};
-use super::redact::redact;
 use super::round::{cents, round4};
-use super::target::Target;
 use super::{findings, gsi, need, score};
 use crate::pricing::throughput::HOURS_PER_MONTH;
 use crate::pricing::{Model, Prices, Reserved};
+use crate::project::target::Target;
+use crate::redact::redact;
 use crate::report::model::{
     CandidateReport, CostReport, InputSummary, LargestValue, Monthly, PricesReport, QueryReport,
     Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
@@ -301,8 +301,10 @@ fn round_all(m: BTreeMap<String, f64>) -> BTreeMap<String, f64> {
 }
 
 /// The report's name for where the new values' share was read.
-fn new_values_from(from: super::project::NewFrom) -> crate::report::model::NewValuesFrom {
-    use super::project::NewFrom;
+fn new_values_from(
+    from: crate::project::projection::NewFrom,
+) -> crate::report::model::NewValuesFrom {
+    use crate::project::projection::NewFrom;
     use crate::report::model::NewValuesFrom;
     match from {
         NewFrom::Log => NewValuesFrom::Log,

@@ -1,13 +1,13 @@
 //! Evaluates one candidate: projects its statistics onto the target, replays the workload
 //! on that container, and gathers the figures findings and scores are made of.
 
-use super::candidate::Candidate;
-use super::project::{Projection, Time, project_at};
-use super::target::Target;
 use crate::engine::Container;
 use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
 use crate::log::Log;
+use crate::measure::candidate::Candidate;
+use crate::project::projection::{Projection, Time, project_at};
+use crate::project::target::Target;
 use crate::replay::{Sample, Subject, WorkloadStats, replay};
 use crate::stats::CandidateStats;
 
@@ -84,7 +84,7 @@ pub struct Context<'a> {
     /// How long items live (seconds), when they expire.
     pub retention: Option<f64>,
     /// The write rate at the target, bytes per second, when known (see
-    /// [`super::project::Time::rate`]).
+    /// [`crate::project::projection::Time::rate`]).
     pub rate: Option<f64>,
 }
 
@@ -101,7 +101,7 @@ pub fn evaluate(
     // Redacted values order nothing: what they said before is recorded.
     let order = stats
         .order
-        .unwrap_or_else(|| super::clock::order(&spec, &stats.values));
+        .unwrap_or_else(|| crate::stats::clock::order(&spec, &stats.values));
     let subject = Subject {
         spec: &spec,
         definition: &definition,
@@ -112,7 +112,7 @@ pub fn evaluate(
     };
     let newcomers = (ctx.log)
         .filter(|_| subject.layout.is_none())
-        .and_then(|log| super::newcomers::measure(log, &subject, &stats))
+        .and_then(|log| crate::project::newcomers::measure(log, &subject, &stats))
         .and_then(|n| n.of_entities(clock_levels(&order)));
     let time = Time {
         timed: ctx.timed,
@@ -121,7 +121,7 @@ pub fn evaluate(
         newcomers,
     };
     let mut projection = match &candidate.layout {
-        Some(l) => super::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
+        Some(l) => crate::project::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
         None => project_at(&definition, &stats, ctx.target, time.clone()),
     };
     let avg_doc = stats.bytes as f64 / stats.documents.max(1) as f64;
@@ -129,7 +129,7 @@ pub fn evaluate(
         arrival: &stats.arrival,
         blocks: &stats.blocks,
         avg_doc,
-        concurrency: super::clock::concurrency(&stats.values, stats.documents),
+        concurrency: crate::stats::clock::concurrency(&stats.values, stats.documents),
         timed: ctx.timed,
         charges: ctx.charges,
         owners: &stats.owners,
@@ -139,7 +139,9 @@ pub fn evaluate(
     let parts = projection.container.partitions().len();
     // A clock reading that increases with arrival: at production rates the writes of one
     // moment share its value, one partition, however unique the sample's values are.
-    if arrival_order.is_some_and(|r| r >= super::clock::MONOTONIC_MIN) && clock_reading && parts > 1
+    if arrival_order.is_some_and(|r| r >= crate::stats::clock::MONOTONIC_MIN)
+        && clock_reading
+        && parts > 1
     {
         workload.write_spread = workload.write_spread.min(1.0 / parts as f64);
     }
@@ -206,9 +208,9 @@ mod tests {
 #[cfg(test)]
 pub(crate) mod testing {
     use super::*;
-    use crate::advisor::project::{Largest, Projection};
     use crate::engine::{Container, GB, Throughput};
     use crate::key::KeySpec;
+    use crate::project::projection::{Largest, Projection};
     use crate::replay::WorkloadStats;
     use crate::report::model::Cardinality;
     use crate::stats::CandidateStats;

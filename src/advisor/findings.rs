@@ -1,15 +1,15 @@
 //! Findings: each problem a candidate shows, with its code, severity and a message that
 //! states the threshold. Codes and severities are a contract (the README's findings table).
 
-use super::clock::MONOTONIC_MIN;
 use super::evaluate::Evaluation;
 use super::need::Cost;
 use super::score::HAZARD_SHARE;
-use super::target::Target;
 use crate::engine::Limits;
 use crate::key::Layout;
 use crate::pricing::{Model, Serverless, ThroughputBilling};
+use crate::project::target::Target;
 use crate::report::model::{CandidateReport, Finding, FindingCode, Severity};
+use crate::stats::clock::MONOTONIC_MIN;
 use crate::stats::{V1_VALUE_LIMIT, VALUE_LIMIT};
 use crate::units::human_bytes;
 
@@ -57,7 +57,7 @@ pub fn findings(
     redact: bool,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
-    let hide = super::redact::hider(redact);
+    let hide = crate::redact::hider(redact);
     match &e.layout {
         Some(l) => {
             collection_limit(e, l, target, &hide, &mut out);
@@ -255,7 +255,7 @@ fn collection_shortfall(e: &Evaluation, l: &Layout, cost: &Cost, out: &mut Vec<F
 
 fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
     let limit = Limits::default().logical_bytes;
-    let Some(super::project::Largest { label, bytes }) = &e.projection.largest else {
+    let Some(crate::project::projection::Largest { label, bytes }) = &e.projection.largest else {
         return;
     };
     if *bytes <= limit {

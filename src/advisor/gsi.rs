@@ -24,9 +24,9 @@
 use super::evaluate::Evaluation;
 use super::need;
 use super::round::{cents, round4};
-use super::target::Target;
 use crate::key::{KeyKind, KeyLevel};
 use crate::pricing::{self, Autoscale, Prices, ThroughputBilling, charge};
+use crate::project::target::Target;
 use crate::report::model::{CandidateReport, SecondaryIndex, Severity};
 use crate::report::text::thousands;
 

@@ -2,9 +2,9 @@
 //! a layout or a secondary index.
 
 use super::evaluate::Evaluation;
-use super::redact::hider;
 use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
+use crate::redact::hider;
 use crate::report::model::KeyInfo;
 
 /// The key block of an evaluated candidate: a key's, or a layout's (`kind` `layout`, its

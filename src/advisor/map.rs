@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 
 use super::evaluate::Evaluation;
 use super::key_block::key_of;
-use super::redact::{hider, redact};
 use crate::engine::{PkValue, PkValueRef};
+use crate::redact::{hider, redact};
 use crate::report::model::{
     ExplainReport, LogicalView, PartitionLoad, PartitionMap, PhysicalView, SCHEMA_VERSION,
     SampleFigures, ValueLanding,
@@ -37,7 +37,7 @@ pub fn explain(
     storage_bytes: u64,
     redact_values: bool,
     asked: &[AskedValue],
-    timeline: Option<(&super::timeline::Basis, &super::Target)>,
+    timeline: Option<(&super::timeline::Basis, &crate::project::Target)>,
 ) -> Result<ExplainReport, String> {
     let values = (asked.iter())
         .map(|a| landing(e, a, redact_values))

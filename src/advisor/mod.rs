@@ -1,38 +1,26 @@
-//! The advisor: measures candidate keys over the sample, projects each onto the partition
-//! engine at the target, replays the workload, and turns the figures into ranked,
-//! explained candidates (the report model).
+//! The advisor: judges each candidate measured ([`crate::measure`]) and projected
+//! ([`crate::project`]), and turns the figures into ranked, explained candidates (the
+//! report model).
 //!
-//! Stages, each in its own file: [`measure`] and [`discover`] read the sample,
-//! [`project`] and [`layout`] place it on the engine at the [`target`], [`evaluate`]
-//! replays the workload, [`findings`], [`score`] and [`need`] judge the figures,
+//! Each job in its own file: [`pipeline`] runs the stages over one request (measure,
+//! project, replay); [`evaluate`] holds one candidate's figures after the replay;
+//! [`findings`], [`score`] and [`need`] judge them; [`timeline`] dates the growth;
 //! [`assemble`] builds the report model, [`rank`] orders it and writes the
-//! recommendation, [`gsi`] weighs a secondary index, [`map`] shows one partition map, and
-//! [`redact`] hides values; [`key_block`] writes a key's spec and definition.
+//! recommendation; [`gsi`] weighs a secondary index; [`map`] shows one partition map;
+//! [`key_block`] writes a key's spec and definition, and [`round`] the figures' rounding.
 
 pub mod assemble;
-pub mod auto;
-pub mod candidate;
-pub mod clock;
-pub mod discover;
 pub mod evaluate;
 pub mod findings;
 pub mod gsi;
 pub mod key_block;
-pub mod layout;
 pub mod map;
-pub mod measure;
 pub mod need;
-pub mod newcomers;
 pub mod pipeline;
-pub mod profile;
-pub mod project;
 pub mod rank;
-pub mod redact;
 pub mod round;
 pub mod score;
-pub mod target;
 pub mod timeline;
 
 pub use assemble::{DEFAULT_TOP_VALUES, ReportOptions, build_report};
 pub use map::{AskedValue, explain, partition_map};
-pub use target::Target;

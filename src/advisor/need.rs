@@ -24,9 +24,9 @@
 //!   the target's storage ([`crate::pricing::bill`]).
 
 use super::evaluate::Evaluation;
-use super::target::Target;
 use crate::pricing::throughput::MIN_COLLECTION_RU;
 use crate::pricing::{Demand, Prices, monthly_storage};
+use crate::project::target::Target;
 
 /// A candidate's cost.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,16 +5,16 @@ use std::sync::Arc;
 
 use std::io::Read;
 
-use super::auto::Inputs;
-pub use super::candidate::Candidate;
 use super::evaluate::{Context, Evaluation, evaluate};
-use super::measure::{MeasureSink, Plan, Ttl};
-use super::profile::Profile;
-use super::target::Target;
 use crate::engine::KeyPath;
 use crate::input::{self, Progress, ReadOptions, Source};
 use crate::log::read::{Observed, operations_within};
 use crate::log::{Log, read_any};
+use crate::measure::auto::Inputs;
+pub use crate::measure::candidate::Candidate;
+use crate::measure::profile::Profile;
+use crate::measure::sink::{MeasureSink, Plan, Ttl};
+use crate::project::target::Target;
 use crate::report::model::{InputSummary, MonitorReport, ObservedPartitionReport};
 use crate::stats::CandidateStats;
 
@@ -338,7 +338,7 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
 fn choose_candidates(req: &mut Request) -> anyhow::Result<Vec<String>> {
     let mut notes = Vec::new();
     if req.candidates.is_empty() || req.auto_extend {
-        let limit = req.auto.unwrap_or(super::auto::DEFAULT_AUTO);
+        let limit = req.auto.unwrap_or(crate::measure::auto::DEFAULT_AUTO);
         let (generated, note) = generate(req, limit)?;
         notes.extend(note);
         for c in generated {
@@ -395,7 +395,7 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, 
     let t = &req.target;
     let write_tops = match (&req.log, &log) {
         (Some(l), Some(read)) if read.writes => {
-            let paths = super::auto::filtered_paths(read);
+            let paths = crate::measure::auto::filtered_paths(read);
             let again = read_any(
                 &l.source(),
                 &paths,
@@ -403,7 +403,7 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, 
                 operations_within(req.memory),
                 &req.log_options,
             )?;
-            super::auto::write_tops(&again, &paths)
+            crate::measure::auto::write_tops(&again, &paths)
         }
         _ => Default::default(),
     };
@@ -416,19 +416,21 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, 
             .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
         write_tops,
     };
-    let mut notes: Vec<String> = super::auto::missing_ids(&discovery).into_iter().collect();
+    let mut notes: Vec<String> = crate::measure::auto::missing_ids(&discovery)
+        .into_iter()
+        .collect();
     if let Some(l) = &log {
-        notes.extend(super::auto::unheld_filters(&discovery, l));
+        notes.extend(crate::measure::auto::unheld_filters(&discovery, l));
     }
-    Ok((super::auto::generate(&inputs, limit), notes))
+    Ok((crate::measure::auto::generate(&inputs, limit), notes))
 }
 
 /// Reads ahead into the sources in turn (an empty or broken first file does not end it)
 /// until [`DISCOVERY_DOCS`] documents or [`DISCOVERY_BYTES`] in all, and discovers their
 /// paths. A source that cannot be opened again (standard input, a stream) keeps what was
 /// read, chained before the rest.
-fn discover_sources(sources: &mut [Source]) -> anyhow::Result<super::discover::Discovery> {
-    let mut discovery = super::discover::Discovery::default();
+fn discover_sources(sources: &mut [Source]) -> anyhow::Result<crate::measure::discover::Discovery> {
+    let mut discovery = crate::measure::discover::Discovery::default();
     let mut budget = DISCOVERY_BYTES;
     for slot in sources.iter_mut() {
         if budget == 0 || discovery.len() >= DISCOVERY_DOCS {
@@ -439,7 +441,7 @@ fn discover_sources(sources: &mut [Source]) -> anyhow::Result<super::discover::D
         let mut prefix = Vec::new();
         (&mut opened.reader).take(budget).read_to_end(&mut prefix)?;
         budget -= prefix.len() as u64;
-        super::discover::discover_into(&mut discovery, &prefix, DISCOVERY_DOCS);
+        crate::measure::discover::discover_into(&mut discovery, &prefix, DISCOVERY_DOCS);
         *slot = if source.is_stdin() || source.size().is_none() {
             let rest = std::io::Cursor::new(prefix).chain(opened.reader);
             Source::reader(source.name(), rest)
@@ -539,7 +541,10 @@ fn with_profile(
     };
     if !req.sources.is_empty() {
         let (stats, now, read) = read_documents(req, plan, progress)?;
-        if let Some(file) = p.share(super::profile::share_fingerprint(&p.candidates, &stats)) {
+        if let Some(file) = p.share(crate::measure::profile::share_fingerprint(
+            &p.candidates,
+            &stats,
+        )) {
             anyhow::bail!(
                 "the documents given are the ones {file} measured: one share given twice (give the documents or their profile)"
             );

@@ -3,7 +3,7 @@
 //! one sentence what decided it over the runner-up, and says so when the two are tied.
 
 use super::need;
-use super::target::Target;
+use crate::project::target::Target;
 use crate::report::model::{CandidateReport, Finding, Recommendation, Severity};
 use crate::units::human_bytes;
 
@@ -280,8 +280,9 @@ mod tests {
     mod rules {
         use crate::advisor::evaluate::Evaluation;
         use crate::advisor::evaluate::testing::evaluation;
-        use crate::advisor::{ReportOptions, Target, build_report, score};
+        use crate::advisor::{ReportOptions, build_report, score};
         use crate::engine::{GB, Throughput};
+        use crate::project::Target;
         use crate::report::model::InputSummary;
 
         const TARGET: Target = Target {

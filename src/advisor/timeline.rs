@@ -23,8 +23,8 @@ use jiff::civil::Date;
 use super::evaluate::Evaluation;
 use super::need::Cost;
 use super::round::cents;
-use super::target::Target;
 use crate::engine::Limits;
+use crate::project::target::Target;
 use crate::report::model::{
     GrowthMonth, PartitionsOn, TimelineBasisReport, TimelineReport, ValueGrowth,
 };
@@ -218,7 +218,7 @@ fn partitions(e: &Evaluation, b: &Basis, target: &Target) -> Vec<PartitionsOn> {
 
 /// The growth of the `top` largest values of a candidate (a key, not a layout) month by
 /// month over 36 months: each month's container size projected as the ranking projects
-/// the target (see [`super::project::named_sizes`]); `hide` redacts labels.
+/// the target (see [`crate::project::projection::named_sizes`]); `hide` redacts labels.
 pub fn value_growth(
     e: &Evaluation,
     b: &Basis,
@@ -233,7 +233,7 @@ pub fn value_growth(
             storage_bytes: storage,
             ..*target
         };
-        let named = super::project::named_sizes(&e.definition, &e.stats, &at, &e.time);
+        let named = crate::project::projection::named_sizes(&e.definition, &e.stats, &at, &e.time);
         (storage, named.into_iter().collect::<BTreeMap<_, _>>())
     };
     let (_, end) = sizes(last);

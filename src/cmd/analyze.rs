@@ -2,7 +2,8 @@
 
 use anyhow::{Result, anyhow, bail};
 
-use pkadvisor::advisor::{self, build_report, profile};
+use pkadvisor::advisor::{self, build_report};
+use pkadvisor::measure::profile;
 use pkadvisor::report::{self, View};
 
 use super::request::Plan;

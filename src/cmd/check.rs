@@ -2,14 +2,15 @@
 
 use anyhow::{Result, bail};
 
-use pkadvisor::advisor::candidate::Candidate;
-use pkadvisor::advisor::{Target, build_report};
+use pkadvisor::advisor::build_report;
 use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::indexing::IndexingPolicy;
 use pkadvisor::key::KeySpec;
 use pkadvisor::log::LogContainer;
+use pkadvisor::measure::candidate::Candidate;
+use pkadvisor::project::Target;
 use pkadvisor::report::model::Role;
 use pkadvisor::report::{self, View};
 

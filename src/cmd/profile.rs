@@ -4,7 +4,7 @@
 use anyhow::{Context, Result};
 
 use pkadvisor::advisor::pipeline;
-use pkadvisor::advisor::profile;
+use pkadvisor::measure::profile;
 
 use super::{Exit, request};
 use crate::cli::ProfileArgs;

@@ -6,9 +6,7 @@ use std::collections::BTreeMap;
 use anyhow::{Result, anyhow, bail};
 
 use pkadvisor::advisor::ReportOptions;
-use pkadvisor::advisor::Target;
 use pkadvisor::advisor::pipeline::{self, Candidate, LogInput, Outcome, Request};
-use pkadvisor::advisor::profile::Profile;
 use pkadvisor::advisor::score::DEFAULT_MARGIN;
 use pkadvisor::engine::Tier;
 use pkadvisor::engine::{KeyPath, Throughput};
@@ -17,11 +15,13 @@ use pkadvisor::input::ProgressBar;
 use pkadvisor::input::{ReadOptions, Source};
 use pkadvisor::key::layout::MAX_COLLECTIONS;
 use pkadvisor::key::{KeySpec, Layout};
+use pkadvisor::measure::profile::Profile;
 use pkadvisor::pricing::charge::Consistency;
 use pkadvisor::pricing::throughput::{
     AUTOSCALE_STEP, MANUAL_STEP, SERVERLESS_MAX_BYTES, SERVERLESS_RU,
 };
 use pkadvisor::pricing::{AutoscaleMode, Model, Prices, Reserved};
+use pkadvisor::project::Target;
 use pkadvisor::report::{Format, Style};
 use pkadvisor::units::parse_size;
 
@@ -485,7 +485,7 @@ fn reading(args: &ReadArgs, profiles: bool) -> Result<Reading> {
     let mut sources = Source::from_args(&args.docs)?;
     if let Some(p) = sources
         .iter()
-        .find(|s| pkadvisor::advisor::profile::is_profile(s))
+        .find(|s| pkadvisor::measure::profile::is_profile(s))
     {
         bail!(
             "{}: a profile, not documents: give it with --profile (several may follow one flag: --profile DIR/*.profile.zst)",

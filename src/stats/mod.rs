@@ -6,6 +6,7 @@
 pub mod arrival;
 pub mod blocks;
 mod bounded;
+pub mod clock;
 pub mod distinct;
 pub mod histogram;
 pub mod owners;

@@ -2,7 +2,7 @@
 //! measured on the log's creates.
 //!
 //! The projection needs `p`, the share of new data that new values take (see
-//! [`super::project`]). The sample alone can only infer it (the values first seen in its
+//! [`super::projection`]). The sample alone can only infer it (the values first seen in its
 //! second half, or Good–Turing's values seen once), and a pilot's sample cannot know the
 //! rollout's mix at all: its 150 devices look like the whole fleet. A log of the container's
 //! writes shows it: of the bytes its creates write (the operations the ingest rate counts
@@ -90,9 +90,9 @@ pub const HEAVY_FIRSTS: usize = 4096;
 
 impl Newcomers {
     /// What the measure says of entities, given which of the key's levels are clock
-    /// readings (bit `i` for level `i`: see [`clock_levels`](super::clock::clock_levels)): a log that follows the
+    /// readings (bit `i` for level `i`: see [`clock_levels`](crate::stats::clock::clock_levels)): a log that follows the
     /// sample in time writes new days whatever the mix of devices, and the share of those
-    /// is the sample's own arrivals' to tell (see [`super::project`]). So a key whose first
+    /// is the sample's own arrivals' to tell (see [`super::projection`]). So a key whose first
     /// level is a clock keeps nothing; a key with a clock in a later level keeps only the
     /// share of new first levels (the devices of `/deviceId,/day`).
     pub fn of_entities(self, clocks: u8) -> Option<Newcomers> {

@@ -15,7 +15,7 @@
 //! partition is the largest collection, and the layout breaks at the container size where
 //! that collection reaches its limit (never, for a spillover, which opens collections).
 
-use super::project::{NewValues, Projection, Time, project_into};
+use super::projection::{NewValues, Projection, Time, project_into};
 use super::target::Target;
 use crate::engine::{Container, GB, PartitionKeyDefinition, epk};
 use crate::key::Layout;
@@ -39,7 +39,7 @@ pub fn project(
         project_into(container, stats, target, time(timed), new_values(layout))
     };
     let (largest, bytes) = largest_collection(&p.container);
-    p.largest = Some(super::project::Largest {
+    p.largest = Some(super::projection::Largest {
         label: layout.collection_name(largest),
         bytes,
     });
@@ -206,7 +206,7 @@ mod tests {
         let p = project(&l, &def, &stats, &target(100), false);
         // A container of 8 physical partitions: 48,000 RU/s manual makes 8 at creation,
         // and 100 GB over 8 splits none.
-        let engine = super::super::project::project(
+        let engine = crate::project::projection::project(
             &def,
             &stats,
             &Target {

@@ -532,14 +532,14 @@ impl Profile {
     }
 
     /// Replaces every key value by its hash, keyed with `key` (see
-    /// [`super::redact::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
+    /// [`crate::redact::redact_keyed`]): EPKs, counts and sizes were measured before and stay.
     pub fn redact(&mut self, key: &[u8]) {
         self.redact_key = Some(key_fingerprint(key));
-        let hide = |label: &str| super::redact::redact_keyed(label, key);
+        let hide = |label: &str| crate::redact::redact_keyed(label, key);
         for (c, s) in self.candidates.iter().zip(&mut self.stats) {
             // What depends on the values' order is decided on them, before they are hidden.
             s.order
-                .get_or_insert_with(|| super::clock::order(&c.spec, &s.values));
+                .get_or_insert_with(|| crate::stats::clock::order(&c.spec, &s.values));
             s.values.redact_labels(&hide);
             s.unplaced.iter_mut().for_each(|v| *v = hide(v));
         }
@@ -1134,10 +1134,10 @@ mod tests {
         p.candidates = vec![Candidate::new(KeySpec::parse("/ts").unwrap(), "given")];
         p.stats = vec![stats];
         (p.documents, p.bytes) = (200, 20_000);
-        let plain = super::super::clock::order(&p.candidates[0].spec, &p.stats[0].values);
+        let plain = crate::stats::clock::order(&p.candidates[0].spec, &p.stats[0].values);
         assert!(plain.clock_reading && plain.arrival_correlation.unwrap() > 0.99);
         p.redact(b"k");
-        let hashed = super::super::clock::order(&p.candidates[0].spec, &p.stats[0].values);
+        let hashed = crate::stats::clock::order(&p.candidates[0].spec, &p.stats[0].values);
         assert!(!hashed.clock_reading, "hashes are no clock");
         assert_eq!(p.stats[0].order, Some(plain));
         let mut out = Vec::new();
