@@ -29,12 +29,12 @@ for s in $sets; do
     rec "$s-check-id-md" check "$d" --queries "$q" --key /id --format markdown --quiet
     top=$("$bin" analyze "$d" --queries "$q" --format json --quiet 2>/dev/null |
         python3 -c 'import json,sys; print(json.load(sys.stdin)["candidates"][0]["key"]["spec"])')
-    rec "$s-explain" analyze "$d" --queries "$q" --explain "$top" --quiet
-    rec "$s-explain-md" analyze "$d" --queries "$q" --explain "$top" --format markdown --quiet
-    rec "$s-explain-wide" analyze "$d" --queries "$q" --explain "$top" --wide --redact --quiet
-    rec "$s-explain-json" analyze "$d" --queries "$q" --explain "$top" --format json --quiet
+    rec "$s-explain" analyze "$d" --queries "$q" --explain "$top" --as-of 2026-12-01 --quiet
+    rec "$s-explain-md" analyze "$d" --queries "$q" --explain "$top" --as-of 2026-12-01 --format markdown --quiet
+    rec "$s-explain-wide" analyze "$d" --queries "$q" --explain "$top" --as-of 2026-12-01 --wide --redact --quiet
+    rec "$s-explain-json" analyze "$d" --queries "$q" --explain "$top" --as-of 2026-12-01 --format json --quiet
     rec "$s-check-top" check "$d" --queries "$q" --key "$top" --format json --quiet
-    rec "$s-timeline" analyze "$d" --queries "$q" --growth 5GB/1d --format json --quiet
+    rec "$s-timeline" analyze "$d" --queries "$q" --growth 5GB/1d --as-of 2026-12-01 --format json --quiet
     rm -f "$out/$s.profile"
     rec "$s-profile" profile "$d" --key "$top" --key /id -o "$out/$s.profile" --quiet
     rec "$s-from-profile" analyze --profile "$out/$s.profile" --queries "$q" --format json --quiet

@@ -7,6 +7,7 @@ use pkadvisor::engine::PartitionKeyDefinition;
 use pkadvisor::gate::{self, GateOptions};
 use pkadvisor::iac::{self, Declared};
 use pkadvisor::indexing::IndexingPolicy;
+use pkadvisor::input::side::read_capped;
 use pkadvisor::key::KeySpec;
 use pkadvisor::log::LogContainer;
 use pkadvisor::measure::candidate::Candidate;
@@ -199,7 +200,7 @@ fn parameters(args: &CheckArgs) -> Result<Option<(String, String)>> {
     let Some(file) = &args.parameters else {
         return Ok(None);
     };
-    let text = request::read_capped(file, "a parameters file (ARM parameters, .tfvars)")?;
+    let text = read_capped(file, "a parameters file (ARM parameters, .tfvars)")?;
     Ok(Some((file.clone(), text)))
 }
 
@@ -209,90 +210,13 @@ type Given<'a> = Option<(&'a str, &'a str)>;
 /// Every container the file declares, with the parameter values `given`.
 fn read_declared(file: &str, given: Given) -> Result<Vec<Declared>> {
     if iac::Syntax::of(file) == iac::Syntax::Hcl || std::path::Path::new(file).is_dir() {
-        return terraform_module(file, given);
+        return iac::module::read_directory(file, given);
     }
-    let text = request::read_capped(
+    let text = read_capped(
         file,
         "an infrastructure file (ARM, Bicep JSON, Terraform JSON or HCL)",
     )?;
     Ok(iac::read_file(file, &text, given)?)
-}
-
-/// The most files of a Terraform module read, and their most bytes together.
-const MODULE_FILES: usize = 1_000;
-const MODULE_BYTES: u64 = 64 << 20;
-
-/// The containers of the Terraform module `path` (a `.tf` file: its directory; or a
-/// directory): every `.tf` file there, read as one configuration as Terraform reads it,
-/// with the variable files Terraform loads itself, then `given` (`--var-file`).
-fn terraform_module(path: &str, given: Given) -> Result<Vec<Declared>> {
-    let p = std::path::Path::new(path);
-    let dir = match p.is_dir() {
-        true => p.to_path_buf(),
-        false => {
-            // The file itself must exist: its siblings alone are not what was asked.
-            std::fs::metadata(p).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
-            p.parent()
-                .map(std::path::Path::to_path_buf)
-                .unwrap_or_default()
-        }
-    };
-    let dir = if dir.as_os_str().is_empty() {
-        ".".into()
-    } else {
-        dir
-    };
-    let listing = std::fs::read_dir(&dir)
-        .map_err(|e| anyhow::anyhow!("cannot read the directory {}: {e}", dir.display()))?;
-    let mut names: Vec<String> = listing
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().is_file())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    let is = |n: &str, tail: &str| n.to_ascii_lowercase().ends_with(tail);
-    let tf: Vec<&String> = names.iter().filter(|n| is(n, ".tf")).collect();
-    let auto: Vec<&String> = (names.iter())
-        .filter(|n| {
-            let l = n.to_ascii_lowercase();
-            l == "terraform.tfvars"
-                || l == "terraform.tfvars.json"
-                || is(n, ".auto.tfvars")
-                || is(n, ".auto.tfvars.json")
-        })
-        .collect();
-    if tf.is_empty() {
-        bail!(
-            "{path}: no .tf file in {}: --container takes a Terraform file or module directory, or ARM/Terraform JSON",
-            dir.display()
-        );
-    }
-    if tf.len() + auto.len() > MODULE_FILES {
-        bail!(
-            "{path}: {} files in the module, more than {MODULE_FILES}",
-            tf.len() + auto.len()
-        );
-    }
-    let mut total = 0u64;
-    let mut read = |name: &String| -> Result<(String, String)> {
-        let shown = dir.join(name).display().to_string();
-        let text = request::read_capped(&shown, "a Terraform file")?;
-        total += text.len() as u64;
-        if total > MODULE_BYTES {
-            bail!(
-                "{path}: the module's files hold more than {} MiB: not Terraform configuration",
-                MODULE_BYTES >> 20
-            );
-        }
-        Ok((shown, text))
-    };
-    let files = tf.into_iter().map(&mut read).collect::<Result<Vec<_>>>()?;
-    let mut vars = auto
-        .into_iter()
-        .map(&mut read)
-        .collect::<Result<Vec<_>>>()?;
-    vars.extend(given.map(|(n, t)| (n.to_owned(), t.to_owned())));
-    Ok(iac::read_module(&files, &vars)?)
 }
 
 /// The global secondary indexes among the containers `file` declares (`found`) with

@@ -4,6 +4,7 @@
 use anyhow::{Context, Result};
 
 use pkadvisor::advisor::pipeline;
+use pkadvisor::input::side::read_capped_bytes;
 use pkadvisor::measure::profile;
 
 use super::{Exit, request};
@@ -18,7 +19,7 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
     let key = match (file, std::env::var_os("PKADVISOR_REDACT_KEY")) {
         (Some(f), _) => {
             let name = format!("--redact-key-file {f}");
-            request::read_capped_bytes(&name, f, MAX_KEY_BYTES, "a key")?
+            read_capped_bytes(&name, f, MAX_KEY_BYTES, "a key")?
         }
         (None, Some(v)) => v.into_encoded_bytes(),
         (None, None) => Vec::new(),

@@ -37,6 +37,7 @@ mod extract;
 mod frame;
 pub mod progress;
 mod reader;
+pub mod side;
 pub mod source;
 mod terms;
 mod threads;

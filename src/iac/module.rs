@@ -1,0 +1,85 @@
+//! A Terraform module read as Terraform reads its directory: every `.tf` file, then the
+//! variable files Terraform loads itself, then the one given (`--var-file`), bounded in
+//! files and bytes.
+
+use anyhow::{Result, bail};
+
+use super::Declared;
+use crate::input::side::read_capped;
+
+/// The most files of a Terraform module read, and their most bytes together.
+const MODULE_FILES: usize = 1_000;
+const MODULE_BYTES: u64 = 64 << 20;
+
+/// The containers of the Terraform module `path` (a `.tf` file: its directory; or a
+/// directory): every `.tf` file there, read as one configuration as Terraform reads it,
+/// with the variable files Terraform loads itself, then `given` (`--var-file`).
+pub fn read_directory(path: &str, given: Option<(&str, &str)>) -> Result<Vec<Declared>> {
+    let p = std::path::Path::new(path);
+    let dir = match p.is_dir() {
+        true => p.to_path_buf(),
+        false => {
+            // The file itself must exist: its siblings alone are not what was asked.
+            std::fs::metadata(p).map_err(|e| anyhow::anyhow!("cannot read {path}: {e}"))?;
+            p.parent()
+                .map(std::path::Path::to_path_buf)
+                .unwrap_or_default()
+        }
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        ".".into()
+    } else {
+        dir
+    };
+    let listing = std::fs::read_dir(&dir)
+        .map_err(|e| anyhow::anyhow!("cannot read the directory {}: {e}", dir.display()))?;
+    let mut names: Vec<String> = listing
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    let is = |n: &str, tail: &str| n.to_ascii_lowercase().ends_with(tail);
+    let tf: Vec<&String> = names.iter().filter(|n| is(n, ".tf")).collect();
+    let auto: Vec<&String> = (names.iter())
+        .filter(|n| {
+            let l = n.to_ascii_lowercase();
+            l == "terraform.tfvars"
+                || l == "terraform.tfvars.json"
+                || is(n, ".auto.tfvars")
+                || is(n, ".auto.tfvars.json")
+        })
+        .collect();
+    if tf.is_empty() {
+        bail!(
+            "{path}: no .tf file in {}: --container takes a Terraform file or module directory, or ARM/Terraform JSON",
+            dir.display()
+        );
+    }
+    if tf.len() + auto.len() > MODULE_FILES {
+        bail!(
+            "{path}: {} files in the module, more than {MODULE_FILES}",
+            tf.len() + auto.len()
+        );
+    }
+    let mut total = 0u64;
+    let mut read = |name: &String| -> Result<(String, String)> {
+        let shown = dir.join(name).display().to_string();
+        let text = read_capped(&shown, "a Terraform file")?;
+        total += text.len() as u64;
+        if total > MODULE_BYTES {
+            bail!(
+                "{path}: the module's files hold more than {} MiB: not Terraform configuration",
+                MODULE_BYTES >> 20
+            );
+        }
+        Ok((shown, text))
+    };
+    let files = tf.into_iter().map(&mut read).collect::<Result<Vec<_>>>()?;
+    let mut vars = auto
+        .into_iter()
+        .map(&mut read)
+        .collect::<Result<Vec<_>>>()?;
+    vars.extend(given.map(|(n, t)| (n.to_owned(), t.to_owned())));
+    Ok(super::read_module(&files, &vars)?)
+}
