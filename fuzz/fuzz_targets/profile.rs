@@ -5,8 +5,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pkadvisor::project::Target;
 use pkadvisor::measure::profile::{Profile, with_matching_checksum};
+use pkadvisor::project::Target;
 use pkadvisor::project::projection::project;
 
 fn file(stats: &str) -> String {

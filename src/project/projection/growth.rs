@@ -1,0 +1,373 @@
+//! The growth of every value to the target: the sample's values as carriers of bytes, the
+//! share of new data that new values take, and each open value's growth.
+
+use super::*;
+
+/// A value placed one by one.
+pub(super) struct Carrier<'a> {
+    pub(super) epk: &'a Epk,
+    /// Sample bytes and documents it stands for where it lies (scaled when hash-sampled,
+    /// and fitted to the histogram: see [`fit_to_histogram`]).
+    pub(super) bytes: f64,
+    pub(super) docs: f64,
+    /// Sample bytes of values like it: its own bytes, scaled when hash-sampled but not
+    /// fitted (see [`fit_to_histogram`]). What values grow, close or arrive new is read
+    /// from these; where bytes land, from `bytes`.
+    pub(super) held: f64,
+    /// Its own documents (not scaled).
+    pub(super) count: u64,
+    pub(super) span: Span,
+    /// Its label, for values reported one by one (exact or heavy).
+    pub(super) label: Option<&'a str>,
+    /// Whether its writes have stopped (see [`Arrivals::is_closed`]).
+    pub(super) closed: bool,
+    /// The most it grows on its own (a period in progress at the target's write rate: see
+    /// [`Periods`]); infinite otherwise.
+    pub(super) cap: f64,
+}
+
+/// The values placed one by one: every value while counted exactly; once sampled, the heavy
+/// hitters and the other sampled values, scaled so that all of them hold the sample's bytes
+/// where the histogram says they lie (see [`fit_to_histogram`]).
+pub(super) fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
+    let mut out = Vec::new();
+    let mut heavy = FxHashSet::default();
+    for v in stats.values.heavy_entries() {
+        heavy.insert(value_hash(v.epk, v1));
+        out.push(Carrier {
+            epk: v.epk,
+            bytes: v.bytes as f64,
+            docs: v.docs as f64,
+            held: v.bytes as f64,
+            count: v.docs,
+            span: v.span,
+            label: Some(v.label),
+            closed: false,
+            cap: f64::INFINITY,
+        });
+    }
+    if !stats.values.is_exact() {
+        let heavy_bytes: f64 = out.iter().map(|c| c.bytes).sum();
+        let scale = stats.values.scale() as f64;
+        let from = out.len();
+        for v in stats.values.sample() {
+            if !heavy.contains(&value_hash(v.epk, v1)) {
+                out.push(Carrier {
+                    epk: v.epk,
+                    bytes: v.bytes as f64 * scale,
+                    docs: v.docs as f64 * scale,
+                    held: v.bytes as f64 * scale,
+                    count: v.docs,
+                    span: v.span,
+                    label: None,
+                    closed: false,
+                    cap: f64::INFINITY,
+                });
+            }
+        }
+        let sampled: f64 = out[from..].iter().map(|c| c.bytes).sum();
+        let rest = stats.histogram().total_bytes as f64 - heavy_bytes;
+        if sampled > 0.0 && rest > 0.0 {
+            fit_to_histogram(&mut out, from, &stats.histogram(), v1);
+            // The fitted bytes' whole, shared as the sample's own bytes are.
+            let fitted: f64 = out[from..].iter().map(|c| c.bytes).sum();
+            for c in &mut out[from..] {
+                c.held *= fitted / sampled;
+            }
+        }
+    }
+    out
+}
+
+/// Scales the sampled values (`out[from..]`; the heavy hitters come before them) so that
+/// each slice of the hash space holds what the histogram counted there. Each sampled value
+/// stands for many values not kept; scaled up alone, their bytes would lie where the sample
+/// happened to fall, and a key of many even values would look as uneven as its sample is
+/// small. The histogram has every document's slice: a slice's tail (its bytes less its heavy
+/// hitters') is shared among the sampled values in it, in proportion to their bytes, and a
+/// slice no sampled value fell in hands its tail to the nearest slice that has one.
+///
+/// A slice holds about as many sampled values as the sample has per slice, often one: its
+/// tail then goes whole to that value, whatever it is. That places bytes where they were
+/// counted, but the fitted bytes no longer say what kind of values hold them (a tail mostly
+/// of values seen many times, given to a value seen once, would not grow): [`growth()`] reads
+/// that from the sampled values' own bytes ([`Carrier::held`]).
+pub(super) fn fit_to_histogram(
+    out: &mut [Carrier<'_>],
+    from: usize,
+    histogram: &EpkHistogram,
+    v1: bool,
+) {
+    let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
+    for c in &out[..from] {
+        tail[slice_of_epk(c.epk, v1)] -= c.bytes;
+    }
+    let slices: Vec<usize> = out[from..]
+        .iter()
+        .map(|c| slice_of_epk(c.epk, v1))
+        .collect();
+    let mut held = vec![0.0; BUCKETS];
+    for (c, &s) in out[from..].iter().zip(&slices) {
+        held[s] += c.bytes;
+    }
+    let filled: Vec<usize> = (0..BUCKETS).filter(|&s| held[s] > 0.0).collect();
+    for s in (0..BUCKETS).filter(|&s| held[s] == 0.0) {
+        let at = filled.partition_point(|&f| f < s);
+        let below = at.checked_sub(1).map(|i| filled[i]);
+        let nearest = match (below, filled.get(at)) {
+            (Some(b), Some(&a)) if s - b <= a - s => b,
+            (_, Some(&a)) => a,
+            (Some(b), None) => b,
+            (None, None) => return,
+        };
+        tail[nearest] += tail[s];
+        tail[s] = 0.0;
+    }
+    // A slice whose heavy hitters' upper bounds pass its bytes has no tail; what they
+    // overshoot comes off the other slices' tails, so that the whole is kept.
+    let whole: f64 = (0..BUCKETS)
+        .filter(|&s| held[s] > 0.0)
+        .map(|s| tail[s])
+        .sum();
+    let positive: f64 = (0..BUCKETS)
+        .filter(|&s| held[s] > 0.0)
+        .map(|s| tail[s].max(0.0))
+        .sum();
+    let k = if positive > 0.0 {
+        whole.max(0.0) / positive
+    } else {
+        0.0
+    };
+    for (c, &s) in out[from..].iter_mut().zip(&slices) {
+        c.bytes = match held[s] > 0.0 {
+            true => c.bytes * tail[s].max(0.0) * k / held[s],
+            false => 0.0,
+        };
+    }
+}
+
+/// How the new data divides.
+pub(super) struct Growth {
+    /// `g` of open values (`k` when the target is smaller than the sample).
+    pub(super) open: f64,
+    /// Of closed values.
+    pub(super) closed: f64,
+    /// `p`.
+    pub(super) unseen_share: f64,
+    /// New values' bytes per sample byte.
+    pub(super) unseen_per_byte: f64,
+    /// Sample bytes of closed values.
+    pub(super) closed_bytes: f64,
+    /// Sample bytes of the values that grow.
+    pub(super) growing: f64,
+    /// The most a value grows (a retention's bound; infinite without one).
+    pub(super) bound: f64,
+    /// Where `p` was read.
+    pub(super) from: NewFrom,
+    /// Of a hierarchical key, the share of new values' bytes whose first level is new:
+    /// they hash anywhere, not inside the prefixes of the values they are drawn from.
+    pub(super) new_firsts: f64,
+    /// Whether the key is one of periods: at least [`PERIODIC_SHARE`] of its sample bytes
+    /// in closed values (a few retired devices do not make a device key one).
+    pub(super) periodic: bool,
+    /// The target's write rate, bytes per second, when known.
+    pub(super) rate: Option<f64>,
+    /// The share of that rate the first levels the sample knows receive (a pilot's devices
+    /// get theirs, not the fleet's): 1 less the log's share of new first levels, measured
+    /// while the values are counted exactly (sampled, it is an upper bound).
+    pub(super) known_rate: f64,
+}
+
+impl Growth {
+    /// How much a value grows: open values seen more than once by `g`; values seen once
+    /// are what new values look like, and closed values are done.
+    pub(super) fn of(&self, c: &Carrier<'_>) -> f64 {
+        if c.closed || (c.count < 2 && self.open >= 1.0) {
+            self.closed
+        } else {
+            // A period in progress is bounded at the target's rate (its cap, which counts
+            // the retention); the retention's bound is the sample's rate's.
+            let bound = if c.cap.is_finite() { c.cap } else { self.bound };
+            self.open.min(bound)
+        }
+    }
+}
+
+pub(super) fn growth(
+    stats: &CandidateStats,
+    carriers: &[Carrier<'_>],
+    (scale, time): (f64, &Time),
+    a: &Arrivals,
+) -> Growth {
+    let sample: f64 = carriers.iter().map(|c| c.held).sum();
+    let closed_bytes: f64 = carriers.iter().filter(|c| c.closed).map(|c| c.held).sum();
+    let growing: f64 = carriers
+        .iter()
+        .filter(|c| !c.closed && c.count >= 2)
+        .map(|c| c.held)
+        .sum();
+    let periodic = sample > 0.0 && closed_bytes >= PERIODIC_SHARE * sample;
+    let known_rate = 1.0
+        - (time.newcomers.as_ref())
+            .filter(|_| stats.values.is_exact())
+            .and_then(|n| n.new_first_levels)
+            .unwrap_or(0.0);
+    if scale < 1.0 || sample <= 0.0 {
+        let k = scale.min(1.0);
+        return Growth {
+            open: k,
+            closed: k,
+            unseen_share: 0.0,
+            unseen_per_byte: 0.0,
+            closed_bytes,
+            growing,
+            bound: f64::INFINITY,
+            from: NewFrom::Singletons,
+            new_firsts: 0.0,
+            periodic,
+            rate: time.rate,
+            known_rate,
+        };
+    }
+    let (p, from, first) = new_share(stats, carriers, (time, a), periodic);
+    let new = (scale - 1.0) * sample;
+    // With no value left to grow, all new data goes to new values.
+    let p = if growing <= 0.0 { 1.0 } else { p };
+    let mut open = match growing > 0.0 {
+        true => 1.0 + new * (1.0 - p) / growing,
+        false => 1.0,
+    };
+    let mut p = p;
+    // Values that close are periods, whose own rate stops with them; a retention bounds
+    // each value already.
+    if growing > 0.0 && new > 0.0 && !periodic && time.retention.is_none() {
+        let own = own_rate(scale * sample, time, a);
+        if own > open {
+            // At most all new data goes to the values that grow: the rest is new values'.
+            open = own.min(1.0 + new / growing);
+            p = (1.0 - (open - 1.0) * growing / new).max(0.0);
+        }
+    }
+    let new_firsts = match first {
+        Some(q) if p > 0.0 => (q / p).min(1.0),
+        _ => 0.0,
+    };
+    Growth {
+        open,
+        closed: 1.0,
+        unseen_share: p,
+        unseen_per_byte: new * p / sample,
+        closed_bytes,
+        growing,
+        bound: f64::INFINITY,
+        from,
+        new_firsts,
+        periodic,
+        rate: time.rate,
+        known_rate,
+    }
+}
+
+/// `p`, where it was read, and of a hierarchical key the share of new data from new
+/// first levels (see the module's **New values**).
+pub(super) fn new_share(
+    stats: &CandidateStats,
+    carriers: &[Carrier<'_>],
+    (time, a): (&Time, &Arrivals),
+    periodic: bool,
+) -> (f64, NewFrom, Option<f64>) {
+    let exact = stats.values.is_exact();
+    let temporal = (a.timed)
+        .then(|| temporal_new_share(carriers, a, exact))
+        .flatten();
+    let logged = time.newcomers.as_ref().and_then(|n| n.share);
+    let (p, from) = match (logged, temporal) {
+        // Periods: the log's unseen values are mostly the periods to come, whose share
+        // the sample's own arrivals measure.
+        (_, Some(t)) if periodic => (t, NewFrom::Arrivals),
+        (Some(l), _) => (l, NewFrom::Log),
+        (None, Some(t)) => (t, NewFrom::Arrivals),
+        (None, None) => (good_turing(stats), NewFrom::Singletons),
+    };
+    // New first levels of a hierarchical key are new values too.
+    let first = time.newcomers.as_ref().and_then(|n| n.new_first_levels);
+    match first {
+        Some(q) if q > p => (q, NewFrom::Log, first),
+        _ => (p, from, first),
+    }
+}
+
+/// How much the bytes placed for each carrier grow: a value reported one by one by its
+/// own growth; a hash-sampled value by the mean growth, weighted by their own bytes, of
+/// the sampled values of its group, where `group[i]` says which values lie together (one
+/// collection of a layout, one parent of a hierarchical key, all the hash space of a
+/// single-level key, whose values hash at random). A sampled value's fitted bytes are its
+/// slice's, of every kind of value (see [`fit_to_histogram`]), so its own growth would
+/// not do.
+pub(super) fn placed_growth<K: Ord>(carriers: &[Carrier<'_>], g: &Growth, group: &[K]) -> Vec<f64> {
+    // Per group: own bytes, own bytes grown, fitted bytes.
+    let mut groups: BTreeMap<&K, (f64, f64, f64)> = BTreeMap::new();
+    for (c, k) in carriers
+        .iter()
+        .zip(group)
+        .filter(|(c, _)| c.label.is_none())
+    {
+        let e = groups.entry(k).or_default();
+        *e = (e.0 + c.held, e.1 + c.held * g.of(c), e.2 + c.bytes);
+    }
+    let tail = |e: &(f64, f64, f64)| if e.0 > 0.0 { e.1 / e.0 } else { 1.0 };
+    // The growth past 1 is scaled so that the groups gain on their fitted bytes what
+    // their own bytes gain: the projected whole stays the target.
+    let gained: f64 = groups.values().map(|e| e.0 * (tail(e) - 1.0)).sum();
+    let placed: f64 = groups.values().map(|e| e.2 * (tail(e) - 1.0)).sum();
+    let r = if placed != 0.0 { gained / placed } else { 1.0 };
+    let factor: BTreeMap<&K, f64> = (groups.iter())
+        .map(|(&k, e)| (k, 1.0 + (tail(e) - 1.0) * r))
+        .collect();
+    (carriers.iter().zip(group))
+        .map(|(c, k)| match c.label {
+            Some(_) => g.of(c),
+            None => factor.get(k).copied().unwrap_or(1.0),
+        })
+        .collect()
+}
+
+/// The parent of a hierarchical key's value (its EPK less the last level's 16 bytes), where
+/// its new values go; `None` for a value of one level or a key that is not hierarchical.
+pub(super) fn parent(epk: &Epk, hierarchical: bool) -> Option<&[u8]> {
+    let b = epk.as_bytes();
+    (hierarchical && b.len() > 16).then(|| &b[..b.len() - 16])
+}
+
+/// Good–Turing: the share of documents whose value occurs once (see
+/// [`ValueStats::singleton_share`](crate::stats::ValueStats::singleton_share)).
+pub(super) fn good_turing(stats: &CandidateStats) -> f64 {
+    let docs = stats.documents.saturating_sub(stats.invalid);
+    stats.values.singleton_share(docs)
+}
+
+/// A value's projected bytes: grown as [`Growth::of`] says, or, with `periods`, a closed
+/// value as one period at the target's write rate.
+pub(super) fn projected(c: &Carrier<'_>, g: &Growth, periods: Option<&Periods>) -> f64 {
+    let grown = c.bytes * g.of(c);
+    match periods {
+        Some(p) if c.closed => p.closed(c.bytes).max(grown),
+        _ => grown,
+    }
+}
+
+/// New values at the target: the bytes new values take (`p` of the new data) over the mean
+/// size the sample's values reach there (a period at the target's rate, a device at its own
+/// rate, an id at its one document).
+pub(super) fn arriving(carriers: &[Carrier<'_>], g: &Growth, periods: Option<&Periods>) -> f64 {
+    let (mut bytes, mut values, mut new) = (0.0, 0.0, 0.0);
+    for c in carriers {
+        bytes += projected(c, g, periods);
+        values += c.docs / c.count.max(1) as f64;
+        new += c.bytes * g.unseen_per_byte;
+    }
+    match bytes > 0.0 && values > 0.0 {
+        true => new / (bytes / values),
+        false => 0.0,
+    }
+}
