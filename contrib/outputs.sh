@@ -48,6 +48,22 @@ for f in tests/data/infra/*.json; do
     rec "check-$b-json" check fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson --container "$f" --format json --quiet
     rec "check-$b-events" check fixtures/multitenant/docs.ndjson --queries fixtures/multitenant/queries.ndjson --container "$f" --container-name events-db/events --quiet
 done
+# The public artefacts beside the repository, when present: templates with a time to live,
+# shared database throughput, parameters files, a Terraform module.
+real=../shared/real
+if [ -d "$real" ]; then
+    p=$real/docs/cosmicworks-v4-product.json q=$real/queries/cosmicworks-product-queries.ndjson
+    for f in $real/infra/*.json $real/infra/*.tf; do
+        b=$(basename "$f")
+        rec "real-check-$b" check "$p" --queries "$q" --container "$f" --format json --quiet
+        rec "real-check-$b-md" check "$p" --queries "$q" --container "$f" --key /categoryId --format markdown --quiet
+    done
+    rec real-params check "$p" --container $real/infra/quickstart-multiple-containers.azuredeploy.json \
+        --parameters $real/infra/quickstart-multiple-containers.azuredeploy.parameters.json --container-name MyContainer1 --quiet
+    rec real-retention check "$p" --container $real/infra/quickstart-cosmosdb-sql.azuredeploy.json --retention 30d --format json --quiet
+    rec real-policy check "$p" --container $real/infra/quickstart-cosmosdb-sql.azuredeploy.json --indexing-policy $real/infra/cosmicworks-config.json --quiet
+    rec real-analyze analyze "$p" --queries "$q" --format json --quiet
+fi
 for f in tests/data/monitor/*.json tests/data/monitor/*.csv; do
     b=$(basename "$f")
     rec "monitor-$b" analyze fixtures/multitenant/docs.ndjson --queries "$f" --current-key /tenantId,/userId --format json --quiet

@@ -13,6 +13,7 @@
 pub mod advisor;
 pub mod engine;
 pub mod field;
+pub mod flags;
 pub mod gate;
 pub mod iac;
 pub mod indexing;
@@ -29,6 +30,7 @@ pub mod query;
 pub mod redact;
 pub mod replay;
 pub mod report;
+pub mod run;
 pub mod stats;
 pub mod time;
 pub mod units;

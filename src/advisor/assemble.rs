@@ -55,6 +55,9 @@ pub struct ReportOptions {
     pub storage_default: Option<String>,
     /// What the timelines start from, when an ingest is known.
     pub timeline: Option<super::timeline::Basis>,
+    /// Where figures not given with flags come from (`throughput`, `indexing`: the
+    /// infrastructure file that declares them).
+    pub sources: std::collections::BTreeMap<String, String>,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -126,7 +129,7 @@ pub fn build_report(
                 .throughput
                 .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
             defaults: opts.defaults.clone(),
-            sources: std::collections::BTreeMap::new(),
+            sources: opts.sources.clone(),
             sample_ratio,
             prices: prices_report(&opts.prices, &evals, &costs),
             log_share: opts.prices.log_share,

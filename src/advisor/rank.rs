@@ -314,6 +314,7 @@ mod tests {
                 retention: None,
                 storage_default: None,
                 timeline: None,
+                sources: Default::default(),
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

@@ -1,155 +1,21 @@
 //! `pkadvisor analyze`: rank candidate keys over sample documents and a query log.
 
-use anyhow::{Result, anyhow, bail};
+use anyhow::Result;
 
-use pkadvisor::advisor::{self, build_report};
-use pkadvisor::measure::profile;
 use pkadvisor::report::{self, View};
+use pkadvisor::run::analyze::{self, Analysis};
 
-use super::request::Plan;
 use super::{Exit, request, write_report};
 use crate::cli::AnalyzeArgs;
 
-/// What `--explain` shows: a key's partition map or a layout's collections.
-enum Explain {
-    Key(pkadvisor::key::KeySpec),
-    /// A layout's canonical spec.
-    Layout(String),
-}
-
-/// Reads the inputs and prints the ranking (or one candidate's partition map).
+/// Reads the inputs and writes the ranking (or one candidate's partition map).
 pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
-    let mut specs = request::parse_specs(&c.read.keys)?;
-    let settings = request::Settings::new(c)?;
-    let target = settings.target;
-    let mut layout_specs = c.layouts.clone();
-    let explain_spec = match args.explain.as_deref() {
-        Some(s) if request::is_layout(s) && !args.profiles.is_empty() => {
-            bail!("--explain {s}: layouts are not measured into profiles; give the documents")
-        }
-        Some(s) if request::is_layout(s) => {
-            layout_specs.push(s.to_owned());
-            Some(Explain::Layout(request::layout_name(c, s)?))
-        }
-        Some(s) => Some(Explain::Key(request::parse_spec(s, "--explain")?)),
-        None => None,
-    };
-    if let Some(Explain::Key(e)) = &explain_spec
-        && !specs.contains(e)
-    {
-        specs.push(e.clone());
-    }
-    let format = settings.format;
-    let plan = if args.profiles.is_empty() {
-        let layouts = request::layouts(c, &layout_specs, &target)?;
-        // Layouts alone are compared with the keys auto mode finds.
-        let auto_extend = specs.is_empty() && !layouts.is_empty() && explain_spec.is_none();
-        let mut candidates = request::given(specs);
-        candidates.extend(layouts);
-        Plan {
-            candidates,
-            auto: args.auto as usize,
-            auto_extend,
-            declared: None,
-            profiles: None,
-        }
-    } else {
-        profile_plan(&args)?
-    };
-    let request = request::request(c, plan, &settings.prices, target)?;
-    let timeline = request::TimelineFlags::new(c)?;
-    let mut outcome = request::run(request, c.read.quiet)?;
-    let (style, path) = (request::style(c), c.output.as_deref());
-    let mut opts = settings.report_options(c, None);
-    request::settle(&mut opts, outcome.settled.clone());
-    timeline.apply(&mut opts, &outcome);
-    if let Some(wanted) = explain_spec {
-        let e = (outcome.evaluations.iter_mut())
-            .find(|e| match (&wanted, &e.layout) {
-                (Explain::Key(spec), None) => e.spec == *spec,
-                (Explain::Layout(name), Some(l)) => l.to_string() == *name,
-                _ => false,
-            })
-            .ok_or_else(|| {
-                let spec = args.explain.as_deref().unwrap_or_default();
-                anyhow!("--explain {spec}: the profiles did not measure this key")
-            })?;
-        if matches!(wanted, Explain::Layout(_)) && !args.explain_value.is_empty() {
-            bail!("--explain-value: a layout's collections hold no key values; --explain a key");
-        }
-        let asked = (args.explain_value.iter())
-            .map(|v| asked_value(v))
-            .collect::<Result<Vec<_>>>()?;
-        let timeline = (opts.timeline.as_ref())
-            .filter(|_| format.growth())
-            .map(|b| (b, &opts.target));
-        let map = advisor::explain(e, target.storage_bytes, c.redact, &asked, timeline)
-            .map_err(|m| anyhow!(m))?;
-        write_report(path, |out| {
-            report::render(View::Map(&map), format, style, out)
-        })?;
-    } else {
-        let report = build_report(outcome.evaluations, outcome.input, &opts);
-        write_report(path, |out| {
-            report::render(View::Ranking(&report), format, style, out)
-        })?;
-    }
+    let (analysis, format) = analyze::analyze(&args, &mut request::Terminal::new(c))?;
+    let style = request::style(c);
+    write_report(c.output.as_deref(), |out| match &analysis {
+        Analysis::Ranking(r) => report::render(View::Ranking(r), format, style, out),
+        Analysis::Map(m) => report::render(View::Map(m), format, style, out),
+    })?;
     Ok(Exit::Ok)
-}
-
-/// An `--explain-value`: a JSON literal, a JSON array of a hierarchical key's levels, or
-/// bare text read as a string.
-fn asked_value(text: &str) -> Result<advisor::AskedValue> {
-    use pkadvisor::engine::PkValue;
-    let scalar = |v: &serde_json::Value, raw: &str| match v {
-        serde_json::Value::Array(_) | serde_json::Value::Object(_) => Err(anyhow!(
-            "--explain-value {text}: a level of a key is a string, number, boolean or null, not {raw}"
-        )),
-        serde_json::Value::Number(_) => PkValue::parse_literal(raw).map_err(|m| anyhow!(m)),
-        other => Ok(PkValue::from_json(other).expect("scalar")),
-    };
-    let t = text.trim();
-    let (levels, label) = match serde_json::from_str::<serde_json::Value>(t) {
-        Ok(serde_json::Value::Array(items)) => {
-            if items.is_empty() || items.len() > 3 {
-                bail!(
-                    "--explain-value {text}: a key has 1 to 3 levels, not {}",
-                    items.len()
-                );
-            }
-            let levels = (items.iter())
-                .map(|v| scalar(v, &v.to_string()))
-                .collect::<Result<Vec<_>>>()?;
-            (levels, serde_json::Value::Array(items).to_string())
-        }
-        Ok(v) if t == "undefined" => (vec![scalar(&v, t)?], t.to_owned()),
-        Ok(v) => (vec![scalar(&v, t)?], v.to_string()),
-        Err(_) if t == "undefined" => (vec![PkValue::Undefined], t.to_owned()),
-        Err(_) => (
-            vec![PkValue::String(text.to_owned())],
-            serde_json::Value::from(text).to_string(),
-        ),
-    };
-    Ok(advisor::AskedValue { levels, label })
-}
-
-/// The plan of `analyze --profile`: candidates and reading settings come from the
-/// profiles; DOCS, if any, add to them.
-fn profile_plan(args: &AnalyzeArgs) -> Result<Plan> {
-    let c = &args.common;
-    let loaded = profile::load(&args.profiles)?;
-    let shares = args.profiles.len() + c.read.docs.len();
-    if shares > 1 && loaded.time_path.is_none() {
-        eprintln!(
-            "pkadvisor: warning: {shares} shares measured without --time-path: arrivals are by input position, which restarts in every share, so write spread and hotspots follow each share's order (give `profile` a --time-path)"
-        );
-    }
-    Ok(Plan {
-        candidates: Vec::new(),
-        auto: args.auto as usize,
-        auto_extend: false,
-        declared: None,
-        profiles: Some((args.profiles.clone(), loaded)),
-    })
 }
