@@ -124,7 +124,7 @@ pub fn build_report(
         target: TargetReport {
             storage_bytes: t.storage_bytes,
             throughput_ru: t.throughput.max_ru(),
-            throughput_mode: opts.prices.billing().name().to_owned(),
+            throughput_mode: billing_mode(&opts.prices),
             physical_partitions: t
                 .throughput
                 .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
@@ -167,7 +167,7 @@ fn prices_report(p: &Prices, evals: &[Evaluation], costs: &[need::Cost]) -> Pric
         gb_month: p.gb_month,
         regions: p.regions,
         source: p.source.clone(),
-        billing: p.billing().name().to_owned(),
+        billing: billing_mode(p),
         autoscale_mode,
         ru_million: (p.model == Model::Serverless).then_some(p.ru_million),
         multi_region_writes: p.multi_region_writes,
@@ -313,5 +313,15 @@ fn new_values_from(
         NewFrom::Log => NewValuesFrom::Log,
         NewFrom::Arrivals => NewValuesFrom::Arrivals,
         NewFrom::Singletons => NewValuesFrom::Singletons,
+    }
+}
+
+/// How the report names the billing model of `p`.
+fn billing_mode(p: &crate::pricing::Prices) -> crate::report::model::BillingMode {
+    use crate::report::model::BillingMode;
+    match p.model {
+        Model::Manual => BillingMode::Manual,
+        Model::Autoscale(_) => BillingMode::Autoscale,
+        Model::Serverless => BillingMode::Serverless,
     }
 }

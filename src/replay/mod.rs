@@ -20,7 +20,7 @@ use crate::engine::Container;
 use crate::engine::epk::boundary_at;
 use crate::log::Log;
 use crate::stats::arrival::SLICES;
-use replayer::{Replayer, slice_owners};
+use replayer::{Replayer, Start, slice_owners};
 use spread::{block_spread, random_reach};
 use window::{sample_by_window, window_count, window_ops};
 
@@ -35,30 +35,30 @@ pub fn replay(
     log: Option<&Log>,
     sample: &Sample<'_>,
 ) -> WorkloadStats {
-    let mut r = Replayer::new(container, subject, log, sample.avg_doc, sample.charges);
-    r.sample_owners = Some(sample.owners);
     let sample_writes = !log.is_some_and(Log::has_writes);
-    let windows = window_count(r.container, log, sample.arrival, sample_writes);
+    let windows = window_count(container, log, sample.arrival, sample_writes);
     let (ops_by_window, clock) = match log {
         Some(l) => window_ops(l, windows),
         None => (vec![Vec::new(); windows], None),
     };
-    let window_seconds = clock.map(|c| c.seconds);
-    r.stats.window_seconds = window_seconds;
-    r.stats.log_start = clock.map(|c| c.start);
-    if let (Some(l), Some(w)) = (log, window_seconds) {
+    let timed_log = log.zip(clock).map(|(l, c)| {
         // A sampled log keeps a share of the lines: its values' loads are partly chance.
         let kept = subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(l.level.min(60) as i32);
-        r.load.clock = (w.min(load::VALUE_SECONDS), 1.0 - kept);
-        r.start = l.ops.iter().filter_map(|o| o.ts).min().unwrap_or(0);
-    }
-    let sample_windows = if sample_writes {
-        r.stats.writes_from_sample = true;
-        sample_by_window(sample.arrival, windows)
-    } else {
-        vec![Vec::new(); windows]
+        let start = l.ops.iter().filter_map(|o| o.ts).min().unwrap_or(0);
+        ((c.seconds.min(load::VALUE_SECONDS), 1.0 - kept), start)
+    });
+    let sample_windows = match sample_writes {
+        true => sample_by_window(sample.arrival, windows),
+        false => vec![Vec::new(); windows],
     };
-    r.slices = slice_owners(r.container, subject.definition.is_v1());
+    let start = Start {
+        clock,
+        value_clock: timed_log.map(|(c, _)| c),
+        log_start: timed_log.map(|(_, s)| s),
+        writes_from_sample: sample_writes,
+        slices: slice_owners(container, subject.definition.is_v1()),
+    };
+    let mut r = Replayer::new(container, subject, log, sample, start);
     for (ops, creates) in ops_by_window.iter().zip(&sample_windows) {
         r.window(log, ops, creates);
     }

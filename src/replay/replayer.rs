@@ -8,8 +8,9 @@ use super::load::{WindowLoad, chance_excess, net_of_chance, random_spread};
 use super::outcome::{OpCharge, WorkloadStats};
 use super::route::{self, Reach, RouteClass};
 use super::spread::Runs;
-use super::subject::Subject;
+use super::subject::{Sample, Subject};
 use super::window::Arrivals;
+use super::window::Clock;
 use crate::engine::epk::{boundary_at, slice_of_epk};
 use crate::engine::{Container, Epk};
 use crate::key::Scratch;
@@ -197,6 +198,17 @@ pub(super) fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>
     bytes
 }
 
+/// What a replay starts from, decided before it starts: the windows' clock, the clock of a
+/// value's load and the log's first time (a log with times), whether the sample's
+/// documents are replayed as creates, and where the container's data lies.
+pub(super) struct Start {
+    pub(super) clock: Option<Clock>,
+    pub(super) value_clock: Option<(f64, f64)>,
+    pub(super) log_start: Option<i64>,
+    pub(super) writes_from_sample: bool,
+    pub(super) slices: Vec<Vec<(usize, f64)>>,
+}
+
 /// The replay of one candidate in progress.
 pub(super) struct Replayer<'a, 'c> {
     pub(super) container: &'c mut Container,
@@ -211,16 +223,16 @@ pub(super) struct Replayer<'a, 'c> {
     owners: FxHashMap<String, IdTrack>,
     /// Which value the sample holds each item under: the log's first write of an item the
     /// sample holds starts from there.
-    pub(super) sample_owners: Option<&'a crate::stats::owners::Owners>,
+    sample_owners: Option<&'a crate::stats::owners::Owners>,
     /// Hashes of the ids the log has written: an upsert of one of them replaces, of another
     /// creates.
     written: FxHashSet<u64>,
     /// The open window's loads on single values and on each partition's writes.
-    pub(super) load: WindowLoad,
+    load: WindowLoad,
     /// The time of the logged operation being replayed (the last one given).
     now: i64,
     /// The log's first time, for the stretch a value's load is tallied in.
-    pub(super) start: i64,
+    start: i64,
     /// The logged writes in runs, for their spread.
     runs: Runs,
     /// What the key and an ideal key need provisioned.
@@ -245,26 +257,33 @@ pub(super) struct Replayer<'a, 'c> {
 }
 
 impl<'a, 'c> Replayer<'a, 'c> {
-    /// A replay of `subject` on `container` (of `log`'s operations, when there is one),
-    /// nothing charged yet.
+    /// A replay of `subject` on `container` (of `log`'s operations, when there is one, and
+    /// of `sample`'s documents) from `start`, nothing charged yet.
     pub(super) fn new(
         container: &'c mut Container,
         subject: &'a Subject<'a>,
         log: Option<&Log>,
-        avg_doc: f64,
-        charges: Charges,
+        sample: &Sample<'a>,
+        start: Start,
     ) -> Replayer<'a, 'c> {
         let parts = container.partitions().len();
+        let mut load = WindowLoad::default();
+        if let Some(clock) = start.value_clock {
+            load.clock = clock;
+        }
         Replayer {
             container,
             subject,
-            avg_doc,
-            charges,
+            avg_doc: sample.avg_doc,
+            charges: sample.charges,
             whole_log: subject.log_share >= 1.0 && log.is_none_or(|l| l.level == 0),
             stats: WorkloadStats {
                 usable_relative: 1.0,
                 write_spread_load: 1.0,
                 per_op: vec![OpCharge::default(); log.map_or(0, |l| l.ops.len())],
+                window_seconds: start.clock.map(|c| c.seconds),
+                log_start: start.clock.map(|c| c.start),
+                writes_from_sample: start.writes_from_sample,
                 ..WorkloadStats::default()
             },
             all_lumps: (0.0, 0.0, 0.0),
@@ -276,11 +295,11 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 .iter()
                 .any(|l| matches!(l, crate::key::KeyLevel::RandSuffix { .. })),
             owners: FxHashMap::default(),
-            sample_owners: None,
+            sample_owners: Some(sample.owners),
             written: FxHashSet::default(),
-            load: WindowLoad::default(),
+            load,
             now: 0,
-            start: 0,
+            start: start.log_start.unwrap_or(0),
             runs: Runs::new(parts),
             need: Need {
                 counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
@@ -289,7 +308,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
             id: crate::engine::KeyPath::from_segments(["id"]),
             current: 0,
             scratch: Scratch::default(),
-            slices: Vec::new(),
+            slices: start.slices,
             shares: None,
         }
     }

@@ -1,5 +1,7 @@
 //! Reports: one model, computed once, and one renderer per output format. Renderers hold
-//! every presentation concern (widths, colours, rounding); the model holds numbers only.
+//! every presentation concern (widths, colours, rounding, sentences built from figures);
+//! the model holds what the run found: figures, findings with their messages, labels, and
+//! the types it owns (it imports nothing from the stages that fill it).
 //!
 //! A command hands [`render`] a [`View`] (what to show: the ranking, a partition map or
 //! check's verdict), a [`Format`] and a [`Style`] (the terminal decisions it made). Each

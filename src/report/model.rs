@@ -238,8 +238,9 @@ pub struct TargetReport {
     pub storage_bytes: u64,
     /// Provisioned RU/s (autoscale: the maximum).
     pub throughput_ru: f64,
-    /// `manual` or `autoscale`.
-    pub throughput_mode: String,
+    /// How throughput is billed: `manual`, `autoscale` or `serverless` (the same as
+    /// [`PricesReport::billing`], kept here for the readers of the target alone).
+    pub throughput_mode: BillingMode,
     /// Physical partitions at this target with evenly spread data.
     pub physical_partitions: usize,
     /// Which of the figures are defaults chosen by pkadvisor (`storage`, `throughput`).
@@ -314,6 +315,28 @@ pub struct PartitionsOn {
     pub count: usize,
 }
 
+/// How throughput is billed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BillingMode {
+    /// Provisioned RU/s, every hour the same.
+    Manual,
+    /// Provisioned up to a maximum, each hour at the highest RU/s reached.
+    Autoscale,
+    /// RU consumed.
+    Serverless,
+}
+
+impl std::fmt::Display for BillingMode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BillingMode::Manual => "manual",
+            BillingMode::Autoscale => "autoscale",
+            BillingMode::Serverless => "serverless",
+        })
+    }
+}
+
 /// Prices of the monthly cost, and what the bill assumes.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PricesReport {
@@ -325,8 +348,8 @@ pub struct PricesReport {
     pub regions: u32,
     /// Where the prices come from.
     pub source: String,
-    /// The billing model: `manual`, `autoscale` or `serverless`.
-    pub billing: String,
+    /// The billing model.
+    pub billing: BillingMode,
     /// Autoscale: `container` (the whole container scales to its hottest partition) or
     /// `partition` (each partition and region on its own).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -362,7 +385,7 @@ impl Default for PricesReport {
             gb_month: 0.25,
             regions: 1,
             source: String::new(),
-            billing: "manual".to_owned(),
+            billing: BillingMode::Manual,
             autoscale_mode: None,
             ru_million: None,
             multi_region_writes: false,
@@ -919,7 +942,7 @@ pub(crate) mod testing {
         TargetReport {
             storage_bytes: 1_000_000_000_000,
             throughput_ru: 20_000.0,
-            throughput_mode: "manual".to_owned(),
+            throughput_mode: BillingMode::Manual,
             physical_partitions: 32,
             defaults: vec!["storage".to_owned()],
             sources: BTreeMap::new(),
