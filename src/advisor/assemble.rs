@@ -73,19 +73,7 @@ pub fn build_report(
     };
     let opts = &redacting;
     if opts.redact {
-        for e in &mut evals {
-            if let Some(l) = &mut e.projection.largest {
-                l.label = redact(&l.label);
-            }
-        }
-        // The log's values too: every label of every source takes this one path.
-        for p in input
-            .monitor
-            .iter_mut()
-            .flat_map(|m| &mut m.largest_partitions)
-        {
-            p.value = redact(&p.value);
-        }
+        redact_labels(&mut evals, &mut input);
     }
     let (mut candidates, costs): (Vec<CandidateReport>, Vec<need::Cost>) =
         evals.iter_mut().map(|e| candidate(e, opts)).unzip();
@@ -100,16 +88,7 @@ pub fn build_report(
         r.secondary_index =
             best.and_then(|b| gsi::propose(&evals, &unranked, b, &opts.target, &opts.prices));
     }
-    let declared_indexes = match &opts.declared_indexes {
-        Some((source, indexes)) => {
-            let at = |spec: &str| unranked.iter().position(|c| c.key.spec == spec);
-            let source = at(source);
-            (indexes.iter().filter_map(|i| Some((source?, at(i)?))))
-                .map(|pair| gsi::pair(&evals, &unranked, pair, &opts.target, &opts.prices))
-                .collect()
-        }
-        None => Vec::new(),
-    };
+    let declared_indexes = declared_indexes(&evals, &unranked, opts);
     let t = &opts.target;
     // A target far past the sample, not asked for: its figures are a long extrapolation.
     let ratio = t.storage_bytes as f64 / input.bytes.max(1) as f64;
@@ -121,26 +100,69 @@ pub fn build_report(
         schema_version: SCHEMA_VERSION.to_owned(),
         tool: Tool::default(),
         input,
-        target: TargetReport {
-            storage_bytes: t.storage_bytes,
-            throughput_ru: t.throughput.max_ru(),
-            throughput_mode: billing_mode(&opts.prices),
-            physical_partitions: t
-                .throughput
-                .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
-            defaults: opts.defaults.clone(),
-            sources: opts.sources.clone(),
+        target: target_report(
+            opts,
             sample_ratio,
-            prices: prices_report(&opts.prices, &evals, &costs),
-            log_share: opts.prices.log_share,
-            retention: opts.retention.clone(),
-            storage_default: opts.storage_default.clone(),
-            timeline: opts.timeline.as_ref().map(super::timeline::Basis::report),
-        },
+            prices_report(&opts.prices, &evals, &costs),
+        ),
         candidates,
         recommendation,
         check: None,
         declared_indexes,
+    }
+}
+
+/// Replaces every value label of the evaluations and of the log's summary by its hash:
+/// every label of every source takes this one path.
+fn redact_labels(evals: &mut [Evaluation], input: &mut InputSummary) {
+    for e in evals {
+        if let Some(l) = &mut e.projection.largest {
+            l.label = redact(&l.label);
+        }
+    }
+    for p in (input.monitor.iter_mut()).flat_map(|m| &mut m.largest_partitions) {
+        p.value = redact(&p.value);
+    }
+}
+
+/// `check`'s declared key priced as a pair with each index declared beside it.
+fn declared_indexes(
+    evals: &[Evaluation],
+    unranked: &[CandidateReport],
+    opts: &ReportOptions,
+) -> Vec<crate::report::model::SecondaryIndex> {
+    let Some((source, indexes)) = &opts.declared_indexes else {
+        return Vec::new();
+    };
+    let at = |spec: &str| unranked.iter().position(|c| c.key.spec == spec);
+    let source = at(source);
+    (indexes.iter().filter_map(|i| Some((source?, at(i)?))))
+        .map(|pair| gsi::pair(evals, unranked, pair, &opts.target, &opts.prices))
+        .collect()
+}
+
+/// The target as the report states it.
+fn target_report(
+    opts: &ReportOptions,
+    sample_ratio: Option<f64>,
+    prices: PricesReport,
+) -> TargetReport {
+    let t = &opts.target;
+    TargetReport {
+        storage_bytes: t.storage_bytes,
+        throughput_ru: t.throughput.max_ru(),
+        throughput_mode: billing_mode(&opts.prices),
+        physical_partitions: t
+            .throughput
+            .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
+        defaults: opts.defaults.clone(),
+        sources: opts.sources.clone(),
+        sample_ratio,
+        prices,
+        log_share: opts.prices.log_share,
+        retention: opts.retention.clone(),
+        storage_default: opts.storage_default.clone(),
+        timeline: opts.timeline.as_ref().map(super::timeline::Basis::report),
     }
 }
 

@@ -9,7 +9,7 @@ use crate::measure::candidate::Candidate;
 use crate::project::projection::{Projection, Time, project_at};
 use crate::project::target::Target;
 use crate::replay::{Sample, Subject, WorkloadStats, replay};
-use crate::stats::CandidateStats;
+use crate::stats::{CandidateStats, ValueOrder};
 
 /// Everything known of one candidate.
 #[derive(Debug)]
@@ -88,6 +88,32 @@ pub struct Context<'a> {
     pub rate: Option<f64>,
 }
 
+/// A clock reading that increases with arrival: at production rates the writes of one
+/// moment share its value, one partition, however unique the sample's values are.
+fn clock_spread(workload: &mut WorkloadStats, order: &ValueOrder, parts: usize) {
+    if order
+        .arrival_correlation
+        .is_some_and(|r| r >= crate::stats::clock::MONOTONIC_MIN)
+        && order.clock_reading
+        && parts > 1
+    {
+        workload.write_spread = workload.write_spread.min(1.0 / parts as f64);
+    }
+}
+
+/// The candidate's distinct values; a spillover has no key, its unit is the collection.
+fn distinct(
+    candidate: &Candidate,
+    stats: &mut CandidateStats,
+    parts: usize,
+) -> crate::report::model::Cardinality {
+    let (estimate, exact) = match &candidate.layout {
+        Some(l) if l.is_spillover() => (parts as u64, true),
+        _ => stats.distinct_values(),
+    };
+    crate::report::model::Cardinality { estimate, exact }
+}
+
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
 pub fn evaluate(
     candidate: &Candidate,
@@ -135,26 +161,13 @@ pub fn evaluate(
         owners: &stats.owners,
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
-    let (arrival_order, clock_reading) = (order.arrival_correlation, order.clock_reading);
     let parts = projection.container.partitions().len();
-    // A clock reading that increases with arrival: at production rates the writes of one
-    // moment share its value, one partition, however unique the sample's values are.
-    if arrival_order.is_some_and(|r| r >= crate::stats::clock::MONOTONIC_MIN)
-        && clock_reading
-        && parts > 1
-    {
-        workload.write_spread = workload.write_spread.min(1.0 / parts as f64);
-    }
+    clock_spread(&mut workload, &order, parts);
     let c = &projection.container;
     let storage_skew = skew(c, |p| p.bytes() as f64);
     let ru_skew = skew(c, |p| p.ru());
     let usable = c.usable_fraction();
-    let (estimate, exact) = match &candidate.layout {
-        // A spillover has no key: its unit is the collection.
-        Some(l) if l.is_spillover() => (parts as u64, true),
-        _ => stats.distinct_values(),
-    };
-    let distinct = crate::report::model::Cardinality { estimate, exact };
+    let distinct = distinct(candidate, &mut stats, parts);
     Evaluation {
         spec,
         definition,
@@ -168,8 +181,8 @@ pub fn evaluate(
         storage_skew,
         ru_skew,
         usable,
-        arrival_order,
-        clock_reading,
+        arrival_order: order.arrival_correlation,
+        clock_reading: order.clock_reading,
         charges: ctx.charges,
         time,
     }

@@ -562,22 +562,37 @@ fn with_profile(
     Ok((p.stats, counted, summary))
 }
 
+/// The query log, read for the paths the candidates need, within the memory's share.
+fn read_log(req: &Request, plan: &Plan) -> anyhow::Result<Option<Log>> {
+    let Some(l) = req.log.as_ref() else {
+        return Ok(None);
+    };
+    let max_ops = operations_within(req.memory);
+    let log = read_any(
+        &l.source(),
+        plan.paths(),
+        req.read.skip_invalid,
+        max_ops,
+        &req.log_options,
+    )?;
+    Ok(Some(log))
+}
+
+/// What was read: the documents' `summary` and the log's operations.
+fn input_summary(summary: &input::ReadSummary, log: Option<&Log>, redacted: bool) -> InputSummary {
+    InputSummary {
+        documents: summary.documents,
+        bytes: summary.bytes,
+        invalid: summary.invalid + log.map_or(0, |l| l.invalid),
+        operations: log.map_or(0, Log::weighted),
+        redacted,
+        monitor: log.and_then(|l| l.monitor.as_ref()).map(monitor_report),
+    }
+}
+
 fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
     let plan = plan(&req);
-    let log: Option<Log> = req
-        .log
-        .as_ref()
-        .map(|l| {
-            let max_ops = operations_within(req.memory);
-            read_any(
-                &l.source(),
-                plan.paths(),
-                req.read.skip_invalid,
-                max_ops,
-                &req.log_options,
-            )
-        })
-        .transpose()?;
+    let log = read_log(&req, &plan)?;
     let plan = Arc::new(plan.with_owners(log.as_ref().is_some_and(Log::has_writes)));
     let threads = req.read.threads;
     let redacted = req.profile.as_ref().is_some_and(|p| p.redacted);
@@ -620,20 +635,9 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
     });
     timing("project and replay", started);
-    let input = InputSummary {
-        documents: summary.documents,
-        bytes: summary.bytes,
-        invalid: summary.invalid + log.as_ref().map_or(0, |l| l.invalid),
-        operations: log.as_ref().map_or(0, Log::weighted),
-        redacted,
-        monitor: log
-            .as_ref()
-            .and_then(|l| l.monitor.as_ref())
-            .map(monitor_report),
-    };
     Ok(Outcome {
         evaluations,
-        input,
+        input: input_summary(&summary, log.as_ref(), redacted),
         warnings: (log.map(|l| l.warnings).unwrap_or_default().into_iter())
             .chain(warnings)
             .collect(),

@@ -346,6 +346,24 @@ const BUDGET_SHARES: usize = 4;
 /// Inputs gathered on the stack for keys with at most this many.
 const INLINE_INPUTS: usize = 8;
 
+/// Counts a document of a key of one path hashed with version 2 (Hash or MultiHash): its
+/// EPK is its one component's, whose digest `d` gives the value's hash (the last eight
+/// bytes of a 16-byte EPK) and slice; the EPK is made only for a value kept. Returns the
+/// slice.
+#[inline(always)]
+fn add_digested(
+    stats: &mut CandidateStats,
+    d: V2Digest,
+    parts: &[PkValueRef<'_>],
+    id: Option<u64>,
+    bytes: u64,
+    position: Option<i64>,
+) -> usize {
+    let epk = || Epk::from_bytes(&d.bytes());
+    owned(stats, id, d.h1);
+    stats.add_hashed(parts, d.h1, || d.slice(), &epk, bytes, position)
+}
+
 impl Sink for MeasureSink {
     fn document(&mut self, doc: &Document<'_>) {
         let position = self.position(doc);
@@ -383,15 +401,7 @@ impl Sink for MeasureSink {
                     }
                 };
                 let slice = match *digest {
-                    // A key of one path hashed with version 2 (Hash or MultiHash): its EPK
-                    // is its one component's, whose digest gives the value's hash and
-                    // slice; the EPK is made only for a value kept.
-                    Some(d) => {
-                        let epk = || Epk::from_bytes(&d.bytes());
-                        // The value hash of a 16-byte EPK: its last eight bytes.
-                        owned(stats, id, d.h1);
-                        stats.add_hashed(parts, d.h1, || d.slice(), &epk, doc.bytes, position)
-                    }
+                    Some(d) => add_digested(stats, d, parts, id, doc.bytes, position),
                     // Hashed with version 1: no digest was taken.
                     None => {
                         let epk = c.definition.epk_unchecked(parts);
