@@ -1,13 +1,16 @@
 //! pkadvisor: a partition-key advisor for Azure Cosmos DB.
 //!
-//! The library holds everything but the command line: the partition [`engine`] that
-//! hashes, splits and routes like Cosmos DB; the document readers in [`input`]; the
-//! candidate [`key`] grammar; the query-language parser in [`query`]; the streaming
-//! statistics in [`stats`]; the query [`log`] readers and the workload [`replay`] per
-//! candidate; the [`pricing`] of requests, throughput and storage; the [`advisor`] that
-//! projects, scores and ranks candidates; the CI [`gate`] of `check` and the infrastructure
-//! files it reads ([`iac`]); and the [`report`] renderers. The `pkadvisor` binary parses
-//! flags and dispatches to it.
+//! The library holds everything but the command line's parsing and printing, in rooms by
+//! stage: the readers of documents ([`input`]), query logs ([`log`]) and infrastructure
+//! files ([`iac`]); the candidate [`key`] grammar and the query-language parser
+//! ([`query`]); the streaming statistics ([`stats`]); the partition [`engine`] that hashes,
+//! splits and routes like Cosmos DB; [`measure`], which measures candidates over the
+//! sample; [`project`], which projects each onto the container at the target; the workload
+//! [`replay`] per candidate; the [`pricing`] of requests, throughput and storage; the
+//! [`advisor`] that judges, scores and ranks, and the CI [`gate`] of `check`; the
+//! [`report`] model and its renderers; and [`run`], which turns the [`flags`] of a command
+//! into a request and report options. The `pkadvisor` binary parses the flags, calls
+//! [`run`] and prints.
 #![deny(missing_docs)]
 
 pub mod advisor;
