@@ -12,6 +12,8 @@ import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso_ms, jdump  # noqa: E402
 
 UTC = timezone.utc
 FINAL = "mkt-wc2026-final-match-odds"
@@ -29,14 +31,6 @@ KINDS = ["match-odds", "total-goals", "btts", "correct-score", "handicap", "corn
 SPORTS = ["football", "tennis", "basketball", "ice-hockey", "baseball", "cricket"]
 COMPETITIONS = ["premier-league", "la-liga", "serie-a", "bundesliga", "ligue-1", "mls", "atp", "wta", "nba",
                 "nhl", "mlb", "ipl", "eredivisie", "primeira-liga"]
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
-
-
-def iso_ms(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
 
 
 def main(out):

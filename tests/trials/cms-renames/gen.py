@@ -14,6 +14,8 @@ import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso, iso_ms, jdump  # noqa: E402
 
 UTC = timezone.utc
 WORDS = (
@@ -27,18 +29,6 @@ WORDS = (
 SECTIONS = ["news", "blog", "docs", "shop", "help", "events", "about", "careers"]
 AUDIT_ACTIONS = ["autosave", "autosave", "autosave", "autosave", "edit", "publish", "unpublish", "permission",
                  "comment", "review"]
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def iso_ms(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
 
 
 def main(out):

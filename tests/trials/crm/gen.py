@@ -11,6 +11,8 @@ import json
 import os
 import sys
 from datetime import datetime, timedelta, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso, jdump, Picker, write  # noqa: E402
 
 SEED = 3198  # its pilot draw: t00075 the pilot's largest, ~0.36% of the log (the notes' 25.8 GB regime)
 TENANTS, ZIPF = 5000, 1.1
@@ -28,34 +30,12 @@ TIMELINE = "SELECT * FROM c WHERE c.tenantId = @t AND c.contactId = @c ORDER BY 
 DASHBOARD = "SELECT c.type, COUNT(1) AS n FROM c WHERE c.tenantId = @t AND c.ts >= @since GROUP BY c.type"
 
 
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def tenant(k):
     return "t%05d" % k
 
 
 def contact(k, i):
     return "ct-" + hashlib.sha1(("%s/%d" % (tenant(k), i)).encode()).hexdigest()[:12]
-
-
-class Picker:
-    """Draws an index by cumulative weights."""
-
-    def __init__(self, rng, weights):
-        self.rng, self.cw, acc = rng, [], 0.0
-        for w in weights:
-            acc += w
-            self.cw.append(acc)
-        self.items = list(range(len(weights)))
-
-    def __call__(self):
-        return self.rng.choices(self.items, cum_weights=self.cw, k=1)[0]
 
 
 def main():
@@ -145,21 +125,6 @@ def main():
 def random_state():
     import random
     return random.Random(SEED)
-
-
-def write(out, docs, ops):
-    n = [0, 0]
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            line = jdump(d)
-            n[0] += len(line.encode())
-            f.write(line + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        for o in ops:
-            line = jdump(o)
-            n[1] += len(line.encode()) + 1
-            f.write(line + "\n")
-    return n
 
 
 if __name__ == "__main__":

@@ -12,6 +12,8 @@ import os
 import sys
 from datetime import datetime, timedelta, timezone
 from random import Random
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso  # noqa: E402
 
 SEED = 36
 PLAYERS, PLAYER_S = 120000, 0.8
@@ -37,10 +39,6 @@ WORDS = ("able acid aged also area army away baby back ball band bank base bath 
 
 def jdump(o):
     return json.dumps(o, separators=(",", ":"))
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def cumulative(n, s):

@@ -13,6 +13,8 @@ import os
 import sys
 from datetime import datetime, timedelta, timezone
 from random import Random
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso  # noqa: E402
 
 SEED = 31
 TENANTS, USERS, ITEMS_PER_USER = 100, 100, 2
@@ -35,10 +37,6 @@ LOGS = [("queries.ndjson", 0.10, True), ("queries-even.ndjson", 0.01, False), ("
 
 def jdump(o):
     return json.dumps(o, separators=(",", ":"))
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def tenant(i):

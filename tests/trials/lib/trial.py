@@ -8,7 +8,8 @@ run. `tests/trials/run` runs them all and compares with `tests/trials/expect`.
 
 Environment: PKADVISOR_BIN (the binary; default: `cargo build --release` and
 target/release/pkadvisor), TRIALS_DATA (where workloads are generated; default: the system
-temp folder). A workload is generated once per content of its gen.py and this file."""
+temp folder). A workload is generated once per content of its gen.py, this file and
+workload.py (the generators' shared helpers)."""
 import hashlib
 import json
 import os
@@ -43,7 +44,7 @@ def data(name):
     """Generates the trial's workload (once per content of its gen.py) and returns its folder."""
     gen = os.path.join(ROOT, "tests", "trials", name, "gen.py")
     h = hashlib.sha256()
-    for p in (gen, __file__):
+    for p in (gen, __file__, os.path.join(LIB, "workload.py")):
         with open(p, "rb") as f:
             h.update(f.read())
     out = os.path.join(DATA, name)

@@ -14,22 +14,12 @@ import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso, iso_ms, jdump  # noqa: E402
 
 UTC = timezone.utc
 QUARTERS = ["%dQ%d" % (y, q) for y in (2024, 2025, 2026) for q in (1, 2, 3, 4)][:10]  # 2024Q1 .. 2026Q2
 TYPES = ["card", "card", "card", "transfer", "transfer", "direct-debit", "fee", "interest", "atm", "payroll"]
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def iso_ms(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
 
 
 def quarter_start(q):

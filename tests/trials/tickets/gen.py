@@ -12,6 +12,8 @@ import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso, jdump, Picker, write  # noqa: E402
 
 SEED = 3386  # its pilot draw: the pilot's largest org holds ~17% of the pilot (the notes' 335 GB regime)
 ORGS, ZIPF = 800, 1.0
@@ -29,34 +31,12 @@ QUEUE = ("SELECT TOP 50 c.ticketId, c.status, c.ts FROM c WHERE c.orgId = @o AND
          "ORDER BY c.ts DESC")
 
 
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
-
-
-def iso(t):
-    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
 def org(k):
     return "o%04d" % k
 
 
 def ticket(k, i):
     return "tk-" + hashlib.sha1(("%s/%d" % (org(k), i)).encode()).hexdigest()[:12]
-
-
-class Picker:
-    """Draws an index by cumulative weights."""
-
-    def __init__(self, rng, weights):
-        self.rng, self.cw, acc = rng, [], 0.0
-        for w in weights:
-            acc += w
-            self.cw.append(acc)
-        self.items = list(range(len(weights)))
-
-    def __call__(self):
-        return self.rng.choices(self.items, cum_weights=self.cw, k=1)[0]
 
 
 def main():
@@ -131,21 +111,6 @@ def main():
     }
     with open(os.path.join(out, "params.json"), "w") as f:
         f.write(json.dumps(params, indent=1, sort_keys=True) + "\n")
-
-
-def write(out, docs, ops):
-    n = [0, 0]
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            line = jdump(d)
-            n[0] += len(line.encode())
-            f.write(line + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        for o in ops:
-            line = jdump(o)
-            n[1] += len(line.encode()) + 1
-            f.write(line + "\n")
-    return n
 
 
 if __name__ == "__main__":

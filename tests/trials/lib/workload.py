@@ -1,0 +1,45 @@
+"""What the trials' generators share: compact JSON, RFC 3339 times, weighted draws, and
+writing a workload's two files. Standard library only; deterministic."""
+import json
+import os
+
+
+def jdump(o):
+    return json.dumps(o, separators=(",", ":"), ensure_ascii=False)
+
+
+def iso(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def iso_ms(t):
+    return t.strftime("%Y-%m-%dT%H:%M:%S.") + "%03dZ" % (t.microsecond // 1000)
+
+
+class Picker:
+    """Draws an index by cumulative weights."""
+
+    def __init__(self, rng, weights):
+        self.rng, self.cw, acc = rng, [], 0.0
+        for w in weights:
+            acc += w
+            self.cw.append(acc)
+        self.items = list(range(len(weights)))
+
+    def __call__(self):
+        return self.rng.choices(self.items, cum_weights=self.cw, k=1)[0]
+
+
+def write(out, docs, ops):
+    n = [0, 0]
+    with open(os.path.join(out, "docs.ndjson"), "w") as f:
+        for d in docs:
+            line = jdump(d)
+            n[0] += len(line.encode())
+            f.write(line + "\n")
+    with open(os.path.join(out, "queries.ndjson"), "w") as f:
+        for o in ops:
+            line = jdump(o)
+            n[1] += len(line.encode()) + 1
+            f.write(line + "\n")
+    return n
