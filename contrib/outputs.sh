@@ -71,6 +71,20 @@ done
 for f in fixtures/bad/*; do
     rec "bad-$(basename "$f")" analyze "$f" --quiet
 done
+# Two bad flags at once: which error comes first is output too.
+d=fixtures/multitenant/docs.ndjson
+policy=${TMPDIR:-/tmp}/pkadvisor-outputs-bad-policy.json
+printf '{"includedPaths":[{"path":"/a"}]}' >"$policy"
+i=0
+for late in "--growth bogus" "--retention x" "--as-of 2026-13-01" "--start-storage 0" "--indexing-policy $policy"; do
+    for early in "--explain /nope(" "--memory zz" "--layout bogus" "--log-share 5" "--multi-region-writes" "--key /a --key /b"; do
+        i=$((i + 1))
+        # shellcheck disable=SC2086
+        rec "two-bad-analyze-$i" analyze $d $early $late --quiet
+        # shellcheck disable=SC2086
+        rec "two-bad-check-$i" check $d $early $late --quiet
+    done
+done
 rec epk epk '"contoso"' 42 true '["a"]'
 rec epk-text epk '"contoso"'
 echo "$n runs recorded in $out" >&2

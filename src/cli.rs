@@ -1,5 +1,6 @@
-//! Command-line flags, as clap parses them. Validation that clap cannot express happens in
-//! each subcommand's conversion to its options, before any input is read.
+//! The command tree, as clap parses it. The flags of the commands that read documents are
+//! the library's ([`pkadvisor::flags`]); what clap cannot check, the library's `run`
+//! validates before any input is read.
 
 use clap::{Parser, Subcommand, ValueEnum};
 

@@ -6,6 +6,7 @@ use anyhow::{Context, Result};
 use pkadvisor::advisor::pipeline;
 use pkadvisor::input::side::read_capped_bytes;
 use pkadvisor::measure::profile;
+use pkadvisor::run::request as plan;
 
 use super::{Exit, request};
 use crate::cli::ProfileArgs;
@@ -40,10 +41,10 @@ pub fn run(args: ProfileArgs) -> Result<Exit> {
         std::process::exit(130);
     })
     .context("installing the interrupt handler")?;
-    let specs = request::parse_specs(&args.read.keys)?;
-    let request = request::profile_request(
+    let specs = plan::parse_specs(&args.read.keys)?;
+    let request = plan::profile_request(
         &args.read,
-        request::given(specs),
+        plan::given(specs),
         args.auto as usize,
         args.retention.as_deref(),
     )?;

@@ -9,7 +9,6 @@ use pkadvisor::input::{ProgressBar, Source};
 use pkadvisor::report::Style;
 use pkadvisor::run::Runner;
 use pkadvisor::run::request::untimed;
-pub use pkadvisor::run::request::*;
 
 use crate::cli::{ColorArg, CommonArgs};
 

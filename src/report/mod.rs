@@ -11,8 +11,8 @@
 //!
 //! Adding a format touches exactly: one new file in `report/` whose `render` writes every
 //! [`View`]; its variant in [`Format`] and its arm in [`render`]'s match; and the
-//! `--format` flag, a variant of the binary's `FormatArg` (`cli.rs`) and its arm in
-//! `request::format` (`cmd/request.rs`) mapping it to the [`Format`]. No command's code
+//! `--format` flag, a variant of `FormatArg` (`flags.rs`) and its arm in
+//! `run::request::format` (`run/request.rs`) mapping it to the [`Format`]. No command's code
 //! changes. (Adding a view, the other way round, is an arm in every format's `render`.)
 
 pub mod columns;

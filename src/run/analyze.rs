@@ -66,8 +66,9 @@ pub fn analyze(args: &AnalyzeArgs, runner: &mut dyn Runner) -> Result<(Analysis,
     } else {
         profile_plan(args, runner)?
     };
-    let mut outcome = runner.run(request::request(c, plan, &settings)?)?;
-    let opts = settings.report_options(c, None, &outcome);
+    let (request, finish) = request::request(c, plan, &settings)?;
+    let mut outcome = runner.run(request)?;
+    let opts = settings.report_options(c, None, &outcome, &finish);
     if let Some(wanted) = explain_spec {
         let e = (outcome.evaluations.iter_mut())
             .find(|e| match (&wanted, &e.layout) {

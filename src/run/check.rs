@@ -65,8 +65,9 @@ pub fn check(args: &CheckArgs, runner: &mut dyn Runner) -> Result<Checked> {
         auto_extend: true,
         profiles: None,
     };
-    let outcome = runner.run(request::request(c, plan, &settings)?)?;
-    let opts = settings.report_options(c, pairs, &outcome);
+    let (request, finish) = request::request(c, plan, &settings)?;
+    let outcome = runner.run(request)?;
+    let opts = settings.report_options(c, pairs, &outcome, &finish);
     if args.horizon.is_some() && opts.timeline.is_none() {
         bail!(
             "--horizon needs the container's ingest: give a log with creates (and its --log-share), --time-path, or --growth SIZE/PERIOD"

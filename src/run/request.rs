@@ -72,30 +72,32 @@ pub fn format(f: FormatArg, wide: bool) -> Format {
 /// The shared flags of `analyze` and `check`, validated before any input is read.
 pub struct Settings {
     /// The target projected onto.
-    pub target: Target,
+    pub(super) target: Target,
     /// Which of the target's figures are defaults.
-    pub defaults: Vec<String>,
+    defaults: Vec<String>,
     /// Prices, regions and the log's share.
-    pub prices: Prices,
+    prices: Prices,
     /// The output format.
-    pub format: Format,
+    pub(super) format: Format,
     /// The headroom past which a larger break size earns nothing (`--margin`).
-    pub margin: f64,
+    margin: f64,
     /// Where figures not given with flags come from (`throughput`, `indexing`: the
     /// infrastructure file that declares them).
-    pub sources: BTreeMap<String, String>,
+    sources: BTreeMap<String, String>,
     /// The indexing policy that prices writes: `--indexing-policy`, else the declared one,
     /// else every path.
     indexing: IndexingPolicy,
-    /// How long items live, in seconds: `--retention`, else the declared `defaultTtl`.
-    retention: Option<f64>,
-    /// The same for the header, with where it was read.
-    retention_label: Option<String>,
-    /// The declared container has time to live off (no `defaultTtl`).
-    ttl_off: bool,
+    /// The declared container's `defaultTtl`, file and name, when a file declares it.
+    declared_ttl: Option<(Option<i64>, String, String)>,
     /// The container an Azure Monitor log of several is read for, when the flags name none.
     declared_container: Option<String>,
-    /// The timeline's flags.
+}
+
+/// What the report's options take from the flags after the request is built: how long
+/// items live in the header's words, and the timeline's flags. Read after the request's
+/// flags, so that of several bad flags the same one is reported first.
+pub struct Finish {
+    retention: Option<String>,
     timeline: TimelineFlags,
 }
 
@@ -131,19 +133,11 @@ impl Settings {
     /// used where no flag gives it.
     pub fn with_declared(args: &CommonArgs, declared: Declaration) -> Result<Settings> {
         let (target, defaults, mut sources) = target(args, declared.throughput.as_ref())?;
-        let indexing = match (&args.read.indexing_policy, declared.indexing) {
-            (None, Some(p)) => {
-                sources.insert("indexing".to_owned(), p.source.clone());
-                p
-            }
-            _ => indexing_policy(&args.read)?,
-        };
-        let prices = prices(args, &target, &indexing)?;
+        let (prices, indexing) = prices(args, &target, declared.indexing, &mut sources)?;
         let margin = args.margin.unwrap_or(DEFAULT_MARGIN);
         if !margin.is_finite() || margin <= 1.0 || margin > 1e6 {
             bail!("--margin must be more than 1 (times the target), not {margin}");
         }
-        let (retention, retention_label, ttl_off) = retention(args, declared.ttl)?;
         Ok(Settings {
             target,
             defaults,
@@ -152,11 +146,8 @@ impl Settings {
             margin,
             sources,
             indexing,
-            retention,
-            retention_label,
-            ttl_off,
+            declared_ttl: declared.ttl,
             declared_container: declared.qualified,
-            timeline: TimelineFlags::new(args)?,
         })
     }
 
@@ -168,6 +159,7 @@ impl Settings {
         args: &CommonArgs,
         declared_indexes: Option<(String, Vec<String>)>,
         outcome: &Outcome,
+        finish: &Finish,
     ) -> ReportOptions {
         let (target, storage_default) = match outcome.settled.clone() {
             Some((bytes, how)) => (
@@ -189,9 +181,9 @@ impl Settings {
             gsi: args.gsi == GsiArg::Auto,
             declared_indexes,
             partitions: self.format.charts(),
-            retention: self.retention_label.clone(),
+            retention: finish.retention.clone(),
             storage_default,
-            timeline: self.timeline.basis(outcome, target.storage_bytes),
+            timeline: finish.timeline.basis(outcome, target.storage_bytes),
             sources: self.sources.clone(),
         }
     }
@@ -203,7 +195,7 @@ impl Settings {
 /// on).
 fn retention(
     args: &CommonArgs,
-    declared: Option<(Option<i64>, String, String)>,
+    declared: Option<&(Option<i64>, String, String)>,
 ) -> Result<(Option<f64>, Option<String>, bool)> {
     if let Some(r) = args.retention.as_deref() {
         let s = crate::units::parse_duration(r).map_err(|e| anyhow!("invalid --retention: {e}"))?;
@@ -211,7 +203,7 @@ fn retention(
         return Ok((Some(s), Some(label), false));
     }
     Ok(match declared {
-        Some((Some(ttl), file, name)) => {
+        Some(&(Some(ttl), ref file, ref name)) => {
             let how = match ttl {
                 t if t > 0 => crate::units::human_duration(t as f64),
                 _ => "forever unless their own ttl says otherwise".to_owned(),
@@ -341,7 +333,14 @@ fn check_bill(args: &CommonArgs) -> Result<()> {
 
 /// The prices and log share of the cost: list prices for the billing model, overridden by
 /// the flags given.
-fn prices(args: &CommonArgs, target: &Target, indexing: &IndexingPolicy) -> Result<Prices> {
+/// The indexing policy is the declared one (its source noted in `sources`) unless
+/// `--indexing-policy` is given.
+fn prices(
+    args: &CommonArgs,
+    target: &Target,
+    declared: Option<IndexingPolicy>,
+    sources: &mut BTreeMap<String, String>,
+) -> Result<(Prices, IndexingPolicy)> {
     check_bill(args)?;
     let mut p = Prices::of_model(model(args, target));
     p.multi_region_writes = args.multi_region_writes;
@@ -387,8 +386,15 @@ fn prices(args: &CommonArgs, target: &Target, indexing: &IndexingPolicy) -> Resu
         p.log_share = share;
     }
     p.regions = args.regions.unwrap_or(1);
+    let indexing = match (&args.read.indexing_policy, declared) {
+        (None, Some(policy)) => {
+            sources.insert("indexing".to_owned(), policy.source.clone());
+            policy
+        }
+        _ => indexing_policy(&args.read)?,
+    };
     p.indexing = indexing.describe();
-    Ok(p)
+    Ok((p, indexing))
 }
 
 /// `ru` given with `flag`: at least `min`, at most a billion, in steps of `step`.
@@ -422,8 +428,9 @@ pub struct Plan {
     pub profiles: Option<(Vec<String>, Profile)>,
 }
 
-/// The library's request, built complete from the shared flags and the command's plan.
-pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<Request> {
+/// The library's request, built complete from the shared flags and the command's plan,
+/// and what the report's options will take after the run.
+pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<(Request, Finish)> {
     let profiles = plan.profiles.as_ref().map(|(files, _)| files.as_slice());
     if let Some(files) = profiles {
         let readers = files.iter().chain(&args.read.docs).chain(&args.queries);
@@ -439,7 +446,13 @@ pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<Req
     {
         bail!("--queries - reads standard input, so the documents must be given as files");
     }
-    Ok(Request {
+    let log_options = log_options(
+        args,
+        plan.declared.as_ref(),
+        settings.declared_container.as_deref(),
+    )?;
+    let (retention, retention_words, ttl_off) = retention(args, settings.declared_ttl.as_ref())?;
+    let request = Request {
         sources: reading.sources,
         log,
         candidates: plan.candidates,
@@ -451,17 +464,18 @@ pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<Req
         auto: Some(plan.auto),
         auto_extend: plan.auto_extend,
         profile: plan.profiles.map(|(_, p)| p),
-        log_options: log_options(
-            args,
-            plan.declared.as_ref(),
-            settings.declared_container.as_deref(),
-        )?,
+        log_options,
         consistency: settings.prices.consistency,
         log_share: args.log_share.unwrap_or(1.0),
-        retention: settings.retention,
+        retention,
         default_storage: args.target_storage.is_none(),
-        ttl_off: settings.ttl_off,
-    })
+        ttl_off,
+    };
+    let finish = Finish {
+        retention: retention_words,
+        timeline: TimelineFlags::new(args)?,
+    };
+    Ok((request, finish))
 }
 
 /// The request of `profile`: documents only, no log, no target of its own.
