@@ -275,7 +275,8 @@ pub struct CommonArgs {
     #[arg(long, conflicts_with_all = ["throughput", "autoscale_max"])]
     pub serverless: bool,
     /// Every region takes writes: throughput at the multi-region-write price (0.016 USD per
-    /// 100 RU/s-hour per region, manual or autoscale); needs --regions 2 or more.
+    /// 100 RU/s-hour per region, manual or autoscale); needs --regions 2 or more, and not
+    /// --consistency strong (the service does not offer it with multi-region writes).
     #[arg(long)]
     pub multi_region_writes: bool,
     /// The consistency of reads: `strong` and `bounded-staleness` reads cost twice the RU

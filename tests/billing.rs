@@ -495,6 +495,16 @@ fn billing_flags_that_cannot_hold_are_refused_before_reading() {
         "cannot be used with",
     );
     refused(&["--multi-region-writes"], "--regions 2 or more");
+    refused(
+        &[
+            "--multi-region-writes",
+            "--regions",
+            "3",
+            "--consistency",
+            "strong",
+        ],
+        "does not offer strong consistency",
+    );
     refused(&["--reserved", "5y"], "invalid value");
     let bad = write(&dir, "bad.json", r#"{"includedPaths":[{"path":"/a"}]}"#);
     refused(&["--indexing-policy", &bad], "/includedPaths/0/path");

@@ -299,11 +299,16 @@ fn model(args: &CommonArgs, target: &Target) -> Model {
 }
 
 /// What the rest of the bill's flags ask for, checked against each other: multi-region
-/// writes need two regions; serverless has one region, no reservation and no RU/s price.
+/// writes need two regions and rule out strong consistency; serverless has one region, no reservation and no RU/s price.
 fn check_bill(args: &CommonArgs) -> Result<()> {
     let regions = args.regions.unwrap_or(1);
     if args.multi_region_writes && regions < 2 {
         bail!("--multi-region-writes needs --regions 2 or more (the container is in {regions})");
+    }
+    if args.multi_region_writes && args.consistency == Some(ConsistencyArg::Strong) {
+        bail!(
+            "--consistency strong cannot be combined with --multi-region-writes: Cosmos DB does not offer strong consistency on an account whose every region takes writes"
+        );
     }
     if args.serverless {
         let conflict = [
