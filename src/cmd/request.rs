@@ -44,25 +44,6 @@ pub fn progress(quiet: bool, sources: &[Source]) -> ProgressBar {
     }
 }
 
-/// Runs the analysis with a progress bar (see [`progress`]) and prints the log's warnings.
-pub fn run(request: Request, quiet: bool) -> Result<Outcome> {
-    let progress = progress(quiet, &request.sources);
-    let time_path = request.time_path.clone();
-    let skip_invalid = request.read.skip_invalid;
-    let outcome = pipeline::run(request, &progress);
-    progress.finish();
-    let outcome = outcome?;
-    for w in &outcome.warnings {
-        eprintln!("pkadvisor: warning: {w}");
-    }
-    if let Some(p) = time_path
-        && let Some(w) = untimed(&p, &outcome, skip_invalid)?
-    {
-        eprintln!("pkadvisor: warning: {w}");
-    }
-    Ok(outcome)
-}
-
 /// The runs of a terminal: a progress bar unless `--quiet`, warnings on standard error.
 pub struct Terminal {
     quiet: bool,
@@ -78,8 +59,24 @@ impl Terminal {
 }
 
 impl Runner for Terminal {
+    /// Runs the analysis with a progress bar (see [`progress`]) and prints the pipeline's
+    /// warnings, then the `--time-path` one.
     fn run(&mut self, request: Request) -> Result<Outcome> {
-        run(request, self.quiet)
+        let progress = progress(self.quiet, &request.sources);
+        let time_path = request.time_path.clone();
+        let skip_invalid = request.read.skip_invalid;
+        let outcome = pipeline::run(request, &progress);
+        progress.finish();
+        let outcome = outcome?;
+        for w in &outcome.warnings {
+            self.warn(w);
+        }
+        if let Some(p) = time_path
+            && let Some(w) = untimed(&p, &outcome, skip_invalid)?
+        {
+            self.warn(&w);
+        }
+        Ok(outcome)
     }
 
     fn warn(&mut self, message: &str) {

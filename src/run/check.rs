@@ -16,7 +16,7 @@ use crate::report::Format;
 use crate::report::model::{Report, Role};
 
 use super::Runner;
-use super::request::{self, Declaration, Plan, Settings};
+use super::request::{self, Declaration, DeclaredTtl, Plan, Settings};
 
 const DECLARED: &str = "declared";
 /// How a declared global secondary index's origin starts.
@@ -246,7 +246,11 @@ fn from_file(file: &str, args: &CheckArgs, found: Vec<Declared>) -> Result<FileD
         declaration: Declaration {
             throughput,
             indexing: policy,
-            ttl: Some((ttl, file.to_owned(), name)),
+            ttl: Some(DeclaredTtl {
+                seconds: ttl,
+                file: file.to_owned(),
+                container: name,
+            }),
             qualified: Some(qualified),
         },
     })

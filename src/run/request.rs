@@ -87,8 +87,8 @@ pub struct Settings {
     /// The indexing policy that prices writes: `--indexing-policy`, else the declared one,
     /// else every path.
     indexing: IndexingPolicy,
-    /// The declared container's `defaultTtl`, file and name, when a file declares it.
-    declared_ttl: Option<(Option<i64>, String, String)>,
+    /// The declared container's `defaultTtl`, when a file declares the container.
+    declared_ttl: Option<DeclaredTtl>,
     /// The container an Azure Monitor log of several is read for, when the flags name none.
     declared_container: Option<String>,
 }
@@ -108,11 +108,20 @@ pub struct Declaration {
     pub throughput: Option<Declared>,
     /// Its indexing policy.
     pub indexing: Option<IndexingPolicy>,
-    /// Its `defaultTtl` (none: time to live is off), the file and the container's name,
-    /// when a file declares the container.
-    pub ttl: Option<(Option<i64>, String, String)>,
+    /// Its `defaultTtl`, when a file declares the container.
+    pub ttl: Option<DeclaredTtl>,
     /// The container's `database/name`.
     pub qualified: Option<String>,
+}
+
+/// A declared container's `defaultTtl`, and where it is declared.
+pub struct DeclaredTtl {
+    /// Its seconds (-1: items live until their own `ttl` says; none: time to live is off).
+    pub seconds: Option<i64>,
+    /// The file.
+    pub file: String,
+    /// The container's name.
+    pub container: String,
 }
 
 /// A container's throughput declared in an infrastructure file, and where.
@@ -190,30 +199,30 @@ impl Settings {
 }
 
 /// How long items live: `--retention` (seconds, and the header's words), else the declared
-/// `defaultTtl` (`declared`: it, the file and the container); and whether time to live is
-/// off (a declared container without `defaultTtl`, which the items' own `ttl` cannot turn
-/// on).
+/// `defaultTtl`; and whether time to live is off (a declared container without
+/// `defaultTtl`, which the items' own `ttl` cannot turn on).
 fn retention(
     args: &CommonArgs,
-    declared: Option<&(Option<i64>, String, String)>,
+    declared: Option<&DeclaredTtl>,
 ) -> Result<(Option<f64>, Option<String>, bool)> {
     if let Some(r) = args.retention.as_deref() {
         let s = crate::units::parse_duration(r).map_err(|e| anyhow!("invalid --retention: {e}"))?;
         let label = format!("{} (--retention)", crate::units::human_duration(s));
         return Ok((Some(s), Some(label), false));
     }
-    Ok(match declared {
-        Some(&(Some(ttl), ref file, ref name)) => {
-            let how = match ttl {
-                t if t > 0 => crate::units::human_duration(t as f64),
-                _ => "forever unless their own ttl says otherwise".to_owned(),
-            };
-            let label = format!("{how} (defaultTtl {ttl} of container {name} in {file})");
-            ((ttl > 0).then_some(ttl as f64), Some(label), false)
-        }
-        Some((None, _, _)) => (None, None, true),
-        None => (None, None, false),
-    })
+    let Some(d) = declared else {
+        return Ok((None, None, false));
+    };
+    let Some(ttl) = d.seconds else {
+        return Ok((None, None, true));
+    };
+    let how = match ttl {
+        t if t > 0 => crate::units::human_duration(t as f64),
+        _ => "forever unless their own ttl says otherwise".to_owned(),
+    };
+    let (file, name) = (&d.file, &d.container);
+    let label = format!("{how} (defaultTtl {ttl} of container {name} in {file})");
+    Ok(((ttl > 0).then_some(ttl as f64), Some(label), false))
 }
 
 /// The target, which of its figures are defaults, and where declared ones come from.
