@@ -13,7 +13,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso_ms, jdump  # noqa: E402
+from workload import cumulative, hexid, iso_ms, jdump, write  # noqa: E402
 
 UTC = timezone.utc
 FINAL = "mkt-wc2026-final-match-odds"
@@ -37,25 +37,15 @@ def main(out):
     rng = random.Random(20260719)
     os.makedirs(out, exist_ok=True)
 
-    def hexid(n):
-        return "%0*x" % (n, rng.getrandbits(4 * n))
-
     def pick_user():  # 4,000,000 customers, power-law activity: P(index < x) = (x/n)^(1/1.5)
         idx = min(3_999_999, int(4_000_000 * rng.random() ** 1.5))
         return "u-%010x" % ((idx * 0x9E3779B1 + 0x2026) % 16 ** 10)
-
-    def cum(ws):
-        acc, out_ = 0.0, []
-        for w in ws:
-            acc += w
-            out_.append(acc)
-        return out_
 
     # Other events: 2,000, each with 6-10 markets.
     events, markets = [], []
     market_event, market_sport = {}, {}
     for _ in range(2000):
-        e = "evt-" + hexid(8)
+        e = "evt-" + hexid(rng, 8)
         sport = rng.choice(SPORTS)
         comp = rng.choice(COMPETITIONS)
         events.append(e)
@@ -64,16 +54,16 @@ def main(out):
             markets.append(m)
             market_event[m] = (e, sport, comp)
     rng.shuffle(markets)
-    other_cw = cum([(i + 50) ** -0.9 for i in range(len(markets))])
+    other_cw = cumulative([(i + 50) ** -0.9 for i in range(len(markets))])
     live = rng.sample(markets, 1500)
-    live_cw = cum([(i + 20) ** -0.9 for i in range(len(live))])
+    live_cw = cumulative([(i + 20) ** -0.9 for i in range(len(live))])
     final_others = ["mkt-wc2026-final-" + k for k in FINAL_OTHER_KINDS]
-    final_cw = cum([(i + 1) ** -1.0 for i in range(len(final_others))])
+    final_cw = cumulative([(i + 1) ** -1.0 for i in range(len(final_others))])
     for m in [FINAL] + final_others:
         market_event[m] = (FINAL_EVENT, "football", "fifa-world-cup")
 
     def bet(m, t, status):
-        bid = "bet-" + hexid(16)
+        bid = "bet-" + hexid(rng, 16)
         e, sport, comp = market_event[m]
         stake = round(rng.lognormvariate(2.3, 1.0), 2)
         odds = round(rng.uniform(1.2, 9.0), 2)
@@ -85,7 +75,7 @@ def main(out):
              "inPlay": False, "promo": rng.choice(["none", "none", "none", "boost10", "freebet"]),
              "device": {"os": rng.choice(["ios", "android", "web"]), "app": "%d.%d.%d" % (
                  rng.randint(7, 9), rng.randint(0, 30), rng.randint(0, 9))},
-             "geo": {"country": rng.choice(["US", "GB", "MX", "CA", "DE", "ES", "IE"]), "ipHash": hexid(24)},
+             "geo": {"country": rng.choice(["US", "GB", "MX", "CA", "DE", "ES", "IE"]), "ipHash": hexid(rng, 24)},
              "limits": {"tier": rng.choice(["std", "std", "std", "vip", "sharp"]),
                         "maxStake": rng.choice([50, 100, 250, 500, 1000])},
              "settlement": {"ruleset": rng.choice(["90min", "inc-et", "as-played"])}}
@@ -150,12 +140,7 @@ def main(out):
         ops.append((t, {"op": "query", "sql": mine, "parameters": [{"name": "@u", "value": u}], "ts": iso_ms(t)}))
     ops.sort(key=lambda x: x[0])
 
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            f.write(jdump(d) + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        for _, o in ops:
-            f.write(jdump(o) + "\n")
+    write(out, docs, [o for _, o in ops])
     creates = [o["doc"] for _, o in ops if o["op"] == "create"]
     sizes = [len(jdump(d).encode()) for d in docs]
     truth = {

@@ -15,7 +15,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso, iso_ms, jdump  # noqa: E402
+from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
 
 UTC = timezone.utc
 WORDS = (
@@ -35,22 +35,12 @@ def main(out):
     rng = random.Random(20260602)
     os.makedirs(out, exist_ok=True)
 
-    def hexid(n):
-        return "%0*x" % (n, rng.getrandbits(4 * n))
-
     def words(lo, hi):
         return " ".join(rng.choice(WORDS) for _ in range(rng.randint(lo, hi)))
 
-    def cum(ws):
-        acc, c = 0.0, []
-        for w in ws:
-            acc += w
-            c.append(acc)
-        return c
-
     sites = ["s-%04d" % i for i in range(2500)]
     rng.shuffle(sites)  # sites[0] is the largest
-    site_cw = cum([(i + 2) ** -1.1 for i in range(len(sites))])
+    site_cw = cumulative([(i + 2) ** -1.1 for i in range(len(sites))])
 
     def pick_site():
         return rng.choices(sites, cum_weights=site_cw)[0]
@@ -60,18 +50,18 @@ def main(out):
             "-%d" % rng.randint(2, 999) if rng.random() < 0.5 else "")
 
     def page(site, t, slug=None):
-        pid = "p-" + hexid(12)
+        pid = "p-" + hexid(rng, 12)
         return {"id": pid, "pageId": pid, "siteId": site, "docType": "page", "slug": slug or slug_for(),
                 "title": words(3, 7).title(), "status": rng.choice(["published", "published", "draft"]),
                 "locale": rng.choice(["en-US", "en-GB", "de-DE", "fr-FR", "es-ES"]),
-                "template": rng.choice(["article", "landing", "product", "doc"]), "author": "u-" + hexid(6),
+                "template": rng.choice(["article", "landing", "product", "doc"]), "author": "u-" + hexid(rng, 6),
                 "version": rng.randint(1, 40), "updatedAt": iso(t), "publishedAt": iso(t - timedelta(days=rng.randint(0, 300))),
                 "body": words(30, 45), "seo": {"title": words(3, 6), "description": words(8, 14)},
                 "tags": [rng.choice(WORDS) for _ in range(3)]}
 
     def audit(site, pid, t):
-        return {"id": "a-" + hexid(12), "siteId": site, "pageId": pid, "docType": "audit",
-                "action": rng.choice(AUDIT_ACTIONS), "by": "u-" + hexid(6), "at": iso(t), "version": rng.randint(1, 60)}
+        return {"id": "a-" + hexid(rng, 12), "siteId": site, "pageId": pid, "docType": "audit",
+                "action": rng.choice(AUDIT_ACTIONS), "by": "u-" + hexid(rng, 6), "at": iso(t), "version": rng.randint(1, 60)}
 
     def touched(d, t, slug=None):
         d = dict(d)
@@ -96,7 +86,7 @@ def main(out):
             sample_pages.append(d)
         else:
             known = pool.get(s)
-            pid = rng.choice(known)["id"] if known and rng.random() < 0.3 else "p-" + hexid(12)
+            pid = rng.choice(known)["id"] if known and rng.random() < 0.3 else "p-" + hexid(rng, 12)
             d = audit(s, pid, t)
         docs.append(d)
 
@@ -177,7 +167,7 @@ def main(out):
     for t in times(79200):
         s = pick_site()
         known = pool.get(s)
-        pid = rng.choice(known)["id"] if known and rng.random() < 0.5 else "p-" + hexid(12)
+        pid = rng.choice(known)["id"] if known and rng.random() < 0.5 else "p-" + hexid(rng, 12)
         ops.append((t, {"op": "create", "doc": audit(s, pid, t), "ts": iso_ms(t)}))
     # Renders by site and slug (CDN misses), 18,000; history panels, 1,800.
     render = "SELECT * FROM c WHERE c.siteId = @s AND c.slug = @g AND c.docType = 'page'"
@@ -192,17 +182,12 @@ def main(out):
     for t in times(1800):
         s = pick_site()
         known = pool.get(s)
-        p = rng.choice(known)["id"] if known else "p-" + hexid(12)
+        p = rng.choice(known)["id"] if known else "p-" + hexid(rng, 12)
         ops.append((t, {"op": "query", "sql": hist, "parameters": [{"name": "@s", "value": s},
                                                                    {"name": "@p", "value": p}], "ts": iso_ms(t)}))
     ops.sort(key=lambda x: x[0])
 
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            f.write(jdump(d) + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        for _, o in ops:
-            f.write(jdump(o) + "\n")
+    write(out, docs, [o for _, o in ops])
     writes = [o for _, o in ops if o["op"] != "query"]
     items = sorted({o["doc"]["id"] for o in writes})
     site_bytes = {}

@@ -5,11 +5,12 @@ queries/s, and a 10-minute flash sale sending 60% of creates to store s7. See VE
 
 Usage: python3 gen.py OUTDIR   writes OUTDIR/docs.ndjson and OUTDIR/queries.ndjson.
 Deterministic (one seeded random.Random), standard library only."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import cumulative, iso_epoch as iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 500_020_000
 CUSTOMERS = 3_000
@@ -28,22 +29,6 @@ SALE_FROM, SALE_TO = 1800, 2400        # 10:30-10:40
 SALE_STORE, SALE_SHARE = "s7", 0.6
 # Queries draw their customer by the same Pareto weights as orders (see VERDICT.md's rebuild note).
 STATUSES = ["placed", "paid", "shipped", "delivered", "delivered"]
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"))
-
-
-def iso(t):
-    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def cumulative(weights):
-    cum, acc = [], 0.0
-    for w in weights:
-        acc += w
-        cum.append(acc)
-    return cum
 
 
 def main():

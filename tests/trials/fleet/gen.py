@@ -4,11 +4,12 @@ minutes of the rollout's log at 1/1,000 (1.2 M devices reading once a minute). S
 
 Usage: python3 gen.py OUTDIR   writes OUTDIR/docs.ndjson and OUTDIR/queries.ndjson.
 Deterministic (one seeded random.Random), standard library only."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso_epoch as iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 20261127
 PILOT_DEVICES = 150
@@ -25,22 +26,6 @@ LOG_DEVICE_QUERIES = 900               # 500/s in production
 
 ALARM = "SELECT c.deviceId, c.ts, c.temp FROM c WHERE c.temp > @limit AND c.ts >= @since"
 DEVICE = "SELECT * FROM c WHERE c.deviceId = @d AND c.ts >= @since"
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"))
-
-
-_DAYS = {}
-
-
-def iso(t):
-    """RFC 3339 UTC to the second, for epoch seconds t."""
-    d, s = divmod(t, 86400)
-    day = _DAYS.get(d)
-    if day is None:
-        day = _DAYS[d] = datetime.fromtimestamp(d * 86400, timezone.utc).strftime("%Y-%m-%d")
-    return "%sT%02d:%02d:%02dZ" % (day, s // 3600, s // 60 % 60, s % 60)
 
 
 def device_id(k):

@@ -7,13 +7,12 @@ Usage: python3 gen.py OUTDIR   writes OUTDIR/docs.ndjson (the pilot: 60,000 even
 120,000 players (activity Zipf 0.8), 1,500 guilds (membership Zipf 1.0), 6 regions;
 2,500 asynchronous matches of 8 seats drawn by activity, each event a seat's turn.
 Deterministic: one seeded random.Random, compact JSON, no clock."""
-import json
 import os
 import sys
 from datetime import datetime, timedelta, timezone
 from random import Random
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso  # noqa: E402
+from workload import iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 36
 PLAYERS, PLAYER_S = 120000, 0.8
@@ -35,10 +34,6 @@ WORDS = ("able acid aged also area army away baby back ball band bank base bath 
          "case cash cast cell chat chip city club coal coat code cold cook cool copy core cost crew "
          "crop dark data date dawn deal dear deep desk dial diet disc door dose down draw drop dual "
          "dust duty earn ease east easy edge even exit face fact fail fair fall farm fast fear feed").split()
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"))
 
 
 def cumulative(n, s):

@@ -8,13 +8,12 @@ differ only in the reads' tenants:
   queries-even.ndjson   every tenant 1%, reads one by one;
   queries-t0-5.ndjson   t0 takes 5% of the reads, in bursts of 10 within a minute.
 Deterministic: one seeded random.Random, compact JSON, no clock."""
-import json
 import os
 import sys
 from datetime import datetime, timedelta, timezone
 from random import Random
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso  # noqa: E402
+from workload import iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 31
 TENANTS, USERS, ITEMS_PER_USER = 100, 100, 2
@@ -33,10 +32,6 @@ WORDS = ("able acid aged also area army away baby back ball band bank base bath 
          "crop dark data date dawn deal dear deep desk dial diet disc door dose down draw drop dual").split()
 # (file, t0's share of the reads, whether t0's reads come in bursts)
 LOGS = [("queries.ndjson", 0.10, True), ("queries-even.ndjson", 0.01, False), ("queries-t0-5.ndjson", 0.05, True)]
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"))
 
 
 def tenant(i):

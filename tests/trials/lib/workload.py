@@ -2,6 +2,7 @@
 writing a workload's two files. Standard library only; deterministic."""
 import json
 import os
+from datetime import datetime, timezone
 
 
 def jdump(o):
@@ -43,3 +44,34 @@ def write(out, docs, ops):
             n[1] += len(line.encode()) + 1
             f.write(line + "\n")
     return n
+
+
+def jdump_ascii(o):
+    """Compact JSON with non-ASCII characters escaped."""
+    return json.dumps(o, separators=(",", ":"))
+
+
+_DAYS = {}
+
+
+def iso_epoch(t):
+    """RFC 3339 UTC to the second, for whole epoch seconds t."""
+    d, s = divmod(t, 86400)
+    day = _DAYS.get(d)
+    if day is None:
+        day = _DAYS[d] = datetime.fromtimestamp(d * 86400, timezone.utc).strftime("%Y-%m-%d")
+    return "%sT%02d:%02d:%02dZ" % (day, s // 3600, s // 60 % 60, s % 60)
+
+
+def hexid(rng, n):
+    """n random hexadecimal digits from rng."""
+    return "%0*x" % (n, rng.getrandbits(4 * n))
+
+
+def cumulative(weights):
+    """The running sums of weights, for random.choices(cum_weights=...)."""
+    acc, out = 0.0, []
+    for w in weights:
+        acc += w
+        out.append(acc)
+    return out

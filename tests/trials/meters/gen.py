@@ -5,11 +5,12 @@ sites. See VERDICT.md.
 
 Usage: python3 gen.py OUTDIR   writes OUTDIR/docs.ndjson and OUTDIR/queries.ndjson.
 Deterministic (one seeded random.Random), standard library only."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso_epoch as iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 31_000_400
 METERS = 12_000_000                    # production meters m00000001..m12000000
@@ -28,22 +29,6 @@ LOG_SITE_DASHBOARDS = 360              # 100/s in production
 
 METER_READ = "SELECT * FROM c WHERE c.meterId = @m AND c.ts >= @since"
 SITE_DASHBOARD = "SELECT * FROM c WHERE c.siteId = @s AND c.day = @d"
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"))
-
-
-_DAYS = {}
-
-
-def iso(t):
-    """RFC 3339 UTC to the second, for epoch seconds t."""
-    d, s = divmod(t, 86400)
-    day = _DAYS.get(d)
-    if day is None:
-        day = _DAYS[d] = datetime.fromtimestamp(d * 86400, timezone.utc).strftime("%Y-%m-%d")
-    return "%sT%02d:%02d:%02dZ" % (day, s // 3600, s // 60 % 60, s % 60)
 
 
 def guid(rng):

@@ -5,11 +5,12 @@ creates give ~468 MB a day. See VERDICT.md.
 
 Usage: python3 gen.py OUTDIR   writes OUTDIR/docs.ndjson and OUTDIR/queries.ndjson.
 Deterministic (one seeded random.Random), standard library only."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timezone
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from workload import iso_epoch as iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 300_468
 CUSTOMERS = 4_200
@@ -32,14 +33,6 @@ STATUSES = ["placed", "paid", "shipped", "delivered", "delivered", "delivered", 
 METHODS = ["card", "card", "card", "paypal", "transfer"]
 CHANNELS = ["web", "web", "app", "app", "store"]
 STREETS = ["Victor Hugo", "de la Paix", "Pasteur", "Jean Jaures", "des Lilas"]
-
-
-def jdump(o):
-    return json.dumps(o, separators=(",", ":"))
-
-
-def iso(t):
-    return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def customer_id(k):

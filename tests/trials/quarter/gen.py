@@ -15,7 +15,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso, iso_ms, jdump  # noqa: E402
+from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
 
 UTC = timezone.utc
 QUARTERS = ["%dQ%d" % (y, q) for y in (2024, 2025, 2026) for q in (1, 2, 3, 4)][:10]  # 2024Q1 .. 2026Q2
@@ -31,31 +31,21 @@ def main(out):
     rng = random.Random(20260514)
     os.makedirs(out, exist_ok=True)
 
-    def hexid(n):
-        return "%0*x" % (n, rng.getrandbits(4 * n))
-
-    def cum(ws):
-        acc, c = 0.0, []
-        for w in ws:
-            acc += w
-            c.append(acc)
-        return c
-
     n_acc = 300_000
     accounts = ["acc-%08d" % (i * 7919 % 100_000_000) for i in range(n_acc)]
-    acc_cw = cum([rng.lognormvariate(0, 1) for _ in range(n_acc)])
+    acc_cw = cumulative([rng.lognormvariate(0, 1) for _ in range(n_acc)])
 
     def pick_account():
         return rng.choices(accounts, cum_weights=acc_cw)[0]
 
     def entry(acc, q, posted, booked):
         amount = round(rng.lognormvariate(3.5, 1.3), 2)
-        return {"id": "le-" + hexid(16), "accountId": acc, "quarter": q, "postedAt": iso(posted),
+        return {"id": "le-" + hexid(rng, 16), "accountId": acc, "quarter": q, "postedAt": iso(posted),
                 "bookingDate": booked.strftime("%Y-%m-%d"), "amount": amount,
                 "currency": rng.choice(["EUR", "EUR", "EUR", "USD", "GBP"]), "type": rng.choice(TYPES),
                 "direction": rng.choice(["debit", "debit", "credit"]), "channel": rng.choice(["pos", "online", "branch", "batch"]),
-                "counterparty": "cp-" + hexid(8), "reference": hexid(20), "memo": "ref %s %s" % (hexid(6), rng.choice(TYPES)),
-                "balanceAfter": round(rng.uniform(-2000, 40000), 2), "status": "booked", "batchId": "b-" + hexid(10)}
+                "counterparty": "cp-" + hexid(rng, 8), "reference": hexid(rng, 20), "memo": "ref %s %s" % (hexid(rng, 6), rng.choice(TYPES)),
+                "balanceAfter": round(rng.uniform(-2000, 40000), 2), "status": "booked", "batchId": "b-" + hexid(rng, 10)}
 
     # Sample: 20,000 entries drawn uniformly from the container, in time order. Each quarter
     # 4% larger than the one before; the current quarter (2026Q2) six weeks old at 2026-05-14.
@@ -66,7 +56,7 @@ def main(out):
         if q == QUARTERS[-1]:
             w *= (now - quarter_start(q)).total_seconds() / (91 * 86400)
         weights.append(w)
-    q_cw = cum(weights)
+    q_cw = cumulative(weights)
     rows = []
     for _ in range(20000):
         q = rng.choices(QUARTERS, cum_weights=q_cw)[0]
@@ -84,7 +74,7 @@ def main(out):
         return sorted(now + timedelta(microseconds=rng.randrange(secs * 10 ** 6)) for _ in range(n))
 
     earlier = QUARTERS[:-1][::-1]  # 2026Q1, 2025Q4, ...
-    late_cw = cum([0.6 ** k for k in range(len(earlier))])
+    late_cw = cumulative([0.6 ** k for k in range(len(earlier))])
     ops = []
     for t in times(int(1500 * secs * share)):
         if rng.random() < 0.78:
@@ -101,12 +91,7 @@ def main(out):
                                                                    {"name": "@q", "value": q}], "ts": iso_ms(t)}))
     ops.sort(key=lambda x: x[0])
 
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            f.write(jdump(d) + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        for _, o in ops:
-            f.write(jdump(o) + "\n")
+    write(out, docs, [o for _, o in ops])
     creates = [o["doc"] for _, o in ops if o["op"] == "create"]
     by_q = {}
     for d in creates:

@@ -13,7 +13,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso, iso_ms, jdump  # noqa: E402
+from workload import hexid, iso, iso_ms, jdump  # noqa: E402
 
 UTC = timezone.utc
 
@@ -22,11 +22,8 @@ def main(out):
     rng = random.Random(20260203)
     os.makedirs(out, exist_ok=True)
 
-    def hexid(n):
-        return "%0*x" % (n, rng.getrandbits(4 * n))
-
     def session(t):
-        sid = "s-" + hexid(24)
+        sid = "s-" + hexid(rng, 24)
         ch = rng.choices(["web", "ios", "android"], [55, 25, 20])[0]
         n = rng.choices([0, 1, 2, 3, 4], [30, 30, 20, 12, 8])[0]
         return {"id": sid, "sessionId": sid,
@@ -39,8 +36,8 @@ def main(out):
                 "landing": rng.choice(["/", "/c/shoes", "/c/jackets", "/c/sale", "/p/detail", "/search"]),
                 "utm": rng.choice(["direct", "email", "social", "search", "affiliate"]), "pageViews": rng.randint(1, 40),
                 "locale": rng.choice(["en-US", "en-GB", "de-DE", "fr-FR", "es-MX", "ja-JP"]),
-                "consent": {"analytics": rng.random() < 0.7, "marketing": rng.random() < 0.4}, "csrf": hexid(32),
-                "state": hexid(257)}
+                "consent": {"analytics": rng.random() < 0.7, "marketing": rng.random() < 0.4}, "csrf": hexid(rng, 32),
+                "state": hexid(rng, 257)}
 
     # Sample: 10,000 sessions drawn uniformly from the live store (120 days), creation order.
     now = datetime(2026, 2, 3, 20, 0, tzinfo=UTC)
@@ -53,7 +50,7 @@ def main(out):
     def times(n):
         return sorted(now + timedelta(microseconds=rng.randrange(secs * 10 ** 6)) for _ in range(n))
 
-    live = ["s-" + hexid(24) for _ in range(20000)]  # sessions opened earlier this evening
+    live = ["s-" + hexid(rng, 24) for _ in range(20000)]  # sessions opened earlier this evening
     ops, created = [], []
     for t in times(25 * secs):
         d = session(t)

@@ -14,7 +14,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso, iso_ms, jdump  # noqa: E402
+from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
 
 UTC = timezone.utc
 SVC_SHARE = 0.00345
@@ -30,25 +30,15 @@ def main(out):
     rng = random.Random(20260310)
     os.makedirs(out, exist_ok=True)
 
-    def hexid(n):
-        return "%0*x" % (n, rng.getrandbits(4 * n))
-
     def words(lo, hi):
         return " ".join(rng.choice(WORDS) for _ in range(rng.randint(lo, hi)))
-
-    def cum(ws):
-        acc, c = 0.0, []
-        for w in ws:
-            acc += w
-            c.append(acc)
-        return c
 
     # Population: tenants by share of items, their users, the integration account.
     n_t = 400
     tw = [(i + 1) ** -1.0 for i in range(n_t)]
     tot = sum(tw)
     tshare = [w / tot for w in tw]
-    tenants = ["tn-" + hexid(6) for _ in range(n_t)]  # tenants[0] is the largest
+    tenants = ["tn-" + hexid(rng, 6) for _ in range(n_t)]  # tenants[0] is the largest
     members, weights = [], []  # (tenant, user), share of all items
     for i, t in enumerate(tenants):
         n_u = max(2, round(30000 * tshare[i]))
@@ -56,13 +46,13 @@ def main(out):
         s = sum(uw)
         room = tshare[i] - (SVC_SHARE if i == 0 else 0.0)
         for j in range(n_u):
-            members.append((t, "usr-" + hexid(8)))
+            members.append((t, "usr-" + hexid(rng, 8)))
             weights.append(room * uw[j] / s)
         if i == 0:
             members.append((t, "svc-sync"))
             weights.append(SVC_SHARE)
-    m_cw = cum(weights)
-    t_cw = cum(tshare)
+    m_cw = cumulative(weights)
+    t_cw = cumulative(tshare)
 
     def pick_member():
         return rng.choices(members, cum_weights=m_cw)[0]
@@ -73,15 +63,15 @@ def main(out):
     projects = {}
 
     def item(t, u, when):
-        p = projects.setdefault(t, ["prj-" + hexid(6) for _ in range(rng.randint(3, 40))])
-        return {"id": "it-" + hexid(16), "tenantId": t, "userId": u,
+        p = projects.setdefault(t, ["prj-" + hexid(rng, 6) for _ in range(rng.randint(3, 40))])
+        return {"id": "it-" + hexid(rng, 16), "tenantId": t, "userId": u,
                 "type": rng.choice(["task", "task", "comment", "comment", "activity"]), "projectId": rng.choice(p),
                 "title": words(3, 8), "status": rng.choice(["open", "open", "in-progress", "done", "done", "done"]),
                 "priority": rng.choice(["low", "medium", "medium", "high"]), "createdAt": iso(when),
                 "updatedAt": iso(when + timedelta(hours=rng.randint(0, 400))),
                 "dueDate": (when + timedelta(days=rng.randint(1, 60))).strftime("%Y-%m-%d"),
                 "estimate": rng.choice([1, 2, 3, 5, 8, 13]), "source": "sync" if u == "svc-sync" else rng.choice(["web", "app", "email"]),
-                "parentId": "it-" + hexid(16), "body": words(25, 40), "watchers": rng.randint(0, 12),
+                "parentId": "it-" + hexid(rng, 16), "body": words(25, 40), "watchers": rng.randint(0, 12),
                 "archived": rng.random() < 0.1, "rev": rng.randint(1, 30)}
 
     # Sample: 24,000 items drawn uniformly from the container (time order).
@@ -126,12 +116,7 @@ def main(out):
                            "ts": iso_ms(when)}))
     ops.sort(key=lambda x: x[0])
 
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            f.write(jdump(d) + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        for _, o in ops:
-            f.write(jdump(o) + "\n")
+    write(out, docs, [o for _, o in ops])
     per_user, per_tenant, total = {}, {}, 0
     for d in docs:
         n = len(jdump(d).encode())
