@@ -126,6 +126,24 @@ pub enum AutoscaleModeArg {
     Partition,
 }
 
+/// What the sample documents are (see `--sample`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SampleArg {
+    /// A uniform share of the container's documents.
+    Snapshot,
+    /// Every document of the values it holds (a pilot, one tenant's export).
+    Complete,
+}
+
+/// What the query log is (see `--log-kind`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogKindArg {
+    /// A share of the requests (`--log-share`).
+    Requests,
+    /// Every request of a share of the values.
+    Values,
+}
+
 /// The consistency of reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ConsistencyArg {
@@ -291,6 +309,19 @@ pub struct CommonArgs {
     /// up: 0.1 for a log of one request in ten [default: 1].
     #[arg(long, value_name = "F")]
     pub log_share: Option<f64>,
+    /// What the sample is: `snapshot` (a uniform share of the container's documents: a
+    /// value seen in r of them stands for about r/share, values seen once for many never
+    /// seen) or `complete` (every document of the values it holds: a pilot, one tenant's
+    /// export; the container has more such values, not larger ones) [default: inferred
+    /// from the --time-path arrivals against the log's creates, and stated in the header].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub sample: Option<SampleArg>,
+    /// What the log is: `requests` (a share of the requests, --log-share: each line stands
+    /// for 1/share lines of the same values) or `values` (every request of a share of the
+    /// values: each value's rate is exact, the target has 1/share as many values)
+    /// [default: inferred with --sample's test, and stated in the header].
+    #[arg(long, value_enum, value_name = "KIND")]
+    pub log_kind: Option<LogKindArg>,
     /// Regions the container is replicated to: throughput and storage are paid in each
     /// [default: 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]

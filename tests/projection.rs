@@ -864,11 +864,15 @@ fn telemetry_bytes(text: &str) -> (f64, f64, f64) {
 }
 
 fn analyze_fleet(docs: &str, log: &str, keys: &[&str]) -> serde_json::Value {
+    // The sample is a pilot: every document of its devices (a hierarchical key alone
+    // cannot tell; see `the_sample_and_the_log_say_what_they_are`).
     let args = [
         "analyze",
         docs,
         "--queries",
         log,
+        "--sample",
+        "complete",
         "--time-path",
         "/ts",
         "--target-storage",
@@ -1129,6 +1133,8 @@ fn a_large_new_value_of_the_log_is_sized_named_and_dated() {
         &docs,
         "--queries",
         &log,
+        "--sample",
+        "complete",
         "--time-path",
         "/ts",
         "--target-storage",
@@ -1175,4 +1181,98 @@ fn finding(c: &serde_json::Value, code: &str) -> String {
         .as_str()
         .unwrap()
         .to_owned()
+}
+
+/// A thin snapshot of a hospital's records: 30,000 documents of 350 bytes over 3 million
+/// patients (a patient holds 1.2 kB at 3.6 TB: 3.6e12 / 3e6), plus one tenant whose
+/// 3,000 documents keep coming back, and a log whose creates write new patients about as
+/// often as the sample's thinness predicts.
+fn hospital_snapshot(dir: &std::path::Path) -> (String, String) {
+    let mut docs = String::new();
+    let mut log = String::new();
+    for i in 0..30_000u64 {
+        // Patients drawn from 3 million: a few of them twice, by chance.
+        let patient = (i * 2_654_435_761) % 3_000_000 / 10 + (i % 7) * 300_000;
+        let _ = writeln!(
+            docs,
+            r#"{{"id":"d{i}","hospitalId":"h{}","patientId":"p{patient:07}","pad":"{}"}}"#,
+            i % 60,
+            "x".repeat(280)
+        );
+    }
+    for i in 0..600u64 {
+        let patient = 3_000_000 + i;
+        let _ = writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"n{i}","hospitalId":"h{}","patientId":"p{patient:07}","pad":"y"}},"ts":"2025-12-01T10:{:02}:00Z"}}"#,
+            i % 60,
+            i % 60
+        );
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+/// The sample's and the log's kinds are inferred and stated (a snapshot here: the log's
+/// 600 new patients are fewer than the sample's own, nothing says it holds some values
+/// only), a flag overrides them, and a
+/// patient of the snapshot is sized as one patient of millions, not as its share of the
+/// growth.
+#[test]
+fn the_sample_and_the_log_say_what_they_are() {
+    let dir = scratch("projection-kinds");
+    let (docs, log) = hospital_snapshot(&dir);
+    let base = [
+        "analyze",
+        docs.as_str(),
+        "--queries",
+        log.as_str(),
+        "--target-storage",
+        "3.6TB",
+        "--format",
+        "json",
+    ];
+    let r = json_with_keys(&base, &["/patientId", "/hospitalId,/patientId"]);
+    let sample = &r["target"]["sample"];
+    assert_eq!(sample["kind"], "snapshot", "{sample}");
+    assert!(
+        sample["why"].as_str().unwrap().starts_with("inferred: "),
+        "{sample}"
+    );
+    assert_eq!(r["target"]["log_kind"]["kind"], "requests");
+    // A patient seen twice by chance in a 1-in-120,000 share is one of 3 million: its
+    // count earns nothing past Good–Turing's r* (no patient is seen three times), so it
+    // stays near its own size, far under 1 MB.
+    for key in ["/patientId", "/hospitalId,/patientId"] {
+        let largest = candidate(&r, key)["storage"]["largest_logical_bytes"]
+            .as_f64()
+            .unwrap();
+        assert!(largest < 1e6, "{key}: {largest}");
+        assert!(!codes(candidate(&r, key)).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+    }
+    // Told it is complete, the header says so and why.
+    let mut flagged = base.to_vec();
+    flagged.extend(["--sample", "complete", "--log-kind", "values"]);
+    let r = json_with_keys(&flagged, &["/patientId"]);
+    assert_eq!(r["target"]["sample"]["kind"], "complete");
+    assert_eq!(r["target"]["sample"]["why"], "--sample");
+    assert_eq!(r["target"]["log_kind"]["why"], "--log-kind");
+    // The table's header states both.
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            &docs,
+            "--queries",
+            &log,
+            "--target-storage",
+            "3.6TB",
+        ])
+        .args(["--key", "/patientId"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Sample: a snapshot"), "{text}");
+    assert!(text.contains("the log, a share of the requests"), "{text}");
 }

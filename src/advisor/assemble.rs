@@ -58,6 +58,10 @@ pub struct ReportOptions {
     /// Where figures not given with flags come from (`throughput`, `indexing`: the
     /// infrastructure file that declares them).
     pub sources: std::collections::BTreeMap<String, String>,
+    /// What the sample and the log are, and why (none: a snapshot, nothing said).
+    pub kinds: Option<crate::project::kinds::Kinds>,
+    /// Whether a log was read (its kind is stated only then).
+    pub logged: bool,
 }
 
 /// Builds the ranked report from evaluated candidates.
@@ -160,9 +164,25 @@ fn target_report(
         sample_ratio,
         prices,
         log_share: opts.prices.log_share,
+        sample: kind_report(opts.kinds.as_ref(), |k| (k.sample.name(), &k.sample_why)),
+        log_kind: (opts.logged)
+            .then(|| kind_report(opts.kinds.as_ref(), |k| (k.log.name(), &k.log_why))),
         retention: opts.retention.clone(),
         storage_default: opts.storage_default.clone(),
         timeline: opts.timeline.as_ref().map(super::timeline::Basis::report),
+    }
+}
+
+/// One of `kinds` as the report states it.
+fn kind_report(
+    kinds: Option<&crate::project::kinds::Kinds>,
+    of: impl Fn(&crate::project::kinds::Kinds) -> (&'static str, &String),
+) -> crate::report::model::KindReport {
+    let default = crate::project::kinds::Kinds::default();
+    let (kind, why) = of(kinds.unwrap_or(&default));
+    crate::report::model::KindReport {
+        kind: kind.to_owned(),
+        why: why.clone(),
     }
 }
 

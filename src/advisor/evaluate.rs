@@ -86,6 +86,8 @@ pub struct Context<'a> {
     /// The write rate at the target, bytes per second, when known (see
     /// [`crate::project::projection::Time::rate`]).
     pub rate: Option<f64>,
+    /// What the sample and the log are.
+    pub kinds: crate::project::kinds::Kinds,
 }
 
 /// A clock reading that increases with arrival: at production rates the writes of one
@@ -114,13 +116,69 @@ fn distinct(
     crate::report::model::Cardinality { estimate, exact }
 }
 
+/// A candidate's statistics and what the log's creates say of its values (see
+/// [`crate::project::newcomers`]), measured before the sample's kind is known: the kind is
+/// read from them.
+pub struct Measured {
+    /// The candidate's key.
+    pub spec: KeySpec,
+    /// Its sample statistics.
+    pub stats: CandidateStats,
+    /// The log's new values, when the log has creates to test.
+    pub newcomers: Option<crate::project::newcomers::Newcomers>,
+}
+
+/// The subject of a candidate, for the log's routing.
+fn subject<'a>(
+    candidate: &'a Candidate,
+    definition: &'a PartitionKeyDefinition,
+    inputs: &'a [usize],
+    ctx: &Context<'_>,
+) -> Subject<'a> {
+    Subject {
+        spec: &candidate.spec,
+        definition,
+        inputs,
+        seed: ctx.seed,
+        layout: candidate.layout.as_deref(),
+        log_share: ctx.log_share,
+    }
+}
+
+/// Measures the log's creates against a candidate's statistics.
+pub fn measure(
+    candidate: &Candidate,
+    stats: CandidateStats,
+    inputs: &[usize],
+    ctx: &Context<'_>,
+) -> Measured {
+    let definition = candidate.definition();
+    let order =
+        (stats.order).unwrap_or_else(|| crate::stats::clock::order(&candidate.spec, &stats.values));
+    let subject = subject(candidate, &definition, inputs, ctx);
+    let newcomers = (ctx.log)
+        .filter(|_| subject.layout.is_none())
+        .and_then(|log| crate::project::newcomers::measure(log, &subject, &stats))
+        .and_then(|n| n.of_entities(clock_levels(&order)));
+    Measured {
+        spec: candidate.spec.clone(),
+        stats,
+        newcomers,
+    }
+}
+
 /// Evaluates a candidate whose inputs are at `inputs` among the log's extracted paths.
 pub fn evaluate(
     candidate: &Candidate,
-    mut stats: CandidateStats,
+    measured: Measured,
     inputs: &[usize],
     ctx: &Context<'_>,
 ) -> Evaluation {
+    let Measured {
+        mut stats,
+        newcomers,
+        ..
+    } = measured;
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
@@ -128,23 +186,19 @@ pub fn evaluate(
     let order = stats
         .order
         .unwrap_or_else(|| crate::stats::clock::order(&spec, &stats.values));
-    let subject = Subject {
-        spec: &spec,
-        definition: &definition,
-        inputs,
-        seed: ctx.seed,
-        layout: candidate.layout.as_deref(),
-        log_share: ctx.log_share,
-    };
-    let newcomers = (ctx.log)
-        .filter(|_| subject.layout.is_none())
-        .and_then(|log| crate::project::newcomers::measure(log, &subject, &stats))
-        .and_then(|n| n.of_entities(clock_levels(&order)));
+    let subject = subject(candidate, &definition, inputs, ctx);
+    // A snapshot's values the log holds and the sample does not are its thinness, not new
+    // values: it stands for the container at the target (see [`crate::project::kinds`]).
+    let complete = ctx.kinds.sample == crate::project::kinds::SampleKind::Complete;
+    let newcomers = newcomers.filter(|_| complete);
     let time = Time {
         timed: ctx.timed,
         retention: ctx.retention,
         rate: ctx.rate,
         newcomers,
+        sample: ctx.kinds.sample,
+        log: ctx.kinds.log,
+        log_share: ctx.log_share,
     };
     let mut projection = match &candidate.layout {
         Some(l) => crate::project::layout::project(l, &definition, &stats, ctx.target, ctx.timed),

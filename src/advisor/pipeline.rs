@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use std::io::Read;
 
-use super::evaluate::{Context, Evaluation, evaluate};
+use super::evaluate::{Context, Evaluation, Measured, evaluate};
 use crate::engine::KeyPath;
 use crate::input::{self, Progress, ReadOptions, Source};
 use crate::log::read::{Observed, operations_within};
@@ -14,6 +14,7 @@ use crate::measure::auto::Inputs;
 pub use crate::measure::candidate::Candidate;
 use crate::measure::profile::Profile;
 use crate::measure::sink::{MeasureSink, Plan, Ttl};
+use crate::project::kinds::{Evidence, Kinds, LogKind, SampleKind};
 use crate::project::target::Target;
 use crate::report::model::{InputSummary, MonitorReport, ObservedPartitionReport};
 use crate::stats::CandidateStats;
@@ -139,6 +140,9 @@ pub struct Request {
     pub consistency: crate::pricing::charge::Consistency,
     /// The share of the real traffic the log holds (`--log-share`, 1 for all of it).
     pub log_share: f64,
+    /// `--sample` and `--log-kind`, when given (else inferred: see
+    /// [`crate::project::kinds`]).
+    pub kinds: (Option<SampleKind>, Option<LogKind>),
     /// The container's default time to live in seconds (`--retention`), if any.
     pub retention: Option<f64>,
     /// The target's storage is a default (no `--target-storage`): with a retention and an
@@ -171,6 +175,8 @@ pub struct Outcome {
     pub log_end: Option<i64>,
     /// The sample's latest `--time-path` value (seconds since the epoch), when read.
     pub arrivals_end: Option<i64>,
+    /// What the sample and the log are, and why.
+    pub kinds: Kinds,
 }
 
 /// With a default storage, a retention and an ingest rate: projects onto ingest ×
@@ -614,7 +620,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         .and_then(|l| l.ops.iter().filter_map(|o| o.ts).max());
     let arrivals_end = arrivals(&stats).filter(|_| timed).map(|s| s.last);
     let settled = settle(&mut req, ingest, retention);
-    let ctx = Context {
+    let mut ctx = Context {
         target: &req.target,
         log: log.as_ref(),
         seed: req.seed,
@@ -626,13 +632,20 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         log_share: req.log_share,
         retention,
         rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
+        kinds: Kinds::default(),
     };
     let warnings: Vec<String> = (owners_warning(&stats, log.as_ref()).into_iter())
         .chain(ttl_ignored)
         .collect();
-    // Each candidate's projection and replay is independent.
-    let evaluations = crate::parallel::map(stats, threads, &|i, stats| {
-        evaluate(&req.candidates[i], stats, plan.inputs(i), &ctx)
+    let span = arrivals(&stats).filter(|_| timed);
+    // Each candidate's measure, projection and replay is independent.
+    let measured = crate::parallel::map(stats, threads, &|i, stats| {
+        super::evaluate::measure(&req.candidates[i], stats, plan.inputs(i), &ctx)
+    });
+    let kinds = kinds_of(&req, &measured, (summary.bytes, span), log.as_ref());
+    ctx.kinds = kinds.clone();
+    let evaluations = crate::parallel::map(measured, threads, &|i, m| {
+        evaluate(&req.candidates[i], m, plan.inputs(i), &ctx)
     });
     timing("project and replay", started);
     Ok(Outcome {
@@ -647,7 +660,54 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         retention,
         log_end,
         arrivals_end,
+        kinds,
     })
+}
+
+/// Whether `m` can tell a sample of some values from a snapshot: a key of one path (a
+/// suffix or a concatenation invents values), counted exactly, whose new values in the
+/// log are at least as many as the sample's own (a pilot's tenants among production's;
+/// not the one month a snapshot's log writes after it).
+fn plain(candidates: &[Candidate], m: &Measured) -> bool {
+    let one_path = |c: &Candidate| matches!(c.spec.levels(), [l] if !l.is_synthetic());
+    let Some(n) = m.newcomers.as_ref() else {
+        return false;
+    };
+    let candidate = candidates.iter().find(|c| c.spec == m.spec);
+    candidate.is_some_and(|c| one_path(c) && c.layout.is_none())
+        && m.stats.values.is_exact()
+        && n.new_values >= m.stats.values.len().max(1)
+}
+
+/// What the sample and the log are: the flags, else inferred from the `--time-path`
+/// arrivals against the log's creates, and from the log's creates on values the sample
+/// never saw against what a uniform share leaves unseen, on the candidate where they
+/// differ most (see [`crate::project::kinds`]).
+fn kinds_of(
+    req: &Request,
+    measured: &[Measured],
+    (bytes, span): (u64, Option<crate::stats::values::Span>),
+    log: Option<&Log>,
+) -> Kinds {
+    // Good–Turing's unseen share beside the log's, on the candidate where the log's
+    // exceeds it most.
+    let gap = |(new, gt): &(f64, f64)| new - gt;
+    let unseen = (measured.iter())
+        .filter(|m| plain(&req.candidates, m))
+        .filter_map(|m| {
+            let new = m.newcomers.as_ref()?.share?;
+            let docs = m.stats.documents.saturating_sub(m.stats.invalid);
+            Some((new, m.stats.values.singleton_share(docs)))
+        })
+        .max_by(|a, b| gap(a).total_cmp(&gap(b)));
+    let evidence = Evidence {
+        sample_bytes: bytes as f64,
+        span: span.map(|s| s.last.saturating_sub(s.first) as f64),
+        logged_rate: log.and_then(Log::create_rate),
+        log_share: req.log_share,
+        unseen,
+    };
+    crate::project::kinds::kinds(req.kinds.0, req.kinds.1, &evidence)
 }
 
 /// How long items live (seconds; none: forever): the documents' `ttl` and the container's

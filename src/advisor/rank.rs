@@ -315,6 +315,8 @@ mod tests {
                 storage_default: None,
                 timeline: None,
                 sources: Default::default(),
+                kinds: None,
+                logged: false,
             };
             let r = build_report(evals, InputSummary::default(), &opts);
             (r.candidates.iter())

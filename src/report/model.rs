@@ -257,6 +257,11 @@ pub struct TargetReport {
     pub prices: PricesReport,
     /// The share of the real traffic the query log holds (`--log-share`).
     pub log_share: f64,
+    /// What the sample is (`snapshot` or `complete`), and why.
+    pub sample: KindReport,
+    /// What the log is (`requests` or `values`), and why; absent without a log.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_kind: Option<KindReport>,
     /// How long items live and where that was read (`--retention`, a template's
     /// `defaultTtl`); absent when neither says.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -268,6 +273,15 @@ pub struct TargetReport {
     /// What every candidate's timeline starts from, when an ingest is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeline: Option<TimelineBasisReport>,
+}
+
+/// What the sample or the log is, and why (a flag, or the inference's figures).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct KindReport {
+    /// `snapshot` or `complete` (the sample); `requests` or `values` (the log).
+    pub kind: String,
+    /// Why: `--sample`, `--log-kind`, or `inferred: ...`.
+    pub why: String,
 }
 
 /// What the timelines start from: the ingest, where it was read, the storage and the date.
@@ -959,6 +973,14 @@ pub(crate) mod testing {
                 ..PricesReport::default()
             },
             log_share: 1.0,
+            sample: KindReport {
+                kind: "snapshot".to_owned(),
+                why: "inferred: the log writes 31% of its created bytes to values the sample never saw, as a uniform share leaves 30% unseen".to_owned(),
+            },
+            log_kind: Some(KindReport {
+                kind: "requests".to_owned(),
+                why: "the log is all the traffic (--log-share 1)".to_owned(),
+            }),
             retention: None,
             storage_default: None,
             timeline: None,

@@ -150,8 +150,9 @@ pub fn target_line(report: &Report) -> String {
     let monitor = i.monitor.as_ref().map_or(String::new(), monitor_note);
     let retention = (t.retention.as_ref()).map_or(String::new(), |r| format!(" Items live {r}."));
     let timeline = t.timeline.as_ref().map_or(String::new(), timeline_note);
+    let kinds = kinds_note(t);
     format!(
-        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}.{retention}{timeline} {}",
+        "{} documents ({}){ops}{invalid}{redacted}{monitor}. Projected onto {} at {} RU/s {} = {} physical partitions{defaulted}{declared}.{kinds}{retention}{timeline} {}",
         i.documents,
         human_bytes(i.bytes),
         human_bytes(t.storage_bytes),
@@ -160,6 +161,23 @@ pub fn target_line(report: &Report) -> String {
         t.physical_partitions,
         billing_note(&t.prices)
     )
+}
+
+/// What the sample and the log are, and why, as a sentence of the header (with its leading
+/// space).
+pub fn kinds_note(t: &super::model::TargetReport) -> String {
+    let sample = match t.sample.kind.as_str() {
+        "complete" => "every document of the values it holds",
+        _ => "a snapshot, a uniform share of the container",
+    };
+    let log = t.log_kind.as_ref().map_or(String::new(), |l| {
+        let kind = match l.kind.as_str() {
+            "values" => "every request of a share of the values",
+            _ => "a share of the requests",
+        };
+        format!("; the log, {kind} ({})", l.why)
+    });
+    format!(" Sample: {sample} ({}){log}.", t.sample.why)
 }
 
 /// What the timelines start from, as a sentence of the header (with its leading space).

@@ -23,12 +23,13 @@ use crate::pricing::throughput::{
 };
 use crate::pricing::{AutoscaleMode, Model, Prices, Reserved};
 use crate::project::Target;
+use crate::project::kinds::{LogKind, SampleKind};
 use crate::report::Format;
 use crate::units::parse_size;
 
 use crate::flags::{
-    AutoscaleModeArg, CommonArgs, ConsistencyArg, FormatArg, GsiArg, QueriesFormat, ReadArgs,
-    ReservedArg,
+    AutoscaleModeArg, CommonArgs, ConsistencyArg, FormatArg, GsiArg, LogKindArg, QueriesFormat,
+    ReadArgs, ReservedArg, SampleArg,
 };
 use crate::log::{LogContainer, LogFormat, LogOptions};
 
@@ -194,6 +195,8 @@ impl Settings {
             storage_default,
             timeline: finish.timeline.basis(outcome, target.storage_bytes),
             sources: self.sources.clone(),
+            kinds: Some(outcome.kinds.clone()),
+            logged: args.queries.is_some(),
         }
     }
 }
@@ -481,6 +484,16 @@ pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<(Re
         log_options,
         consistency: settings.prices.consistency,
         log_share: args.log_share.unwrap_or(1.0),
+        kinds: (
+            args.sample.map(|s| match s {
+                SampleArg::Snapshot => SampleKind::Snapshot,
+                SampleArg::Complete => SampleKind::Complete,
+            }),
+            args.log_kind.map(|l| match l {
+                LogKindArg::Requests => LogKind::Requests,
+                LogKindArg::Values => LogKind::Values,
+            }),
+        ),
         retention,
         default_storage: args.target_storage.is_none(),
         ttl_off,
@@ -518,6 +531,7 @@ pub fn profile_request(
         log_options: LogOptions::default(),
         consistency: Consistency::default(),
         log_share: 1.0,
+        kinds: (None, None),
         retention: retention
             .map(crate::units::parse_duration)
             .transpose()

@@ -24,6 +24,9 @@ pub(super) struct Carrier<'a> {
     /// The most it grows on its own (a period in progress at the target's write rate: see
     /// [`Periods`]); infinite otherwise.
     pub(super) cap: f64,
+    /// Of a snapshot, the share of its growth its count earns net of chance: a value seen
+    /// `r` times stands for `r*` of them (see [`credible`]); 1 otherwise.
+    pub(super) credible: f64,
 }
 
 /// The values placed one by one: every value while counted exactly; once sampled, the heavy
@@ -44,6 +47,7 @@ pub(super) fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
             label: Some(v.label),
             closed: false,
             cap: f64::INFINITY,
+            credible: 1.0,
         });
     }
     if !stats.values.is_exact() {
@@ -62,6 +66,7 @@ pub(super) fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
                     label: None,
                     closed: false,
                     cap: f64::INFINITY,
+                    credible: 1.0,
                 });
             }
         }
@@ -188,7 +193,7 @@ impl Growth {
             // A period in progress is bounded at the target's rate (its cap, which counts
             // the retention); the retention's bound is the sample's rate's.
             let bound = if c.cap.is_finite() { c.cap } else { self.bound };
-            self.open.min(bound)
+            (1.0 + (self.open - 1.0) * c.credible).min(bound)
         }
     }
 }
@@ -240,7 +245,9 @@ pub(super) fn growth(
     let mut p = p;
     // Values that close are periods, whose own rate stops with them; a retention bounds
     // each value already.
-    if growing > 0.0 && new > 0.0 && !periodic && time.retention.is_none() {
+    // A snapshot holds each value's share of the container already: no time passes.
+    let complete = time.sample == SampleKind::Complete;
+    if complete && growing > 0.0 && new > 0.0 && !periodic && time.retention.is_none() {
         let own = own_rate(scale * sample, time, a);
         if own > open {
             // At most all new data goes to the values that grow: the rest is new values'.
@@ -369,5 +376,77 @@ pub(super) fn arriving(carriers: &[Carrier<'_>], g: &Growth, periods: Option<&Pe
     match bytes > 0.0 && values > 0.0 {
         true => new / (bytes / values),
         false => 0.0,
+    }
+}
+
+/// Largest count Good–Turing's estimate is read for; past it a value's count is its own.
+pub(super) const CREDIBLE_BELOW: u64 = 6;
+
+/// Of a snapshot, how much of its count each value seen `r < CREDIBLE_BELOW` times earns:
+/// Good–Turing's `r* = (r + 1) N(r+1) / N(r)` over `r`, at most 1, where `N(r)` is the
+/// number of values the sample saw `r` times. A value seen twice in a thin share of a
+/// container of millions of values is mostly chance (a patient seen twice among 20
+/// million): of the values seen twice, as many more would be seen three times were they
+/// twice as large as one; the rest of what their counts say goes to values never seen.
+/// Counted on the values the statistics hold one by one (all of them, or a uniform
+/// share by hash: the ratios are the same); values past the cut keep their count, and so
+/// do all once the counts of counts stop falling (`N(r) > N(r - 1)`: not a thin share's
+/// pattern, whatever the flag says).
+pub(super) fn credible(carriers: &[Carrier<'_>]) -> [f64; CREDIBLE_BELOW as usize] {
+    let mut n = [0.0f64; CREDIBLE_BELOW as usize + 1];
+    for c in carriers
+        .iter()
+        .filter(|c| c.label.is_none() || c.count < CREDIBLE_BELOW)
+    {
+        if let Some(slot) = n.get_mut(c.count as usize) {
+            *slot += 1.0;
+        }
+    }
+    let mut out = [1.0; CREDIBLE_BELOW as usize];
+    // Only while the counts of counts fall from the values seen once, as a thin share's
+    // do: 20,000 users seen three times each, none once, is every document of them.
+    for r in 1..CREDIBLE_BELOW as usize {
+        if n[r] <= 0.0 || n[r] > n[r - 1].max(n[1]) || n[1] <= 0.0 {
+            break;
+        }
+        out[r] = ((r + 1) as f64 * n[r + 1] / (r as f64 * n[r])).min(1.0);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::epk::boundary_at;
+
+    #[test]
+    fn a_count_earns_what_good_turing_says_while_counts_of_counts_fall() {
+        // N(1) = 100, N(2) = 10, N(3) = 1: a value seen once earns 2 × 10 / 100 = 0.2 of
+        // its count, twice 3 × 1 / (2 × 10) = 0.15, three times 4 × 0 / 3 = 0; past the
+        // cut (6 or more) its own count.
+        let epk = boundary_at(0.5, false);
+        let carrier = |count: u64| Carrier {
+            epk: &epk,
+            bytes: 1.0,
+            docs: count as f64,
+            held: 1.0,
+            count,
+            span: Span::at(None),
+            label: None,
+            closed: false,
+            cap: f64::INFINITY,
+            credible: 1.0,
+        };
+        let mut cs: Vec<Carrier<'_>> = Vec::new();
+        for (r, n) in [(1, 100), (2, 10), (3, 1), (9, 5)] {
+            cs.extend((0..n).map(|_| carrier(r)));
+        }
+        let c = credible(&cs);
+        for (r, want) in [(1, 0.2), (2, 0.15), (3, 0.0), (4, 1.0), (5, 1.0)] {
+            assert!((c[r] - want).abs() < 1e-12, "r = {r}: {}", c[r]);
+        }
+        // Every value seen three times, none once: not a thin share; nothing shrinks.
+        let even: Vec<Carrier<'_>> = (0..1_000).map(|_| carrier(3)).collect();
+        assert!(credible(&even).iter().all(|&x| x == 1.0));
     }
 }

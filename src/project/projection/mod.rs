@@ -66,6 +66,7 @@ use crate::engine::{Container, Epk, GB, PartitionKeyDefinition, PartitionKind};
 use crate::stats::histogram::{BUCKETS, EpkHistogram};
 use crate::stats::{CandidateStats, Span, value_hash};
 
+use super::kinds::{LogKind, SampleKind};
 use super::target::Target;
 
 mod growth;
@@ -159,6 +160,12 @@ pub struct Time {
     /// The share of the log's created bytes whose key value the sample does not hold,
     /// when measured (see [`super::newcomers`]): the share of new data new values take.
     pub newcomers: Option<crate::project::newcomers::Newcomers>,
+    /// What the sample is (see [`crate::project::kinds`]).
+    pub sample: SampleKind,
+    /// What the log is.
+    pub log: LogKind,
+    /// `--log-share`.
+    pub log_share: f64,
 }
 
 /// Where the share of new data that new values take was read.
@@ -197,6 +204,7 @@ pub fn project_retained(
         retention,
         rate: None,
         newcomers: None,
+        ..Time::default()
     };
     project_at(definition, stats, target, time)
 }
@@ -340,6 +348,12 @@ fn grow<'s>(
     }
     let mut g = growth(stats, &carriers, (scale, time), &arrivals);
     let free = free(&carriers, &g);
+    if time.sample == SampleKind::Snapshot {
+        let earned = credible(&carriers);
+        for c in &mut carriers {
+            c.credible = earned.get(c.count as usize).copied().unwrap_or(1.0);
+        }
+    }
     let periods = Periods::of(&carriers, &arrivals, sample, &g);
     if let Some(p) = &periods {
         for c in &mut carriers {
@@ -522,7 +536,7 @@ fn limit_size_of_sample(
     // A value bounded (by its retention, or as a period) below the limit never reaches it.
     let open_max = named
         .filter(|c| !c.closed && c.count >= 2 && c.bytes * g.bound.min(c.cap) >= limit)
-        .map(|c| c.bytes)
+        .map(|c| c.bytes * c.credible)
         .fold(0.0, f64::max);
     let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
     if open_max <= 0.0 || per_k <= 1e-12 {
@@ -559,6 +573,7 @@ mod tests {
             label: None,
             closed: false,
             cap: f64::INFINITY,
+            credible: 1.0,
         };
         let mut out = vec![
             carrier(&epks[0], 900.0),

@@ -38,12 +38,18 @@ pub(super) fn carried<'t>(
             None => c.bytes * g.unseen_per_byte,
         })
         .sum();
+    // A log of every request of a share of the values writes each value at its own rate,
+    // not 1 / share times it: a new value takes its rate × the time to the target.
+    let exact = match time.log {
+        LogKind::Values => time.log_share.clamp(f64::MIN_POSITIVE, 1.0),
+        LogKind::Requests => 1.0,
+    };
     (n.values.iter())
         .map(|v| Carried {
             epk: &v.epk,
             label: &v.label,
-            bytes: v.share * mass,
-            per_sample: v.share * mass / (scale - 1.0),
+            bytes: v.share * mass * exact,
+            per_sample: v.share * mass * exact / (scale - 1.0),
         })
         .collect()
 }

@@ -1,0 +1,280 @@
+//! What the sample and the log are: the two facts every size and rate at the target is
+//! read through (see GUIDE.md, "How sizes are projected").
+//!
+//! **The sample** is either a *snapshot* (a uniform share of the container's documents: a
+//! value seen in `r` of them stands for about `r* / q` of the container's, `q` the share,
+//! and values seen once stand for many values never seen) or *complete values* (every
+//! document of the values it holds: a pilot, one tenant's export; the real container has
+//! more such values, not larger ones). **The log** holds either a share of the requests
+//! (`--log-share`: each line stands for `1 / share` lines of the same values) or every
+//! request of a share of the values (each value's rate is exact; the target has
+//! `1 / share` as many values).
+//!
+//! Flags say which; without them the kinds are inferred by two stated tests, in turn:
+//! 1. **The sample's own traffic.** With `--time-path`, a log below all the traffic
+//!    (`--log-share` under 1) whose creates, as logged, write between 1/3 and 3 times the
+//!    sample's bytes over the sample's span of arrivals was written by the very traffic
+//!    that wrote the sample: complete values, and a log of every request of that share of
+//!    the values (a pilot logged whole, standing for a rollout).
+//! 2. **Values never seen.** A snapshot leaves unseen about the share Good–Turing
+//!    predicts (its documents whose value it saw once), and the log's creates go to values
+//!    it never saw about that often; a sample of some values only (a pilot of tenants,
+//!    devices, sellers) meets a log whose creates go to values it never saw far more often.
+//!    On the candidate where the log's share exceeds Good–Turing's most, [`UNSEEN_GAP`] or
+//!    more: complete values and a log of a share of the requests; less: a snapshot.
+//!
+//! With no logged creates to compare, a snapshot, said so.
+
+/// What the sample documents are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SampleKind {
+    /// A uniform share of the container's documents.
+    #[default]
+    Snapshot,
+    /// Every document of the values it holds.
+    Complete,
+}
+
+/// What the query log is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum LogKind {
+    /// A share of the requests (`--log-share`).
+    #[default]
+    Requests,
+    /// Every request of a share of the values.
+    Values,
+}
+
+impl SampleKind {
+    /// The name the flag and the report use.
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleKind::Snapshot => "snapshot",
+            SampleKind::Complete => "complete",
+        }
+    }
+}
+
+impl LogKind {
+    /// The name the flag and the report use.
+    pub fn name(self) -> &'static str {
+        match self {
+            LogKind::Requests => "requests",
+            LogKind::Values => "values",
+        }
+    }
+}
+
+/// The two kinds, and why each is what it is (for the header).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Kinds {
+    /// The sample's kind.
+    pub sample: SampleKind,
+    /// Why: a flag, or the inference's figures.
+    pub sample_why: String,
+    /// The log's kind.
+    pub log: LogKind,
+    /// Why.
+    pub log_why: String,
+}
+
+/// What the inference reads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Evidence {
+    /// The sample's bytes.
+    pub sample_bytes: f64,
+    /// Seconds between the sample's first and last `--time-path` arrival, when read.
+    pub span: Option<f64>,
+    /// The log's creates, bytes per second as logged (not scaled), when it has creates
+    /// with timestamps.
+    pub logged_rate: Option<f64>,
+    /// `--log-share`.
+    pub log_share: f64,
+    /// The share of the log's created bytes whose value the sample does not hold, and the
+    /// share a uniform sample leaves unseen (Good–Turing: its documents whose value it saw
+    /// once), on the same candidate.
+    pub unseen: Option<(f64, f64)>,
+}
+
+/// How many more of the log's created bytes may go to values the sample never saw than a
+/// uniform share leaves unseen before the sample is taken to hold only some of the values.
+pub const UNSEEN_GAP: f64 = 0.25;
+
+/// How far from 1 a ratio of volumes may be and still say "the same traffic"; a snapshot's
+/// values are written at least this many times faster than it holds them.
+const SAME: f64 = 3.0;
+
+fn same(ratio: f64) -> bool {
+    ratio.is_finite() && (1.0 / SAME..=SAME).contains(&ratio)
+}
+
+/// The kinds: the flags when given, else inferred from `e` (see the module).
+pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> Kinds {
+    let share = e.log_share.clamp(f64::MIN_POSITIVE, 1.0);
+    let raw = match (e.span, e.logged_rate) {
+        (Some(span), Some(rate)) if span > 0.0 && e.sample_bytes > 0.0 => {
+            Some(rate * span / e.sample_bytes)
+        }
+        _ => None,
+    };
+    let (inferred, inferred_log, why) = match (raw, e.unseen) {
+        (Some(r), _) if same(r) && share < 1.0 => (
+            SampleKind::Complete,
+            LogKind::Values,
+            format!(
+                "the log's creates write {r:.2}× the sample's bytes over its span of arrivals as logged, not ÷ --log-share: it is the sample's own traffic"
+            ),
+        ),
+        (_, Some((new, gt))) if new - gt >= UNSEEN_GAP => (
+            SampleKind::Complete,
+            LogKind::Requests,
+            format!(
+                "the log writes {:.0}% of its created bytes to values the sample never saw, where a uniform share would leave {:.0}% unseen",
+                new * 100.0,
+                gt * 100.0
+            ),
+        ),
+        (_, Some((new, gt))) => (
+            SampleKind::Snapshot,
+            LogKind::Requests,
+            format!(
+                "the log writes {:.0}% of its created bytes to values the sample never saw, as a uniform share leaves {:.0}% unseen",
+                new * 100.0,
+                gt * 100.0
+            ),
+        ),
+        (_, None) => (
+            SampleKind::Snapshot,
+            LogKind::Requests,
+            missing(e).to_owned(),
+        ),
+    };
+    let sample_why = match sample {
+        Some(_) => "--sample".to_owned(),
+        None => format!("inferred: {why}"),
+    };
+    let sample = sample.unwrap_or(inferred);
+    let log_why = match log {
+        Some(_) => "--log-kind".to_owned(),
+        None if share >= 1.0 => "the log is all the traffic (--log-share 1)".to_owned(),
+        None if sample == SampleKind::Complete && inferred_log == LogKind::Values => {
+            format!("inferred: {why}")
+        }
+        None => format!("inferred: {}", log_words(sample, raw)),
+    };
+    let log = log.unwrap_or(match sample {
+        SampleKind::Complete => inferred_log,
+        SampleKind::Snapshot => LogKind::Requests,
+    });
+    Kinds {
+        sample,
+        sample_why,
+        log,
+        log_why,
+    }
+}
+
+/// What the test lacked.
+fn missing(e: &Evidence) -> &'static str {
+    match e.logged_rate.is_some() {
+        false => "no logged creates to compare the sample with",
+        true => "nothing in the log's creates says it holds only some of the values",
+    }
+}
+
+fn log_words(sample: SampleKind, raw: Option<f64>) -> &'static str {
+    match (sample, raw) {
+        (SampleKind::Snapshot, _) => "a snapshot's log is taken as a share of the requests",
+        (SampleKind::Complete, Some(_)) => {
+            "the sample's values are not written at the log's own rate"
+        }
+        (SampleKind::Complete, None) => "nothing tells the log is of a share of the values",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn evidence(span: f64, logged: f64, share: f64) -> Evidence {
+        Evidence {
+            sample_bytes: 23.6e6,
+            span: Some(span),
+            logged_rate: Some(logged),
+            log_share: share,
+            unseen: None,
+        }
+    }
+
+    #[test]
+    fn a_pilot_logged_whole_is_complete_values_and_a_log_of_values() {
+        // 400 meters, 48 hours, 23.6 MB: they write 137 B/s, and the log writes 137 B/s
+        // as logged: ρ = 137 × 172,800 / 23.6e6 = 1.00; the log stands for 12 million
+        // meters (--log-share 400 / 12e6).
+        let k = kinds(None, None, &evidence(172_800.0, 137.0, 400.0 / 12e6));
+        assert_eq!((k.sample, k.log), (SampleKind::Complete, LogKind::Values));
+        assert!(k.sample_why.contains("1.00×"), "{}", k.sample_why);
+        assert!(k.log_why.contains("own traffic"), "{}", k.log_why);
+    }
+
+    #[test]
+    fn a_pilot_of_some_tenants_is_complete_values_and_a_log_of_requests() {
+        // 15 orgs of 800, every one seen thousands of times (none once: Good–Turing leaves
+        // 0% unseen), a production log at 1/20 writing 98% of its bytes to other orgs.
+        let e = Evidence {
+            unseen: Some((0.98, 0.0)),
+            span: None,
+            ..evidence(0.0, 5_000.0, 0.05)
+        };
+        let k = kinds(None, None, &e);
+        assert_eq!((k.sample, k.log), (SampleKind::Complete, LogKind::Requests));
+        assert!(k.sample_why.contains("98%"), "{}", k.sample_why);
+    }
+
+    #[test]
+    fn a_thin_share_of_three_years_is_a_snapshot() {
+        // 13.2 MB of 3.6 TB: 99.7% of patients seen once; the log's peak writes 99% of
+        // its bytes to patients the sample never saw: what its thinness predicts.
+        let e = Evidence {
+            sample_bytes: 13.2e6,
+            span: None,
+            logged_rate: Some(476.0),
+            log_share: 0.005,
+            unseen: Some((0.99, 0.997)),
+        };
+        let k = kinds(None, None, &e);
+        assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Requests));
+        assert!(
+            k.sample_why.contains("as a uniform share"),
+            "{}",
+            k.sample_why
+        );
+        // Nothing to compare: a snapshot, said so.
+        let k = kinds(
+            None,
+            None,
+            &Evidence {
+                unseen: None,
+                logged_rate: None,
+                ..e
+            },
+        );
+        assert_eq!(k.sample, SampleKind::Snapshot);
+        assert!(
+            k.sample_why.contains("no logged creates"),
+            "{}",
+            k.sample_why
+        );
+    }
+
+    #[test]
+    fn flags_win_over_the_inference() {
+        let e = evidence(172_800.0, 137.0, 400.0 / 12e6);
+        let k = kinds(Some(SampleKind::Snapshot), Some(LogKind::Requests), &e);
+        assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Requests));
+        assert_eq!(
+            (k.sample_why.as_str(), k.log_why.as_str()),
+            ("--sample", "--log-kind")
+        );
+    }
+}
