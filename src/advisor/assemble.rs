@@ -14,8 +14,9 @@ use crate::pricing::{Model, Prices, Reserved};
 use crate::project::target::Target;
 use crate::redact::redact;
 use crate::report::model::{
-    CandidateReport, CostReport, InputSummary, LargestValue, Monthly, PricesReport, QueryReport,
-    Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
+    CandidateReport, CostReport, InputSummary, KindReport, LargestValue, Monthly, PricesReport,
+    QueryReport, Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool,
+    ValueCounts,
 };
 
 /// Past this many times the sample's bytes, a default target is called out.
@@ -58,8 +59,8 @@ pub struct ReportOptions {
     /// Where figures not given with flags come from (`throughput`, `indexing`: the
     /// infrastructure file that declares them).
     pub sources: std::collections::BTreeMap<String, String>,
-    /// What the sample and the log are, and why (none: a snapshot, nothing said).
-    pub kinds: Option<crate::project::kinds::Kinds>,
+    /// What the sample and the log are, and why.
+    pub kinds: crate::project::kinds::Kinds,
     /// Whether a log was read (its kind is stated only then).
     pub logged: bool,
 }
@@ -151,7 +152,7 @@ fn target_report(
     sample_ratio: Option<f64>,
     prices: PricesReport,
 ) -> TargetReport {
-    let t = &opts.target;
+    let (t, k) = (&opts.target, &opts.kinds);
     TargetReport {
         storage_bytes: t.storage_bytes,
         throughput_ru: t.throughput.max_ru(),
@@ -164,25 +165,17 @@ fn target_report(
         sample_ratio,
         prices,
         log_share: opts.prices.log_share,
-        sample: kind_report(opts.kinds.as_ref(), |k| (k.sample.name(), &k.sample_why)),
-        log_kind: (opts.logged)
-            .then(|| kind_report(opts.kinds.as_ref(), |k| (k.log.name(), &k.log_why))),
+        sample: KindReport {
+            kind: k.sample.name().to_owned(),
+            why: k.sample_why.clone(),
+        },
+        log_kind: opts.logged.then(|| KindReport {
+            kind: k.log.name().to_owned(),
+            why: k.log_why.clone(),
+        }),
         retention: opts.retention.clone(),
         storage_default: opts.storage_default.clone(),
         timeline: opts.timeline.as_ref().map(super::timeline::Basis::report),
-    }
-}
-
-/// One of `kinds` as the report states it.
-fn kind_report(
-    kinds: Option<&crate::project::kinds::Kinds>,
-    of: impl Fn(&crate::project::kinds::Kinds) -> (&'static str, &String),
-) -> crate::report::model::KindReport {
-    let default = crate::project::kinds::Kinds::default();
-    let (kind, why) = of(kinds.unwrap_or(&default));
-    crate::report::model::KindReport {
-        kind: kind.to_owned(),
-        why: why.clone(),
     }
 }
 

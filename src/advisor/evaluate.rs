@@ -120,10 +120,10 @@ fn distinct(
 /// [`crate::project::newcomers`]), measured before the sample's kind is known: the kind is
 /// read from them.
 pub struct Measured {
-    /// The candidate's key.
-    pub spec: KeySpec,
     /// Its sample statistics.
     pub stats: CandidateStats,
+    /// What its values say of their order (see [`crate::stats::clock::order`]).
+    pub order: ValueOrder,
     /// The log's new values, when the log has creates to test.
     pub newcomers: Option<crate::project::newcomers::Newcomers>,
 }
@@ -153,6 +153,7 @@ pub fn measure(
     ctx: &Context<'_>,
 ) -> Measured {
     let definition = candidate.definition();
+    // Redacted values order nothing: what they said before is recorded.
     let order =
         (stats.order).unwrap_or_else(|| crate::stats::clock::order(&candidate.spec, &stats.values));
     let subject = subject(candidate, &definition, inputs, ctx);
@@ -161,8 +162,8 @@ pub fn measure(
         .and_then(|log| crate::project::newcomers::measure(log, &subject, &stats))
         .and_then(|n| n.of_entities(clock_levels(&order)));
     Measured {
-        spec: candidate.spec.clone(),
         stats,
+        order,
         newcomers,
     }
 }
@@ -176,16 +177,12 @@ pub fn evaluate(
 ) -> Evaluation {
     let Measured {
         mut stats,
+        order,
         newcomers,
-        ..
     } = measured;
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
-    // Redacted values order nothing: what they said before is recorded.
-    let order = stats
-        .order
-        .unwrap_or_else(|| crate::stats::clock::order(&spec, &stats.values));
     let subject = subject(candidate, &definition, inputs, ctx);
     // A snapshot's values the log holds and the sample does not are its thinness, not new
     // values: it stands for the container at the target (see [`crate::project::kinds`]).

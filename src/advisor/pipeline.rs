@@ -618,7 +618,8 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let log_end = log
         .as_ref()
         .and_then(|l| l.ops.iter().filter_map(|o| o.ts).max());
-    let arrivals_end = arrivals(&stats).filter(|_| timed).map(|s| s.last);
+    let span = arrivals(&stats).filter(|_| timed);
+    let arrivals_end = span.map(|s| s.last);
     let settled = settle(&mut req, ingest, retention);
     let mut ctx = Context {
         target: &req.target,
@@ -637,7 +638,6 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let warnings: Vec<String> = (owners_warning(&stats, log.as_ref()).into_iter())
         .chain(ttl_ignored)
         .collect();
-    let span = arrivals(&stats).filter(|_| timed);
     // Each candidate's measure, projection and replay is independent.
     let measured = crate::parallel::map(stats, threads, &|i, stats| {
         super::evaluate::measure(&req.candidates[i], stats, plan.inputs(i), &ctx)
@@ -664,17 +664,17 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     })
 }
 
-/// Whether `m` can tell a sample of some values from a snapshot: a key of one path (a
-/// suffix or a concatenation invents values), counted exactly, whose new values in the
-/// log are at least as many as the sample's own (a pilot's tenants among production's;
-/// not the one month a snapshot's log writes after it).
-fn plain(candidates: &[Candidate], m: &Measured) -> bool {
-    let one_path = |c: &Candidate| matches!(c.spec.levels(), [l] if !l.is_synthetic());
+/// Whether `m`, measured for candidate `c`, can tell a sample of some values from a
+/// snapshot: a key of one path (a suffix or a concatenation invents values), counted
+/// exactly, whose new values in the log are at least as many as the sample's own (a
+/// pilot's tenants among production's; not the one month a snapshot's log writes after it).
+fn plain(c: &Candidate, m: &Measured) -> bool {
+    let one_path = matches!(c.spec.levels(), [l] if !l.is_synthetic());
     let Some(n) = m.newcomers.as_ref() else {
         return false;
     };
-    let candidate = candidates.iter().find(|c| c.spec == m.spec);
-    candidate.is_some_and(|c| one_path(c) && c.layout.is_none())
+    one_path
+        && c.layout.is_none()
         && m.stats.values.is_exact()
         && n.new_values >= m.stats.values.len().max(1)
 }
@@ -692,9 +692,9 @@ fn kinds_of(
     // Good–Turing's unseen share beside the log's, on the candidate where the log's
     // exceeds it most.
     let gap = |(new, gt): &(f64, f64)| new - gt;
-    let unseen = (measured.iter())
-        .filter(|m| plain(&req.candidates, m))
-        .filter_map(|m| {
+    let unseen = (req.candidates.iter().zip(measured))
+        .filter(|(c, m)| plain(c, m))
+        .filter_map(|(_, m)| {
             let new = m.newcomers.as_ref()?.share?;
             let docs = m.stats.documents.saturating_sub(m.stats.invalid);
             Some((new, m.stats.values.singleton_share(docs)))

@@ -315,7 +315,7 @@ mod tests {
                 storage_default: None,
                 timeline: None,
                 sources: Default::default(),
-                kinds: None,
+                kinds: Default::default(),
                 logged: false,
             };
             let r = build_report(evals, InputSummary::default(), &opts);

@@ -104,20 +104,15 @@ impl Log {
                 _ => 0.0,
             }
         }
-        let bytes: f64 = (self.ops.iter())
-            .map(|op| created(&op.kind) * op.count as f64)
-            .sum();
-        let seconds = self.seconds()?;
-        (bytes > 0.0).then(|| bytes / seconds)
-    }
-
-    /// Seconds from the first timestamped operation to the last, when more than none.
-    pub fn seconds(&self) -> Option<f64> {
-        let (mut first, mut last) = (i64::MAX, i64::MIN);
-        for t in self.ops.iter().filter_map(|op| op.ts) {
-            (first, last) = (first.min(t), last.max(t));
+        let (mut bytes, mut first, mut last) = (0.0, i64::MAX, i64::MIN);
+        for op in &self.ops {
+            bytes += created(&op.kind) * op.count as f64;
+            if let Some(t) = op.ts {
+                (first, last) = (first.min(t), last.max(t));
+            }
         }
-        (last > first).then(|| last.saturating_sub(first) as f64)
+        let seconds = last.saturating_sub(first) as f64;
+        (bytes > 0.0 && last > first).then(|| bytes / seconds)
     }
 
     /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept (an operation

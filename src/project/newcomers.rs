@@ -64,10 +64,6 @@ pub struct Newcomers {
     /// [`Newcomers::heavy_firsts`]). Measured while the
     /// values are counted exactly, and not for keys of clock readings.
     pub values: Vec<NewValue>,
-    /// Bytes of the tested creates whose value the sample holds (as logged, not scaled):
-    /// over the log's seconds, the rate the sample's own values are written at, which
-    /// tells a sample of complete values from a snapshot (see [`crate::project::kinds`]).
-    pub held_bytes: f64,
     /// Distinct new values the log creates (of a hierarchical key, with a new first
     /// level), while the values are counted exactly; at most a million.
     pub new_values: usize,
@@ -340,7 +336,6 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
         heavy_firsts: heavy,
         values,
-        held_bytes: tally.held,
         new_values,
     })
 }

@@ -195,7 +195,7 @@ impl Settings {
             storage_default,
             timeline: finish.timeline.basis(outcome, target.storage_bytes),
             sources: self.sources.clone(),
-            kinds: Some(outcome.kinds.clone()),
+            kinds: outcome.kinds.clone(),
             logged: args.queries.is_some(),
         }
     }
