@@ -392,12 +392,10 @@ pub(super) const CREDIBLE_BELOW: u64 = 6;
 /// share by hash: the ratios are the same); values past the cut keep their count, and so
 /// do all once the counts of counts stop falling (`N(r) > N(r - 1)`: not a thin share's
 /// pattern, whatever the flag says).
-pub(super) fn credible(carriers: &[Carrier<'_>]) -> [f64; CREDIBLE_BELOW as usize] {
+pub(super) fn credible(carriers: &[Carrier<'_>], exact: bool) -> [f64; CREDIBLE_BELOW as usize] {
     let mut n = [0.0f64; CREDIBLE_BELOW as usize + 1];
-    for c in carriers
-        .iter()
-        .filter(|c| c.label.is_none() || c.count < CREDIBLE_BELOW)
-    {
+    // Sampled, the heavy hitters (labelled) are no uniform share of the values.
+    for c in carriers.iter().filter(|c| exact || c.label.is_none()) {
         if let Some(slot) = n.get_mut(c.count as usize) {
             *slot += 1.0;
         }
@@ -406,7 +404,7 @@ pub(super) fn credible(carriers: &[Carrier<'_>]) -> [f64; CREDIBLE_BELOW as usiz
     // Only while the counts of counts fall from the values seen once, as a thin share's
     // do: 20,000 users seen three times each, none once, is every document of them.
     for r in 1..CREDIBLE_BELOW as usize {
-        if n[r] <= 0.0 || n[r] > n[r - 1].max(n[1]) || n[1] <= 0.0 {
+        if n[1] <= 0.0 || n[r] <= 0.0 || (r > 1 && n[r] > n[r - 1]) {
             break;
         }
         out[r] = ((r + 1) as f64 * n[r + 1] / (r as f64 * n[r])).min(1.0);
@@ -441,12 +439,36 @@ mod tests {
         for (r, n) in [(1, 100), (2, 10), (3, 1), (9, 5)] {
             cs.extend((0..n).map(|_| carrier(r)));
         }
-        let c = credible(&cs);
+        let c = credible(&cs, false);
         for (r, want) in [(1, 0.2), (2, 0.15), (3, 0.0), (4, 1.0), (5, 1.0)] {
             assert!((c[r] - want).abs() < 1e-12, "r = {r}: {}", c[r]);
         }
         // Every value seen three times, none once: not a thin share; nothing shrinks.
         let even: Vec<Carrier<'_>> = (0..1_000).map(|_| carrier(3)).collect();
-        assert!(credible(&even).iter().all(|&x| x == 1.0));
+        assert!(credible(&even, false).iter().all(|&x| x == 1.0));
+        // Counted exactly, every value is labelled and counts, those seen six times too:
+        // N = 64, 32, 16, 8, 4, 2 gives r* / r = (r + 1) / (2 r), 5 times 6 / 10 = 0.6.
+        let labelled: Vec<Carrier<'_>> = (1..=6u64)
+            .flat_map(|r| (0..(128 >> r)).map(move |_| r))
+            .map(|r| Carrier {
+                label: Some("v"),
+                ..carrier(r)
+            })
+            .collect();
+        let c = credible(&labelled, true);
+        for (r, got) in c.iter().enumerate().skip(1) {
+            let want = (r + 1) as f64 / (2 * r) as f64;
+            assert!((got - want).abs() < 1e-12, "r = {r}: {got}");
+        }
+        // Sampled, the labelled ones are heavy hitters and not counted.
+        assert!(credible(&labelled, false).iter().all(|&x| x == 1.0));
+        // The counts of counts rise at 3 (N = 100, 10, 50): a value seen twice still
+        // earns 3 × 50 / 20, at most 1; from 3 on its own count.
+        let mut rising: Vec<Carrier<'_>> = Vec::new();
+        for (r, n) in [(1, 100), (2, 10), (3, 50), (4, 1)] {
+            rising.extend((0..n).map(|_| carrier(r)));
+        }
+        let c = credible(&rising, false);
+        assert_eq!((c[1], c[2], c[3]), (0.2, 1.0, 1.0));
     }
 }

@@ -349,7 +349,7 @@ fn grow<'s>(
     let mut g = growth(stats, &carriers, (scale, time), &arrivals);
     let free = free(&carriers, &g);
     if time.sample == SampleKind::Snapshot {
-        let earned = credible(&carriers);
+        let earned = credible(&carriers, stats.values.is_exact());
         for c in &mut carriers {
             c.credible = earned.get(c.count as usize).copied().unwrap_or(1.0);
         }
