@@ -322,6 +322,13 @@ pub struct CommonArgs {
     /// [default: inferred with --sample's test, and stated in the header].
     #[arg(long, value_enum, value_name = "KIND")]
     pub log_kind: Option<LogKindArg>,
+    /// Of complete values logged whole (--log-kind values): the key whose values the share
+    /// is of, e.g. /tenantId for a few tenants' export. Keys with at most half its distinct
+    /// values gather several units in each and grow 1/share times; it must be one of the
+    /// keys measured [default: the single-path key with the most values whose logged
+    /// creates all go to the sample's values, stated in the header].
+    #[arg(long, value_name = "PATH")]
+    pub unit: Option<String>,
     /// Regions the container is replicated to: throughput and storage are paid in each
     /// [default: 1].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=100))]

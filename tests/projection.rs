@@ -1276,3 +1276,122 @@ fn the_sample_and_the_log_say_what_they_are() {
     assert!(text.contains("Sample: a snapshot"), "{text}");
     assert!(text.contains("the log, a share of the requests"), "{text}");
 }
+
+/// A pilot of `meters` smart meters over three utilities (60%, 30%, 10% of them), each
+/// writing a ~110-byte reading every 15 minutes with a 30-day ttl: the pilot's last
+/// `hours` as documents, and an hour of creates as a log, either every create of the pilot
+/// (`pilot`) or one create of each of as many meters of the fleet, none of them the
+/// pilot's.
+fn meter_pilot(
+    dir: &std::path::Path,
+    (meters, hours): (usize, i64),
+    pilot: bool,
+) -> (String, String) {
+    let utility = |m: usize| match m % 10 {
+        0..=5 => "north",
+        6..=8 => "lake",
+        _ => "valley",
+    };
+    let reading = |m: usize, t: i64| {
+        format!(
+            r#"{{"id":"m{m}-{t}","meterId":"m{m:05}","utilityId":"{}","ts":{t},"kwh":0.{:04},"ttl":2592000}}"#,
+            utility(m),
+            (m * 7919 + t as usize) % 10_000
+        )
+    };
+    let mut docs = String::new();
+    for k in 0..4 * hours {
+        for m in 0..meters {
+            writeln!(docs, "{}", reading(m, k * 900 + (m as i64 % 300))).unwrap();
+        }
+    }
+    let mut log = String::new();
+    for k in 4 * hours..4 * hours + 4 {
+        for m in 0..meters {
+            let t = k * 900 + (m as i64 % 300);
+            let fleet = 100_000 + (k - 4 * hours) as usize * meters + m;
+            let meter = if pilot { m } else { fleet };
+            writeln!(
+                log,
+                r#"{{"op":"create","ts":{t},"doc":{}}}"#,
+                reading(meter, t)
+            )
+            .unwrap();
+        }
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+#[test]
+fn a_pilot_logged_whole_spreads_its_values_and_gathers_its_utilities() {
+    let dir = scratch("projection-pilot");
+    // 2,000 meters of 3 million: share 1/1,500. The fleet writes 3 million × 4 readings an
+    // hour, 3,333 a second; at ~6 RU a create that is ~20,000 RU/s, which 3 million meters
+    // hashed over the partitions spread evenly: /meterId needs about the ideal.
+    let (docs, log) = meter_pilot(&dir, (2_000, 6), true);
+    let base = [
+        "analyze",
+        docs.as_str(),
+        "--queries",
+        log.as_str(),
+        "--log-share",
+        "0.000666667",
+        "--time-path",
+        "/ts",
+        "--target-storage",
+        "1.7TB",
+        "--format",
+        "json",
+    ];
+    let keys = ["/meterId", "/utilityId"];
+    let r = json_with_keys(&base, &keys);
+    assert_eq!(r["target"]["sample"]["kind"], "complete", "{}", r["target"]);
+    assert_eq!(r["target"]["log_kind"]["kind"], "values");
+    // The unit is the meter: 2,000 values, the log's creates all on them.
+    assert_eq!(r["target"]["unit"]["path"], "/meterId");
+    assert_eq!(r["target"]["unit"]["values"], 2_000);
+    let meter = candidate(&r, "/meterId");
+    let eff = meter["cost"]["efficiency"].as_f64().unwrap();
+    assert!(eff > 0.9, "efficiency {eff}");
+    // A meter holds at most 30 days × 96 readings × ~110 bytes: well under 1 MB.
+    let largest = meter["storage"]["largest_logical_bytes"].as_f64().unwrap();
+    assert!(largest < 1e6, "{largest}");
+    assert!(!codes(meter).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+    // A utility gathers meters: the north holds 60% of the fleet's 3 million meters, each
+    // at most 2,880 readings (30 days) of the sample's mean size: ~0.5 TB, past 20 GB.
+    let text = std::fs::read_to_string(&docs).unwrap();
+    let mean = text.len() as f64 / text.lines().count() as f64;
+    let north = 0.6 * 3e6 * 2880.0 * mean;
+    let utility = candidate(&r, "/utilityId");
+    let largest = utility["storage"]["largest_logical_bytes"]
+        .as_f64()
+        .unwrap();
+    assert!((largest / north - 1.0).abs() < 0.25, "{largest} vs {north}");
+    assert!(codes(utility).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()));
+    // The same hour's traffic logged as a share of the requests, one create from each of
+    // as many of the fleet's meters, needs the same RU/s within 5%.
+    let sampled_dir = scratch("projection-pilot-requests");
+    let (_, sampled) = meter_pilot(&sampled_dir, (2_000, 6), false);
+    let mut by_requests = base.to_vec();
+    by_requests[3] = sampled.as_str();
+    by_requests.extend(["--log-kind", "requests"]);
+    let q = json_with_keys(&by_requests, &["/meterId"]);
+    let (a, b) = (
+        meter["cost"]["required_ru"].as_f64().unwrap(),
+        candidate(&q, "/meterId")["cost"]["required_ru"]
+            .as_f64()
+            .unwrap(),
+    );
+    assert!((a / b - 1.0).abs() < 0.05, "values {a}, requests {b}");
+    // Told the share is of utilities, a utility is a unit and stays its own size.
+    let mut told = base.to_vec();
+    told.extend(["--unit", "/utilityId"]);
+    let u = json_with_keys(&told, &keys);
+    let largest = candidate(&u, "/utilityId")["storage"]["largest_logical_bytes"]
+        .as_f64()
+        .unwrap();
+    assert!(largest < 1e10, "{largest}");
+}

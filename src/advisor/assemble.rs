@@ -173,6 +173,10 @@ fn target_report(
             kind: k.log.name().to_owned(),
             why: k.log_why.clone(),
         }),
+        unit: (k.unit.as_ref()).map(|u| crate::report::model::UnitReport {
+            path: u.path.clone(),
+            values: u.values,
+        }),
         retention: opts.retention.clone(),
         storage_default: opts.storage_default.clone(),
         timeline: opts.timeline.as_ref().map(super::timeline::Basis::report),

@@ -6,6 +6,7 @@ use crate::engine::PartitionKeyDefinition;
 use crate::key::KeySpec;
 use crate::log::Log;
 use crate::measure::candidate::Candidate;
+use crate::project::kinds::{LogKind, SampleKind};
 use crate::project::projection::{Projection, Time, project_at};
 use crate::project::target::Target;
 use crate::replay::{Sample, Subject, WorkloadStats, replay};
@@ -142,6 +143,7 @@ fn subject<'a>(
         seed: ctx.seed,
         layout: candidate.layout.as_deref(),
         log_share: ctx.log_share,
+        exact_values: None,
     }
 }
 
@@ -183,19 +185,29 @@ pub fn evaluate(
     let spec = candidate.spec.clone();
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
-    let subject = subject(candidate, &definition, inputs, ctx);
+    let mut subject = subject(candidate, &definition, inputs, ctx);
+    // A key whose values gather several of the units a log of values samples is, to its
+    // values, a snapshot and a share of their requests (see [`crate::project::kinds::Unit`]).
+    let coarse = ctx.kinds.coarse(stats.distinct_values().0);
+    let (sample, log) = match coarse {
+        true => (SampleKind::Snapshot, LogKind::Requests),
+        false => (ctx.kinds.sample, ctx.kinds.log),
+    };
+    // Each value of a log of every request of a share of the values is logged whole.
+    subject.exact_values = (log == LogKind::Values).then_some(ctx.log_share.clamp(0.0, 1.0));
     // A snapshot's values the log holds and the sample does not are its thinness, not new
     // values: it stands for the container at the target (see [`crate::project::kinds`]).
-    let complete = ctx.kinds.sample == crate::project::kinds::SampleKind::Complete;
-    let newcomers = newcomers.filter(|_| complete);
+    let newcomers = newcomers.filter(|_| sample == SampleKind::Complete);
     let time = Time {
         timed: ctx.timed,
         retention: ctx.retention,
         rate: ctx.rate,
         newcomers,
-        sample: ctx.kinds.sample,
-        log: ctx.kinds.log,
+        sample,
+        log,
         log_share: ctx.log_share,
+        gathered: coarse.then(|| 1.0 / ctx.log_share.clamp(f64::MIN_POSITIVE, 1.0)),
+        rate_measured: ctx.log.and_then(Log::create_rate).is_some(),
     };
     let mut projection = match &candidate.layout {
         Some(l) => crate::project::layout::project(l, &definition, &stats, ctx.target, ctx.timed),

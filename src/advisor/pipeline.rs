@@ -14,7 +14,7 @@ use crate::measure::auto::Inputs;
 pub use crate::measure::candidate::Candidate;
 use crate::measure::profile::Profile;
 use crate::measure::sink::{MeasureSink, Plan, Ttl};
-use crate::project::kinds::{Evidence, Kinds, LogKind, SampleKind};
+use crate::project::kinds::{Evidence, Kinds, LogKind, SampleKind, UNIT_NEW};
 use crate::project::target::Target;
 use crate::report::model::{InputSummary, MonitorReport, ObservedPartitionReport};
 use crate::stats::CandidateStats;
@@ -143,6 +143,9 @@ pub struct Request {
     /// `--sample` and `--log-kind`, when given (else inferred: see
     /// [`crate::project::kinds`]).
     pub kinds: (Option<SampleKind>, Option<LogKind>),
+    /// `--unit`: the key whose values a log of values is a share of, when given (else
+    /// inferred: see [`crate::project::kinds::Unit`]).
+    pub unit: Option<String>,
     /// The container's default time to live in seconds (`--retention`), if any.
     pub retention: Option<f64>,
     /// The target's storage is a default (no `--target-storage`): with a retention and an
@@ -642,6 +645,9 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let measured = crate::parallel::map(stats, threads, &|i, stats| {
         super::evaluate::measure(&req.candidates[i], stats, plan.inputs(i), &ctx)
     });
+    if let Some(path) = &req.unit {
+        named_unit(path, &req, &measured)?;
+    }
     let kinds = kinds_of(&req, &measured, (summary.bytes, span), log.as_ref());
     ctx.kinds = kinds.clone();
     let evaluations = crate::parallel::map(measured, threads, &|i, m| {
@@ -707,7 +713,55 @@ fn kinds_of(
         log_share: req.log_share,
         unseen,
     };
-    crate::project::kinds::kinds(req.kinds.0, req.kinds.1, &evidence)
+    let mut kinds = crate::project::kinds::kinds(req.kinds.0, req.kinds.1, &evidence);
+    if kinds.sample == SampleKind::Complete && kinds.log == LogKind::Values {
+        kinds.unit = unit(req, measured);
+    }
+    kinds
+}
+
+/// The `--unit` key among the candidates, with its distinct values.
+fn named_unit(
+    path: &str,
+    req: &Request,
+    measured: &[Measured],
+) -> anyhow::Result<crate::project::kinds::Unit> {
+    let found = (req.candidates.iter().zip(measured))
+        .find(|(c, _)| c.layout.is_none() && c.spec.to_string() == path);
+    match found {
+        Some((_, m)) => Ok(crate::project::kinds::Unit {
+            path: path.to_owned(),
+            values: m.stats.values.len() as u64,
+        }),
+        None => anyhow::bail!(
+            "--unit {path}: not among the keys measured; add --key {path} (the unit's distinct values are counted on it)"
+        ),
+    }
+}
+
+/// The unit a log of every request of a share of the values is a share of (see
+/// [`crate::project::kinds::Unit`]): of the single-path keys counted exactly whose logged
+/// creates go to the sample's values, the one with the most distinct values (the first
+/// given on a tie).
+fn unit(req: &Request, measured: &[Measured]) -> Option<crate::project::kinds::Unit> {
+    if let Some(path) = &req.unit {
+        return named_unit(path, req, measured).ok();
+    }
+    let known = |m: &Measured| {
+        (m.newcomers.as_ref()).is_some_and(|n| n.share.is_some_and(|s| s <= UNIT_NEW))
+    };
+    (req.candidates.iter().zip(measured))
+        .filter(|(c, m)| {
+            let one_path = matches!(c.spec.levels(), [l] if !l.is_synthetic());
+            one_path && c.layout.is_none() && m.stats.values.is_exact() && known(m)
+        })
+        .map(|(c, m)| (m.stats.values.len() as u64, c.spec.to_string()))
+        .filter(|(values, _)| *values >= 2)
+        .fold(None, |best: Option<(u64, String)>, (v, path)| match &best {
+            Some((b, _)) if *b >= v => best,
+            _ => Some((v, path)),
+        })
+        .map(|(values, path)| crate::project::kinds::Unit { path, values })
 }
 
 /// How long items live (seconds; none: forever): the documents' `ttl` and the container's

@@ -76,6 +76,41 @@ pub struct Kinds {
     pub log: LogKind,
     /// Why.
     pub log_why: String,
+    /// Of complete values logged whole, the key whose values the share is of (see
+    /// [`Unit`]), when one is found.
+    pub unit: Option<Unit>,
+}
+
+/// Of complete values and a log of every request of a share of them, the values the share
+/// is of (a pilot's meters, an export's tenants): the single-path key with the most
+/// distinct values among those the log writes only values of the sample's (at most
+/// [`UNIT_NEW`] of its created bytes elsewhere). A key with at most half as many values
+/// gathers several units in each: a utility holds many meters, a day every meter's
+/// readings of the day. Such a value is to the sample what a snapshot's value is to a
+/// snapshot: a uniform share of its documents (the units were picked at random), which at
+/// the target gathers `1 / share` as many units, at `1 / share` its logged rate. A key with
+/// more values is as fine as the unit: each value complete, its rate exact, and the target
+/// has `1 / share` as many values like it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unit {
+    /// The key's path.
+    pub path: String,
+    /// Its distinct values in the sample.
+    pub values: u64,
+}
+
+/// The most of its created bytes the log may write to values the sample does not hold for
+/// a key to be the unit of a share of values.
+pub const UNIT_NEW: f64 = 0.05;
+
+impl Kinds {
+    /// Whether a key of `values` distinct values gathers several units in each (see
+    /// [`Unit`]): its values are sized and rated as a snapshot's are.
+    pub fn coarse(&self, values: u64) -> bool {
+        self.sample == SampleKind::Complete
+            && self.log == LogKind::Values
+            && (self.unit.as_ref()).is_some_and(|u| values.saturating_mul(2) <= u.values)
+    }
 }
 
 /// What the inference reads.
@@ -171,6 +206,7 @@ pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> 
         sample_why,
         log,
         log_why,
+        unit: None,
     }
 }
 
@@ -195,6 +231,29 @@ fn log_words(sample: SampleKind, raw: Option<f64>) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_key_of_at_most_half_the_units_values_gathers_them() {
+        // 400 meters are the unit: 3 utilities and 200 pairs of meters gather several each;
+        // 201 values and the meters themselves do not.
+        let mut k = Kinds {
+            sample: SampleKind::Complete,
+            log: LogKind::Values,
+            unit: Some(Unit {
+                path: "/meterId".into(),
+                values: 400,
+            }),
+            ..Kinds::default()
+        };
+        let coarse: Vec<bool> = [3, 200, 201, 400].map(|v| k.coarse(v)).to_vec();
+        assert_eq!(coarse, [true, true, false, false]);
+        // A snapshot, or a log of requests, has no unit to gather.
+        k.log = LogKind::Requests;
+        assert!(!k.coarse(3));
+        k.log = LogKind::Values;
+        k.sample = SampleKind::Snapshot;
+        assert!(!k.coarse(3));
+    }
 
     fn evidence(span: f64, logged: f64, share: f64) -> Evidence {
         Evidence {

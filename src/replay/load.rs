@@ -92,6 +92,8 @@ pub struct WindowLoad {
     /// The stretches' seconds, and the variance factor `1 − s` of the lines' sampling.
     pub clock: (f64, f64),
     writes: Vec<f64>,
+    /// This window's write RU spread evenly over every partition.
+    even: f64,
     /// This window's writes as lumps of RU: `(Σ, Σ², max)`.
     write_lumps: (f64, f64, f64),
     /// Σ write RU · relative spread and Σ write RU over closed windows.
@@ -101,12 +103,19 @@ pub struct WindowLoad {
 }
 
 impl WindowLoad {
-    /// `ru` on the value `key` (whose EPK is `epk`) in stretch `at`, from one line of the
-    /// log.
-    pub fn value(&mut self, at: i64, key: u64, epk: &Epk, ru: f64) {
+    /// `ru` on the value `key` (whose EPK is `epk`) in stretch `at`, from one
+    /// line of the log; `noisy` when the line is a sample of the value's (a value logged
+    /// whole has no sampling noise).
+    pub fn value(&mut self, at: i64, key: u64, epk: &Epk, ru: f64, noisy: bool) {
         let t = (self.values.entry((at, key))).or_insert_with(|| (0.0, 0.0, epk.clone()));
         t.0 += ru;
-        t.1 += ru * ru;
+        t.1 += if noisy { ru * ru } else { 0.0 };
+    }
+
+    /// Write RU spread evenly over every partition (the values a logged one stands for).
+    pub fn write_even(&mut self, ru: f64) {
+        self.even += ru;
+        self.write_lumps.0 += ru;
     }
 
     /// A write of `ru` from one line of the log on partition `idx` of `parts`.
@@ -142,6 +151,13 @@ impl WindowLoad {
 
     /// Closes a replay window: weighs its write spread.
     pub fn close(&mut self, parts: usize) {
+        let even = std::mem::take(&mut self.even);
+        if even > 0.0 && parts > 0 {
+            self.writes.resize(parts.max(self.writes.len()), 0.0);
+            self.writes
+                .iter_mut()
+                .for_each(|w| *w += even / parts as f64);
+        }
         let total: f64 = self.writes.iter().sum();
         let max = self.writes.iter().copied().fold(0.0, f64::max);
         if parts > 1 && total > 0.0 && max > 0.0 {
@@ -164,10 +180,14 @@ impl WindowLoad {
     }
 }
 
-/// `totals` shrunk toward their mean by the variance chance gives each (`squares`: Σ lump²
-/// of what made it): `m + e · max(0, 1 − σ²/e²)` for an excess `e` over the mean `m`, so an
-/// excess a few lumps explain counts for nothing and one far beyond them counts almost
-/// whole. Values at or below the mean are kept.
+/// `totals` less what chance gives the busiest of them (`squares`: Σ lump² of what made
+/// each, times the variance factor of the lines' sampling): `m + max(0, e − sqrt(2 σ² ln
+/// n))` for an excess `e` over the mean `m` of `n` totals, Bernstein's bound at probability
+/// `1 / n` without its lump term, as each window's busiest partition is judged (see
+/// [`chance_excess`]). The busiest of 64 partitions of a sampled log is 2.4 σ over the mean
+/// by chance alone; shrunk by `1 − σ²/e²` it kept 83% of that, and a key that spreads
+/// perfectly looked 23% hot. An excess far beyond chance keeps all but that bound. Values
+/// at or below the mean are kept.
 pub fn net_of_chance(totals: &[f64], squares: &[f64]) -> Vec<f64> {
     let n = totals.len().max(1) as f64;
     let mean = totals.iter().sum::<f64>() / n;
@@ -179,7 +199,7 @@ pub fn net_of_chance(totals: &[f64], squares: &[f64]) -> Vec<f64> {
         if e <= 0.0 {
             return t;
         }
-        mean + e * (1.0 - sq / (e * e)).max(0.0)
+        mean + (e - chance_excess(n, sq.sqrt(), 0.0)).max(0.0)
     })
     .collect()
 }
@@ -239,7 +259,8 @@ mod tests {
 
     #[test]
     fn chance_excess_is_shrunk_and_real_excess_kept() {
-        // Four partitions of 100 RU, one of 110 from lumps of 10 (σ² = 11 · 100): chance.
+        // Four partitions of 100 RU, one of 110 from lumps of 10 (σ² = 11 · 100): chance,
+        // so the mean, 102.5.
         let t = [100.0, 100.0, 100.0, 110.0];
         let sq = [1_000.0, 1_000.0, 1_000.0, 1_100.0];
         let net = net_of_chance(&t, &sq);
@@ -248,8 +269,12 @@ mod tests {
         let t = [100.0, 100.0, 100.0, 300.0];
         let sq = [1_000.0, 1_000.0, 1_000.0, 1_100.0];
         let net = net_of_chance(&t, &sq);
-        let kept = 150.0 + 150.0 * (1.0 - 1_100.0 / (150.0 * 150.0));
-        assert!((net[3] - kept).abs() < 1e-9 && kept > 290.0, "{net:?}");
+        // Less sqrt(2 · 1,100 · ln 4) = 55.2 of chance: 150 + 150 − 55.2 = 244.8.
+        let kept = 300.0 - (2.0 * 1_100.0 * 4f64.ln()).sqrt();
+        assert!(
+            (net[3] - kept).abs() < 1e-9 && (kept - 244.8).abs() < 0.1,
+            "{net:?}"
+        );
         assert_eq!(&net[..3], &t[..3]);
     }
 
@@ -261,17 +286,22 @@ mod tests {
             ..WindowLoad::default()
         };
         let (a, b) = (Epk::min(), Epk::max());
-        w.value(0, 1, &a, 1_000.0);
-        (0..100).for_each(|_| w.value(0, 2, &b, 9.0));
+        w.value(0, 1, &a, 1_000.0, true);
+        (0..100).for_each(|_| w.value(0, 2, &b, 9.0, true));
         w.finish();
         let h = w.hottest.clone().unwrap();
         assert!((h.counted_ru - 900.0).abs() < 1e-9, "{h:?}");
         assert!((h.ru - (900.0 - 2.0 * (0.99f64 * 8_100.0).sqrt())).abs() < 1e-9);
         // A full log has no sampling noise: the heavy line counts whole.
         w.clock = (60.0, 0.0);
-        w.value(1, 1, &a, 1_000.0);
+        w.value(1, 1, &a, 1_000.0, true);
         w.finish();
-        assert_eq!(w.hottest.unwrap().ru, 1_000.0);
+        assert_eq!(w.hottest.clone().unwrap().ru, 1_000.0);
+        // A value logged whole (a log of values) has none either, whatever the share.
+        w.clock = (60.0, 0.99);
+        w.value(2, 3, &b, 1_500.0, false);
+        w.finish();
+        assert_eq!(w.hottest.unwrap().ru, 1_500.0);
     }
 
     #[test]
@@ -280,7 +310,7 @@ mod tests {
         for order in [[(1, &a), (2, &b)], [(2, &b), (1, &a)]] {
             let mut w = WindowLoad::default();
             for (k, e) in order {
-                w.value(0, k, e, 100.0);
+                w.value(0, k, e, 100.0, true);
             }
             w.finish();
             assert_eq!(w.hottest.unwrap().epk, a);

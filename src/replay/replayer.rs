@@ -48,6 +48,9 @@ struct Need {
     window_parts: Vec<(Vec<f64>, Vec<f64>)>,
     /// Each window's largest lump on one partition.
     window_lump: Vec<f64>,
+    /// The variance factor of the whole log's totals, `1 − s` for a log that kept a share
+    /// `s` of the lines: a log of all the traffic shows where the load is, not a draw of it.
+    noise: f64,
 }
 
 impl Need {
@@ -109,7 +112,7 @@ impl Need {
     /// Each window's ideal RU: as counted, and net of chance (see [`net_of_chance`]).
     fn windows(&self) -> (Vec<f64>, Vec<f64>) {
         let (ru, sq): (Vec<f64>, Vec<f64>) = self.windows.iter().copied().unzip();
-        let net = net_of_chance(&ru, &sq);
+        let net = self.net(&ru, &sq);
         (ru, net)
     }
 
@@ -133,7 +136,7 @@ impl Need {
                 .collect()
         };
         let counted = share(&self.totals);
-        let net = share(&net_of_chance(&self.totals, &self.squares));
+        let net = share(&self.net(&self.totals, &self.squares));
         (0..self.windows.len())
             .map(|w| {
                 (
@@ -165,9 +168,16 @@ impl Need {
         max(hottest) * p
     }
 
+    /// Whole-log `totals` net of the chance their lines' sampling gives them (`squares`:
+    /// Σ lump², scaled by [`Need::noise`]).
+    fn net(&self, totals: &[f64], squares: &[f64]) -> Vec<f64> {
+        let scaled: Vec<f64> = squares.iter().map(|q| q * self.noise).collect();
+        net_of_chance(totals, &scaled)
+    }
+
     /// The hottest partition's RU over the whole replay: as counted, and net of chance.
     fn hottest(&self) -> (f64, f64) {
-        let net = net_of_chance(&self.totals, &self.squares);
+        let net = self.net(&self.totals, &self.squares);
         (max(self.totals.iter().copied()), max(net))
     }
 }
@@ -196,6 +206,13 @@ pub(super) fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>
         owners.iter_mut().for_each(|o| o.1 /= total);
     }
     bytes
+}
+
+/// The share of the real traffic's lines the log kept: `--log-share`, halved for each
+/// level the log was thinned to fit `--memory`.
+fn kept_share(subject: &Subject<'_>, log: Option<&Log>) -> f64 {
+    let level = log.map_or(0, |l| l.level.min(60)) as i32;
+    subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(level)
 }
 
 /// What a replay starts from, decided before it starts: the windows' clock, the clock of a
@@ -254,6 +271,9 @@ pub(super) struct Replayer<'a, 'c> {
     pub(super) slices: Vec<Vec<(usize, f64)>>,
     /// Each partition's share of the container's bytes, once asked for.
     shares: Option<Vec<f64>>,
+    /// The open window's reads and writes of values logged whole that land on no partition
+    /// of their own (see [`Replayer::charge_value`]).
+    even: (f64, f64),
 }
 
 impl<'a, 'c> Replayer<'a, 'c> {
@@ -303,6 +323,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
             runs: Runs::new(parts),
             need: Need {
                 counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
+                noise: 1.0 - kept_share(subject, log),
                 ..Need::default()
             },
             id: crate::engine::KeyPath::from_segments(["id"]),
@@ -310,6 +331,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
             scratch: Scratch::default(),
             slices: start.slices,
             shares: None,
+            even: (0.0, 0.0),
         }
     }
 }
@@ -331,6 +353,7 @@ impl Replayer<'_, '_> {
                 self.operation(&l.ops[i]);
             }
         }
+        self.spread_even();
         self.need.close_window();
         self.load.close(self.container.partitions().len());
         // A window charged nothing (its lines' observed RU were 0) has no record of its own.
@@ -403,9 +426,9 @@ impl Replayer<'_, '_> {
         ] {
             v.resize(parts.max(v.len()), 0.0);
         }
-        self.stats.partition_ru_net = net_of_chance(&n.totals, &n.squares);
+        self.stats.partition_ru_net = n.net(&n.totals, &n.squares);
         self.stats.partition_ru = std::mem::take(&mut n.totals);
-        self.stats.partition_write_ru_net = net_of_chance(&n.writes.0, &n.writes.1);
+        self.stats.partition_write_ru_net = n.net(&n.writes.0, &n.writes.1);
         self.stats.partition_write_ru = std::mem::take(&mut n.writes.0);
         (self.stats.need_ru, self.stats.need_ru_net) = (hottest * partitions, net * partitions);
         let lines = log.map_or(0, |l| l.ops.len()) as f64;
@@ -422,6 +445,41 @@ impl Replayer<'_, '_> {
         let runs = std::mem::replace(&mut self.runs, Runs::new(0)).spread();
         self.stats.write_spread_load = self.load.write_spread();
         runs.min(self.stats.write_spread_load)
+    }
+
+    /// The share of a single value's load that lands on its own partition: all of it, but
+    /// of a value logged whole that stands for `1 / share` like it, `share` (see
+    /// [`Subject::exact_values`]).
+    fn own_share(&self) -> f64 {
+        (self.subject.exact_values).map_or(1.0, |s| s.clamp(0.0, 1.0))
+    }
+
+    /// Charges `ru` of one key value on partition `idx`: its own share there, the rest
+    /// (the values it stands for) spread evenly when the window closes.
+    fn charge_value(&mut self, idx: usize, ru: f64) {
+        let own = self.own_share();
+        self.charge(idx, ru * own);
+        let rest = ru * (1.0 - own);
+        match self.need.writing {
+            true => self.even.1 += rest,
+            false => self.even.0 += rest,
+        }
+    }
+
+    /// Spreads the window's even reads and writes over every partition.
+    fn spread_even(&mut self) {
+        let (reads, writes) = std::mem::take(&mut self.even);
+        let parts = self.container.partitions().len();
+        for (ru, writing) in [(reads, false), (writes, true)] {
+            if ru <= 0.0 || parts == 0 {
+                continue;
+            }
+            self.need.writing = writing;
+            for idx in 0..parts {
+                self.charge(idx, ru / parts as f64);
+            }
+        }
+        self.need.writing = false;
     }
 
     fn charge(&mut self, idx: usize, ru: f64) {
@@ -532,15 +590,30 @@ impl Replayer<'_, '_> {
         if n_visits == 1 {
             self.lump(n as f64, 1.0);
         }
-        if let ([Reach::Point(e)], true) = (reaches.as_slice(), self.need.counts()) {
-            let (at, key) = (self.stretch(), self.value_key(e));
-            self.load.value(at, key, e, each * visits);
-        }
-        for idx in parts {
-            self.charge(idx, each);
-        }
+        self.charge_read(&reaches, &parts, each);
         for _ in 0..somewhere.min(all) {
             self.charge_spread(each);
+        }
+    }
+
+    /// Charges a read of `each` RU on every partition of `parts` it reaches: a read of one
+    /// key value as that value's load (see [`Replayer::charge_value`]).
+    fn charge_read(&mut self, reaches: &[Reach], parts: &[usize], each: f64) {
+        let own = self.own_share();
+        let point = match reaches {
+            [Reach::Point(e)] => Some(e),
+            _ => None,
+        };
+        if let (Some(e), true) = (point, self.need.counts()) {
+            let (at, key) = (self.stretch(), self.value_key(e));
+            let visits = parts.len().max(1) as f64;
+            self.load.value(at, key, e, each * visits * own, own >= 1.0);
+        }
+        for &idx in parts {
+            match point {
+                Some(_) => self.charge_value(idx, each),
+                None => self.charge(idx, each),
+            }
         }
     }
 
@@ -646,12 +719,14 @@ impl Replayer<'_, '_> {
         match &epk {
             Some(e) => {
                 let idx = self.container.route(e);
-                self.charge(idx, ru);
+                self.charge_value(idx, ru);
                 self.runs.add([idx], n as f64);
                 if self.need.counts() {
-                    self.load.write(idx, parts, ru);
+                    let own = self.own_share();
+                    self.load.write(idx, parts, ru * own);
+                    self.load.write_even(ru * (1.0 - own));
                     let (at, key) = (self.stretch(), self.value_key(e));
-                    self.load.value(at, key, e, ru);
+                    self.load.value(at, key, e, ru * own, own >= 1.0);
                 }
                 at = Some(idx);
             }

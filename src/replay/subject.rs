@@ -23,6 +23,11 @@ pub struct Subject<'a> {
     /// The share of the real traffic the log holds (`--log-share`): below 1, the lines a
     /// value's load is made of are a sample, and chance is taken out of it.
     pub log_share: f64,
+    /// Of a log of every request of a share of the values, whose values are as fine as
+    /// the unit it samples: that share. Each value's load is exact, and the target holds
+    /// `1 / share` values like it hashed at random: a value's load lands `share` on its
+    /// own partition and the rest spread over all of them.
+    pub exact_values: Option<f64>,
 }
 
 impl Subject<'_> {

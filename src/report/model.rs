@@ -262,6 +262,11 @@ pub struct TargetReport {
     /// What the log is (`requests` or `values`), and why; absent without a log.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub log_kind: Option<KindReport>,
+    /// Of complete values logged whole, the key the log's share is of and its distinct
+    /// values: keys with at most half as many values gather several units in each and are
+    /// sized and rated as a snapshot's (see [`crate::project::kinds::Unit`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unit: Option<UnitReport>,
     /// How long items live and where that was read (`--retention`, a template's
     /// `defaultTtl`); absent when neither says.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -282,6 +287,15 @@ pub struct KindReport {
     pub kind: String,
     /// Why: `--sample`, `--log-kind`, or `inferred: ...`.
     pub why: String,
+}
+
+/// The key whose values a log of a share of the values samples.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct UnitReport {
+    /// Its path.
+    pub path: String,
+    /// Its distinct values in the sample.
+    pub values: u64,
 }
 
 /// What the timelines start from: the ingest, where it was read, the storage and the date.
@@ -981,6 +995,7 @@ pub(crate) mod testing {
                 kind: "requests".to_owned(),
                 why: "the log is all the traffic (--log-share 1)".to_owned(),
             }),
+            unit: None,
             retention: None,
             storage_default: None,
             timeline: None,

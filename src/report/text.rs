@@ -175,9 +175,21 @@ pub fn kinds_note(t: &super::model::TargetReport) -> String {
             "values" => "every request of a share of the values",
             _ => "a share of the requests",
         };
-        format!("; the log, {kind} ({})", l.why)
+        let why = match l.why == t.sample.why {
+            true => "the same test",
+            false => l.why.as_str(),
+        };
+        format!("; the log, {kind} ({why})")
     });
-    format!(" Sample: {sample} ({}){log}.", t.sample.why)
+    let unit = t.unit.as_ref().map_or(String::new(), |u| {
+        format!(
+            " The share is of {}'s {} values: a key of at most {} values gathers several of them in each and is sized and rated as a snapshot's, × 1/share.",
+            u.path,
+            u.values,
+            u.values / 2
+        )
+    });
+    format!(" Sample: {sample} ({}){log}.{unit}", t.sample.why)
 }
 
 /// What the timelines start from, as a sentence of the header (with its leading space).

@@ -494,6 +494,7 @@ pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<(Re
                 LogKindArg::Values => LogKind::Values,
             }),
         ),
+        unit: args.unit.clone(),
         retention,
         default_storage: args.target_storage.is_none(),
         ttl_off,
@@ -532,6 +533,7 @@ pub fn profile_request(
         consistency: Consistency::default(),
         log_share: 1.0,
         kinds: (None, None),
+        unit: None,
         retention: retention
             .map(crate::units::parse_duration)
             .transpose()

@@ -235,7 +235,10 @@ pub(super) fn growth(
         };
     }
     let (p, from, first) = new_share(stats, carriers, (time, a), periodic);
-    let new = (scale - 1.0) * sample;
+    // A closed value that gathers units holds `1 / share` times its documents; what it
+    // gains is not new data's.
+    let closed = time.gathered.map_or(1.0, |g| g.max(1.0));
+    let new = ((scale - 1.0) * sample - (closed - 1.0) * closed_bytes).max(0.0);
     // With no value left to grow, all new data goes to new values.
     let p = if growing <= 0.0 { 1.0 } else { p };
     let mut open = match growing > 0.0 {
@@ -261,7 +264,7 @@ pub(super) fn growth(
     };
     Growth {
         open,
-        closed: 1.0,
+        closed,
         unseen_share: p,
         unseen_per_byte: new * p / sample,
         closed_bytes,

@@ -166,6 +166,15 @@ pub struct Time {
     pub log: LogKind,
     /// `--log-share`.
     pub log_share: f64,
+    /// Of a key whose values gather several of the units a log of values samples (see
+    /// [`crate::project::kinds::Unit`]): how many times its documents each value holds
+    /// at the target, `1 / share` (a past day held every unit's readings, and the target
+    /// has `1 / share` as many units). A closed value grows by it.
+    pub gathered: Option<f64>,
+    /// Whether `rate` was measured (the log's creates ÷ `--log-share`), not read back from
+    /// the target over the retention: only a measured rate says how much faster than the
+    /// sample's arrivals a snapshot's values are written.
+    pub rate_measured: bool,
 }
 
 /// Where the share of new data that new values take was read.
@@ -361,7 +370,7 @@ fn grow<'s>(
         }
     }
     if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
-        g.bound = b;
+        g.bound = b * real_over_sample(time, &arrivals, sample);
     }
     Grown {
         carriers,
@@ -371,6 +380,21 @@ fn grow<'s>(
         sample,
         scale,
         free,
+    }
+}
+
+/// How many times faster than the sample's arrivals the real container writes each value:
+/// of a snapshot (a uniform share of the documents), the target's measured write rate over
+/// the sample's bytes a second, at least 1; of complete values, or without a measured rate,
+/// 1 (each value's rate is its own). A retention bounds a value at its real rate times the
+/// time to live.
+fn real_over_sample(time: &Time, a: &Arrivals, sample: f64) -> f64 {
+    let span = a.span();
+    match (time.sample, time.rate.filter(|_| time.rate_measured)) {
+        (SampleKind::Snapshot, Some(rate)) if a.timed && span > 0.0 && rate.is_finite() => {
+            (rate * span / sample.max(1.0)).max(1.0)
+        }
+        _ => 1.0,
     }
 }
 
