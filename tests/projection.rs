@@ -1386,6 +1386,51 @@ fn a_pilot_logged_whole_spreads_its_values_and_gathers_its_utilities() {
             .unwrap(),
     );
     assert!((a / b - 1.0).abs() < 0.05, "values {a}, requests {b}");
+    // --explain-value shows the arithmetic, and it adds up: a meter is complete, exact,
+    // bounded by its rate × 30 days; the north is a snapshot's value whose rate is its
+    // share of the container's.
+    let explained = |key: &str, value: &str| {
+        let mut args = base.to_vec();
+        args.extend(["--explain", key, "--explain-value", value]);
+        json_with_keys(&args, &keys)["values"][0]["arithmetic"].clone()
+    };
+    let m = explained("/meterId", "m00000");
+    assert_eq!(
+        (m["sample"].as_str(), m["closed"].as_bool()),
+        (Some("complete"), Some(false))
+    );
+    let (sample, bytes) = (
+        m["sample_bytes"].as_f64().unwrap(),
+        m["bytes"].as_f64().unwrap(),
+    );
+    // Its 24 readings arrive over 23 × 900 + 299 = 20,999 s of arrivals; 30 days of them
+    // hold 2,592,000 / 20,999 = ×123.4, the bound.
+    assert!((m["bound"].as_f64().unwrap() - 123.43).abs() < 0.05, "{m}");
+    assert!(
+        (bytes / sample - m["growth"].as_f64().unwrap()).abs() < 0.01,
+        "{m}"
+    );
+    assert_eq!(m["interval_bytes"][0], m["interval_bytes"][1]);
+    let n = explained("/utilityId", "north");
+    assert_eq!(n["sample"], "snapshot", "{n}");
+    // Its rate: its share of the sample's bytes, of the container's write rate (the
+    // timeline's ingest, the log's creates ÷ --log-share).
+    let total = r["input"]["bytes"].as_f64().unwrap();
+    let ingest = r["target"]["timeline"]["ingest_bytes_per_day"]
+        .as_f64()
+        .unwrap()
+        / 86_400.0;
+    let rate = n["sample_bytes"].as_f64().unwrap() / total * ingest;
+    let got = n["rate_bytes_per_second"].as_f64().unwrap();
+    assert!((got / rate - 1.0).abs() < 0.02, "{got} vs {rate}");
+    // Its bytes are the ranking's largest logical partition for the key.
+    let largest = candidate(&r, "/utilityId")["storage"]["largest_logical_bytes"]
+        .as_f64()
+        .unwrap();
+    assert!(
+        (n["bytes"].as_f64().unwrap() / largest - 1.0).abs() < 0.01,
+        "{n}"
+    );
     // Told the share is of utilities, a utility is a unit and stays its own size.
     let mut told = base.to_vec();
     told.extend(["--unit", "/utilityId"]);

@@ -10,7 +10,7 @@ use crate::engine::{PkValue, PkValueRef};
 use crate::redact::{hider, redact};
 use crate::report::model::{
     ExplainReport, LogicalView, PartitionLoad, PartitionMap, PhysicalView, SCHEMA_VERSION,
-    SampleFigures, ValueLanding,
+    SampleFigures, ValueArithmetic, ValueLanding,
 };
 
 /// Values listed per physical partition by `--explain`.
@@ -40,7 +40,7 @@ pub fn explain(
     timeline: Option<(&super::timeline::Basis, &crate::project::Target)>,
 ) -> Result<ExplainReport, String> {
     let values = (asked.iter())
-        .map(|a| landing(e, a, redact_values))
+        .map(|a| landing(e, a, (storage_bytes, redact_values)))
         .collect::<Result<Vec<_>, _>>()?;
     let growth = timeline.filter(|_| e.layout.is_none()).map(|(b, target)| {
         let hide = |label: &str| match redact_values {
@@ -61,7 +61,7 @@ pub fn explain(
 fn landing(
     e: &mut Evaluation,
     asked: &AskedValue,
-    redact_values: bool,
+    (storage_bytes, redact_values): (u64, bool),
 ) -> Result<ValueLanding, String> {
     let refs: Vec<PkValueRef<'_>> = asked.levels.iter().map(PkValue::as_ref).collect();
     let range = (e.definition.range(&refs))
@@ -90,7 +90,11 @@ fn landing(
             documents: v.docs,
             bytes: v.bytes,
         });
+    let arithmetic = (full && e.layout.is_none())
+        .then(|| arithmetic(e, &asked.label, storage_bytes))
+        .flatten();
     Ok(ValueLanding {
+        arithmetic,
         value: match redact_values {
             true => redact(&asked.label),
             false => asked.label.clone(),
@@ -104,6 +108,33 @@ fn landing(
         items,
         largest_bytes: largest,
         sample,
+    })
+}
+
+/// How the value labelled `label` reaches its size at `storage_bytes` (see
+/// [`crate::project::projection::explain`]), when the projection places it one by one.
+fn arithmetic(e: &Evaluation, label: &str, storage_bytes: u64) -> Option<ValueArithmetic> {
+    let target = crate::project::Target {
+        storage_bytes,
+        throughput: e.projection.container.throughput(),
+    };
+    let x = crate::project::projection::explain(&e.definition, &e.stats, &target, &e.time, label)?;
+    let whole = |b: f64| b.max(0.0).round() as u64;
+    let r4 = |x: f64| (x * 1e4).round() / 1e4;
+    Some(ValueArithmetic {
+        sample_bytes: whole(x.sample_bytes),
+        documents: x.documents,
+        sample: x.sample.name().to_owned(),
+        log_kind: x.log.name().to_owned(),
+        closed: x.closed,
+        credible: r4(x.credible),
+        open_growth: r4(x.open_growth),
+        rate_bytes_per_second: x.rate.map(r4),
+        open_seconds: x.open_seconds.map(f64::round),
+        bound: x.bound.is_finite().then(|| r4(x.bound)),
+        growth: r4(x.growth),
+        bytes: whole(x.bytes),
+        interval_bytes: [whole(x.interval.0), whole(x.interval.1)],
     })
 }
 

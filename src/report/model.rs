@@ -289,6 +289,37 @@ pub struct KindReport {
     pub why: String,
 }
 
+/// One value's projected size, step by step (`--explain-value`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct ValueArithmetic {
+    /// Its sample bytes where it lies.
+    pub sample_bytes: u64,
+    /// Its documents in the sample.
+    pub documents: u64,
+    /// What the sample and the log are to this key.
+    pub sample: String,
+    /// The log's kind to this key.
+    pub log_kind: String,
+    /// Whether its writes stopped before the sample's end.
+    pub closed: bool,
+    /// Of a snapshot, the share of its growth its count earns (Good–Turing).
+    pub credible: f64,
+    /// The growth the open values share.
+    pub open_growth: f64,
+    /// Its real write rate, bytes a second, when arrivals have times.
+    pub rate_bytes_per_second: Option<f64>,
+    /// Seconds until the container reaches the target at its write rate, when known.
+    pub open_seconds: Option<f64>,
+    /// The most it grows (a retention's bound, a period's cap); null when unbounded.
+    pub bound: Option<f64>,
+    /// Its growth factor, all told.
+    pub growth: f64,
+    /// Its projected bytes at the target.
+    pub bytes: u64,
+    /// The 95% interval of those bytes from its count alone.
+    pub interval_bytes: [u64; 2],
+}
+
 /// The key whose values a log of a share of the values samples.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct UnitReport {
@@ -947,6 +978,10 @@ pub struct ValueLanding {
     /// What the sample holds of a value tracked one by one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sample: Option<SampleFigures>,
+    /// How its size at the target is projected, step by step, when the projection places
+    /// it one by one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arithmetic: Option<ValueArithmetic>,
 }
 
 /// A value's documents and bytes in the sample.

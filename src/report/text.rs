@@ -192,6 +192,53 @@ pub fn kinds_note(t: &super::model::TargetReport) -> String {
     format!(" Sample: {sample} ({}){log}.{unit}", t.sample.why)
 }
 
+/// How a value reaches its projected size, step by step (`--explain-value`), as a sentence.
+pub fn arithmetic_line(x: &super::model::ValueArithmetic) -> String {
+    let kinds = format!(
+        "to this key the sample is {} and the log of {}",
+        match x.sample.as_str() {
+            "complete" => "complete values",
+            _ => "a snapshot",
+        },
+        match x.log_kind.as_str() {
+            "values" => "values (rates exact)",
+            _ => "requests (rates ÷ --log-share)",
+        }
+    );
+    let state = match (x.closed, x.credible < 1.0) {
+        (true, _) => "closed: its writes stopped".to_owned(),
+        (false, true) => format!(
+            "open; seen {} times, its count earns {:.0}% of the open values' growth ×{:.1} (Good–Turing)",
+            x.documents,
+            x.credible * 100.0,
+            x.open_growth
+        ),
+        (false, false) => format!("open; the open values grow ×{:.1}", x.open_growth),
+    };
+    let rate = x.rate_bytes_per_second.map_or(String::new(), |r| {
+        format!("; written at {}/s", human_bytes(r.round() as u64))
+    });
+    let open = x.open_seconds.map_or(String::new(), |s| {
+        format!(" for {:.1} days until the target", s / 86_400.0)
+    });
+    let bound = x.bound.map_or(String::new(), |b| {
+        format!("; bounded at ×{b:.1} (its rate × the time to live, or a period)")
+    });
+    let interval = match x.interval_bytes[0] == x.interval_bytes[1] {
+        true => " (exact: complete values)".to_owned(),
+        false => format!(
+            " (95%: {} to {} from its count)",
+            human_bytes(x.interval_bytes[0]),
+            human_bytes(x.interval_bytes[1])
+        ),
+    };
+    format!(
+        "How: {kinds}; {state}{rate}{open}{bound}. Grown ×{:.1}: {} at the target{interval}.",
+        x.growth,
+        human_bytes(x.bytes),
+    )
+}
+
 /// What the timelines start from, as a sentence of the header (with its leading space).
 pub fn timeline_note(b: &super::model::TimelineBasisReport) -> String {
     let ingest = match b.ingest_from.as_str() {
@@ -423,8 +470,12 @@ pub fn landing_line(r: &ExplainReport, v: &ValueLanding) -> String {
                     human_bytes(s.bytes)
                 )
             });
+            let how = v
+                .arithmetic
+                .as_ref()
+                .map_or(String::new(), |x| format!(" {}", arithmetic_line(x)));
             format!(
-                "{} has EPK {} on {reach}: projected {}{}, {} items{sample}.",
+                "{} has EPK {} on {reach}: projected {}{}, {} items{sample}.{how}",
                 v.value,
                 v.epk,
                 human_bytes(v.bytes),

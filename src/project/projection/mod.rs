@@ -69,9 +69,12 @@ use crate::stats::{CandidateStats, Span, value_hash};
 use super::kinds::{LogKind, SampleKind};
 use super::target::Target;
 
+mod explain;
 mod growth;
 mod periods;
 mod placement;
+
+pub use explain::{Explained, explain};
 
 use growth::*;
 use periods::*;
