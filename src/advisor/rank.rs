@@ -1,6 +1,7 @@
 //! Ranking and the recommendation: candidates without violations first, then by score
-//! (unrounded: cost first, see [`super::score`]), then by spec; the recommendation says in
-//! one sentence what decided it over the runner-up, and says so when the two are tied.
+//! (unrounded: cost first, see [`super::score`]), then by spec, and each run of keys of
+//! one cost (within [`SAME_COST`]) as an expert weighs them; the recommendation says in one
+//! sentence what decided it over the runner-up, and says so when the two are tied.
 
 use super::need;
 use crate::project::target::Target;
@@ -11,7 +12,10 @@ fn has_violation(c: &CandidateReport) -> bool {
     c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
-/// Orders candidates: without violations first, then by score, then by spec (stable).
+/// Orders candidates: without violations first, then by score, then by spec (stable);
+/// then each run of keys that need the same RU/s as the run's first (within
+/// [`SAME_COST`]: the replay's own noise) by what an expert weighs between keys of one
+/// cost, as [`decided`] says it: no priced hazard, headroom, simplicity, then the score.
 pub fn rank(candidates: &mut [CandidateReport]) {
     candidates.sort_by(|a, b| {
         has_violation(a)
@@ -19,9 +23,36 @@ pub fn rank(candidates: &mut [CandidateReport]) {
             .then(b.exact_score.total_cmp(&a.exact_score))
             .then_with(|| a.key.spec.cmp(&b.key.spec))
     });
+    let mut start = 0;
+    while start < candidates.len() {
+        let lead = &candidates[start];
+        let same = |c: &CandidateReport| {
+            let r = need::ratio(c, lead);
+            has_violation(c) == has_violation(lead)
+                && r < 1.0 + SAME_COST
+                && r * (1.0 + SAME_COST) > 1.0
+        };
+        let end = (start + 1..candidates.len())
+            .find(|&i| !same(&candidates[i]))
+            .unwrap_or(candidates.len());
+        candidates[start..end].sort_by(same_cost_order);
+        start = end;
+    }
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
     }
+}
+
+/// Between keys of one cost: no priced hazard first, then more headroom, then simpler,
+/// then by score and spec.
+fn same_cost_order(a: &CandidateReport, b: &CandidateReport) -> std::cmp::Ordering {
+    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
+    a.hazard
+        .cmp(&b.hazard)
+        .then(part(b, "storage_headroom").total_cmp(&part(a, "storage_headroom")))
+        .then(part(b, "simplicity").total_cmp(&part(a, "simplicity")))
+        .then(b.exact_score.total_cmp(&a.exact_score))
+        .then_with(|| a.key.spec.cmp(&b.key.spec))
 }
 
 pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommendation> {
@@ -374,6 +405,18 @@ mod tests {
                     "{cheap} against {dear}: {r:?}"
                 );
             }
+        }
+
+        #[test]
+        fn keys_of_one_cost_rank_by_simplicity_whatever_their_finer_figures() {
+            // 104 against 100 RU: within 5%, the same cost. The cheaper key has an extra
+            // level; the dearer is plain and ranks first, though its score is lower.
+            let r = ranked(vec![key("/a,/b", 100.0), key("/a", 104.0)]);
+            assert_eq!(specs(&r), ["/a", "/a,/b"], "{r:?}");
+            assert!(r[0].1 < r[1].1, "{r:?}");
+            // 106 against 100: a cost step of its own; the cheaper leads.
+            let r = ranked(vec![key("/a,/b", 100.0), key("/a", 106.0)]);
+            assert_eq!(specs(&r), ["/a,/b", "/a"], "{r:?}");
         }
 
         #[test]
