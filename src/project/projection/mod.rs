@@ -372,8 +372,11 @@ fn grow<'s>(
             c.cap = p.cap(c, &arrivals, time.retention);
         }
     }
-    if let Some(b) = time.retention.and_then(|r| arrivals.bound(r)) {
-        g.bound = b * real_over_sample(time, &arrivals, sample);
+    // A value holds at most its real rate × the time to live, and never less than it
+    // holds: the bound is taken past the real rate, then floored at 1.
+    let real = real_over_sample(time, &arrivals, sample);
+    if let Some(b) = time.retention.and_then(|r| arrivals.bound(r * real)) {
+        g.bound = b;
     }
     Grown {
         carriers,
@@ -663,6 +666,116 @@ mod tests {
             s.add(&c, &hash_v2(&c), false, bytes, Some(i as i64));
         }
         s
+    }
+
+    /// One row of the growth model's table: what the sample and time are, and what value
+    /// `"a"` (10 documents of 100 bytes, among 100 values alike: 101,000 bytes, no value
+    /// seen once, arriving one a second over 1,009 s) comes to at 10,100,000 bytes (×100).
+    struct Row {
+        what: &'static str,
+        sample: SampleKind,
+        /// The log's creates' share on new values.
+        new_share: Option<f64>,
+        /// `"a"`'s documents arrive first and stop (a closed value).
+        closed: bool,
+        /// Retention seconds, and the measured write rate (bytes a second).
+        retention: Option<(f64, f64)>,
+        want: f64,
+    }
+
+    #[test]
+    fn the_growth_model_by_hand() {
+        let target = Target {
+            storage_bytes: 10_100_000,
+            throughput: Throughput::Manual(400.0),
+        };
+        let row = |what, sample, new_share, closed, retention, want| Row {
+            what,
+            sample,
+            new_share,
+            closed,
+            retention,
+            want,
+        };
+        let (snapshot, complete) = (SampleKind::Snapshot, SampleKind::Complete);
+        let rows = [
+            // The open values share the ×100: 1,000 × (1 + 99 × 101,000 / 101,000).
+            row("a snapshot scales", snapshot, None, false, None, 100_000.0),
+            // The log's creates all go to new values: more values, not larger ones.
+            row(
+                "complete values multiply",
+                complete,
+                Some(1.0),
+                false,
+                None,
+                1_000.0,
+            ),
+            // Its writes stopped: it holds what it held.
+            row(
+                "a closed value takes nothing",
+                snapshot,
+                None,
+                true,
+                None,
+                1_000.0,
+            ),
+            // Real rate 1,000 B/s against the sample's 101,000 / 1,009 = 100.1: ×9.99.
+            // Items live 504.5 s, half the span: "a" holds at most its real rate × the
+            // time to live, 1,000 × 0.5 × 9.99 = 4,995 bytes, not ×100.
+            row(
+                "the TTL bound uses the real rate",
+                snapshot,
+                None,
+                false,
+                Some((504.5, 1_000.0)),
+                4_995.0,
+            ),
+            // A complete value is written at its own rate: 1,000 × max(1, 0.5).
+            row(
+                "a complete value's TTL bound is its own rate",
+                complete,
+                None,
+                false,
+                Some((504.5, 1_000.0)),
+                1_000.0,
+            ),
+        ];
+        for row in rows {
+            let others = (0..10).flat_map(|_| (0..100).map(|v| (format!("v{v}"), 100)));
+            let a = (0..10).map(|_| ("a".to_owned(), 100));
+            // Arrivals 0-1,009 in this order: "a" first when it closes, last otherwise.
+            let all: Vec<(String, u64)> = match row.closed {
+                true => a.chain(others).collect(),
+                false => others.chain(a).collect(),
+            };
+            let stats = stats_of(all.into_iter());
+            let newcomers = row
+                .new_share
+                .map(|share| crate::project::newcomers::Newcomers {
+                    share: Some(share),
+                    new_first_levels: None,
+                    heavy_firsts: Vec::new(),
+                    values: Vec::new(),
+                    new_values: 1_000,
+                });
+            let time = Time {
+                timed: row.closed || row.retention.is_some(),
+                retention: row.retention.map(|r| r.0),
+                rate: row.retention.map(|r| r.1),
+                rate_measured: row.retention.is_some(),
+                newcomers,
+                sample: row.sample,
+                ..Time::default()
+            };
+            let x = explain(&def(), &stats, &target, &time, "a").expect("a is placed");
+            assert!(
+                (x.bytes / row.want - 1.0).abs() < 0.01,
+                "{}: {} bytes, by hand {} ({x:?})",
+                row.what,
+                x.bytes,
+                row.want
+            );
+        }
     }
 
     #[test]
