@@ -87,6 +87,9 @@ pub struct Context<'a> {
     /// The write rate at the target, bytes per second, when known (see
     /// [`crate::project::projection::Time::rate`]).
     pub rate: Option<f64>,
+    /// Whether `rate` was measured from the log's creates (see
+    /// [`crate::project::projection::Time::rate_measured`]).
+    pub rate_measured: bool,
     /// What the sample and the log are.
     pub kinds: crate::project::kinds::Kinds,
 }
@@ -207,7 +210,7 @@ pub fn evaluate(
         log,
         log_share: ctx.log_share,
         gathered: coarse.then(|| 1.0 / ctx.log_share.clamp(f64::MIN_POSITIVE, 1.0)),
-        rate_measured: ctx.log.and_then(Log::create_rate).is_some(),
+        rate_measured: ctx.rate_measured,
     };
     let mut projection = match &candidate.layout {
         Some(l) => crate::project::layout::project(l, &definition, &stats, ctx.target, ctx.timed),

@@ -636,6 +636,7 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
         log_share: req.log_share,
         retention,
         rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
+        rate_measured: log.as_ref().and_then(Log::create_rate).is_some(),
         kinds: Kinds::default(),
     };
     let warnings: Vec<String> = (owners_warning(&stats, log.as_ref()).into_iter())
@@ -645,10 +646,10 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let measured = crate::parallel::map(stats, threads, &|i, stats| {
         super::evaluate::measure(&req.candidates[i], stats, plan.inputs(i), &ctx)
     });
-    if let Some(path) = &req.unit {
-        named_unit(path, &req, &measured)?;
-    }
-    let kinds = kinds_of(&req, &measured, (summary.bytes, span), log.as_ref());
+    let named = (req.unit.as_deref())
+        .map(|path| named_unit(path, &req, &measured))
+        .transpose()?;
+    let kinds = kinds_of(&req, &measured, (summary.bytes, span), log.as_ref(), named);
     ctx.kinds = kinds.clone();
     let evaluations = crate::parallel::map(measured, threads, &|i, m| {
         evaluate(&req.candidates[i], m, plan.inputs(i), &ctx)
@@ -688,12 +689,14 @@ fn plain(c: &Candidate, m: &Measured) -> bool {
 /// What the sample and the log are: the flags, else inferred from the `--time-path`
 /// arrivals against the log's creates, and from the log's creates on values the sample
 /// never saw against what a uniform share leaves unseen, on the candidate where they
-/// differ most (see [`crate::project::kinds`]).
+/// differ most (see [`crate::project::kinds`]); of complete values logged whole, the unit
+/// `--unit` `named`, else inferred.
 fn kinds_of(
     req: &Request,
     measured: &[Measured],
     (bytes, span): (u64, Option<crate::stats::values::Span>),
     log: Option<&Log>,
+    named: Option<crate::project::kinds::Unit>,
 ) -> Kinds {
     // Good–Turing's unseen share beside the log's, on the candidate where the log's
     // exceeds it most.
@@ -715,7 +718,7 @@ fn kinds_of(
     };
     let mut kinds = crate::project::kinds::kinds(req.kinds.0, req.kinds.1, &evidence);
     if kinds.sample == SampleKind::Complete && kinds.log == LogKind::Values {
-        kinds.unit = unit(req, measured);
+        kinds.unit = named.or_else(|| unit(req, measured));
     }
     kinds
 }
@@ -744,9 +747,6 @@ fn named_unit(
 /// creates go to the sample's values, the one with the most distinct values (the first
 /// given on a tie).
 fn unit(req: &Request, measured: &[Measured]) -> Option<crate::project::kinds::Unit> {
-    if let Some(path) = &req.unit {
-        return named_unit(path, req, measured).ok();
-    }
     let known = |m: &Measured| {
         (m.newcomers.as_ref()).is_some_and(|n| n.share.is_some_and(|s| s <= UNIT_NEW))
     };

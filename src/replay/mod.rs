@@ -43,7 +43,7 @@ pub fn replay(
     };
     let timed_log = log.zip(clock).map(|(l, c)| {
         // A sampled log keeps a share of the lines: its values' loads are partly chance.
-        let kept = subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(l.level.min(60) as i32);
+        let kept = kept_share(subject, Some(l));
         let start = l.ops.iter().filter_map(|o| o.ts).min().unwrap_or(0);
         ((c.seconds.min(load::VALUE_SECONDS), 1.0 - kept), start)
     });
@@ -69,6 +69,13 @@ pub fn replay(
         r.logged_spread()
     };
     r.stats
+}
+
+/// The share of the real traffic's lines the log kept: `--log-share`, halved for each
+/// level the log was thinned to fit `--memory`.
+fn kept_share(subject: &Subject<'_>, log: Option<&Log>) -> f64 {
+    let level = log.map_or(0, |l| l.level.min(60)) as i32;
+    subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(level)
 }
 
 /// The write spread of the sample's documents replayed as creates, whose data lies in

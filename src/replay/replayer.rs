@@ -208,13 +208,6 @@ pub(super) fn slice_owners(c: &mut Container, v1: bool) -> Vec<Vec<(usize, f64)>
     bytes
 }
 
-/// The share of the real traffic's lines the log kept: `--log-share`, halved for each
-/// level the log was thinned to fit `--memory`.
-fn kept_share(subject: &Subject<'_>, log: Option<&Log>) -> f64 {
-    let level = log.map_or(0, |l| l.level.min(60)) as i32;
-    subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(level)
-}
-
 /// What a replay starts from, decided before it starts: the windows' clock, the clock of a
 /// value's load and the log's first time (a log with times), whether the sample's
 /// documents are replayed as creates, and where the container's data lies.
@@ -323,7 +316,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
             runs: Runs::new(parts),
             need: Need {
                 counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
-                noise: 1.0 - kept_share(subject, log),
+                noise: 1.0 - super::kept_share(subject, log),
                 ..Need::default()
             },
             id: crate::engine::KeyPath::from_segments(["id"]),

@@ -71,14 +71,7 @@ pub fn explain(
     let bytes = projected(c, &g, periods.as_ref());
     let span = arrivals.span();
     let real = real_over_sample(time, &arrivals, sample);
-    let rate = (arrivals.timed && span > 0.0).then(|| {
-        c.bytes / span
-            * if time.sample == SampleKind::Complete {
-                1.0
-            } else {
-                real
-            }
-    });
+    let rate = (arrivals.timed && span > 0.0).then(|| c.bytes / span * real);
     let open_seconds = (time.rate)
         .filter(|r| *r > 0.0 && r.is_finite())
         .map(|r| ((target.storage_bytes as f64 - sample) / r).max(0.0));
