@@ -295,6 +295,8 @@ fn cost_report(c: &need::Cost) -> CostReport {
         required_ru: c.required_ru,
         required_ru_unknown: c.unknown_because.clone(),
         need_ru: c.need_ru(),
+        load_ru: c.load_ru.map(|r| r.round()),
+        minimum_ru: c.minimum_ru.round(),
         monthly: Monthly {
             throughput: c.monthly_throughput.map(cents),
             storage: cents(c.monthly_storage),

@@ -158,16 +158,35 @@ fn value_rate(e: &Evaluation, prices: &Prices) -> Option<f64> {
 /// How many times what `alt` needs `c` needs: by efficiency (the same operations over the
 /// whole log), or by the RU/s to provision when both are known and that says more (the
 /// service minimums: a layout's collections each need 400 RU/s, whatever their load).
+/// Two keys at the same service minimum need the same: 1.
 pub fn ratio(
     c: &crate::report::model::CandidateReport,
     alt: &crate::report::model::CandidateReport,
 ) -> f64 {
+    if floor_tied(c, alt) {
+        return 1.0;
+    }
     let by_efficiency = alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
     let by_ru = match (c.cost.need_ru, alt.cost.need_ru) {
         (Some(mine), Some(theirs)) => mine / theirs.max(f64::MIN_POSITIVE),
         _ => 0.0,
     };
     by_efficiency.max(by_ru)
+}
+
+/// Whether a key needs only the service's minimum: its load's busiest hour asks for no
+/// more RU/s than the least the service allows the target.
+pub fn at_floor(c: &crate::report::model::CandidateReport) -> bool {
+    c.cost.load_ru.is_some_and(|l| l <= c.cost.minimum_ru)
+}
+
+/// Whether two keys meet the same service minimum: they provision and bill the same,
+/// whatever their loads, so their cost is tied (see [`ratio`]).
+pub fn floor_tied(
+    a: &crate::report::model::CandidateReport,
+    b: &crate::report::model::CandidateReport,
+) -> bool {
+    at_floor(a) && at_floor(b) && (a.cost.minimum_ru - b.cost.minimum_ru).abs() < 0.5
 }
 
 /// Why rates are unknown, when they are.

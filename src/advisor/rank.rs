@@ -6,16 +6,18 @@
 use super::need;
 use crate::project::target::Target;
 use crate::report::model::{CandidateReport, Finding, Recommendation, Severity};
+use crate::report::text::thousands;
 use crate::units::human_bytes;
 
 fn has_violation(c: &CandidateReport) -> bool {
     c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
-/// Orders candidates: without violations first, then by score, then by spec (stable);
-/// then each run of keys that need the same RU/s as the run's first (within
-/// [`SAME_COST`]: the replay's own noise) by what an expert weighs between keys of one
-/// cost, as [`decided`] says it: no priced hazard, headroom, simplicity, then the score.
+/// Orders candidates: without violations first; in each class the keys that need only the
+/// service's minimum first (they bill the same; then by their loads below it); the rest by score, then
+/// by spec (stable), and each run of keys that need the same RU/s as the run's first
+/// (within [`SAME_COST`]: the replay's own noise) by what an expert weighs between keys of
+/// one cost, as [`decided`] says it: no priced hazard, headroom, simplicity, the score.
 pub fn rank(candidates: &mut [CandidateReport]) {
     candidates.sort_by(|a, b| {
         has_violation(a)
@@ -23,23 +25,104 @@ pub fn rank(candidates: &mut [CandidateReport]) {
             .then(b.exact_score.total_cmp(&a.exact_score))
             .then_with(|| a.key.spec.cmp(&b.key.spec))
     });
+    let clean = candidates.partition_point(|c| !has_violation(c));
+    let (without, with) = candidates.split_at_mut(clean);
+    order_class(without);
+    order_class(with);
+    for (i, c) in candidates.iter_mut().enumerate() {
+        c.rank = i + 1;
+    }
+}
+
+/// One class (with or without violations), already in score order: the keys that need only
+/// a service minimum no other key of the class undercuts first, in [`floor_order`]; then
+/// the rest in runs of one cost.
+fn order_class(candidates: &mut [CandidateReport]) {
+    let least = (candidates.iter())
+        .filter_map(|c| c.cost.need_ru)
+        .min_by(f64::total_cmp);
+    let floor = least.filter(|&l| {
+        (candidates.iter()).any(|c| need::at_floor(c) && (c.cost.minimum_ru - l).abs() < 0.5)
+    });
+    let at = |c: &CandidateReport| {
+        floor.is_some_and(|m| need::at_floor(c) && (c.cost.minimum_ru - m).abs() < 0.5)
+    };
+    candidates.sort_by_key(|c| !at(c));
+    let n = candidates.iter().take_while(|c| at(c)).count();
+    let (floored, rest) = candidates.split_at_mut(n);
+    floor_order(floored);
+    in_runs(rest, need::ratio, same_cost_order);
+}
+
+/// Keys that bill the same at the service's minimum: no priced hazard first, then the
+/// RU/s their load really needs below the minimum (the room left before it costs more),
+/// then the partitions a read visits, each within [`SAME_COST`] a tie; then
+/// [`same_cost_order`].
+fn floor_order(candidates: &mut [CandidateReport]) {
+    let load = |c: &CandidateReport| c.cost.load_ru.unwrap_or(0.0);
+    let visits = |c: &CandidateReport| c.queries.avg_partitions;
+    candidates.sort_by(|a, b| {
+        (a.hazard.cmp(&b.hazard))
+            .then(load(a).total_cmp(&load(b)))
+            .then_with(|| a.key.spec.cmp(&b.key.spec))
+    });
+    let mut start = 0;
+    while start < candidates.len() {
+        let hazard = candidates[start].hazard;
+        let end = start + candidates[start..].partition_point(|c| c.hazard == hazard);
+        let loads = |c: &CandidateReport, lead: &CandidateReport| {
+            // A load a cost step apart counts; nearer, it is a tie (see FLOOR_LOAD_STEP).
+            let r = ratio_of(load(c), load(lead));
+            match r.max(1.0 / r) < FLOOR_LOAD_STEP {
+                true => 1.0,
+                false => r,
+            }
+        };
+        in_runs(&mut candidates[start..end], loads, |a, b| {
+            visits(a).total_cmp(&visits(b))
+        });
+        in_runs(
+            &mut candidates[start..end],
+            |c, lead| loads(c, lead).max(ratio_of(visits(c), visits(lead))),
+            same_cost_order,
+        );
+        start = end;
+    }
+}
+
+/// Below a service minimum, loads this many times apart decide between keys; nearer, they
+/// tie. A load under the minimum is the busiest hour's hottest partition of a small
+/// workload, mostly chance where few operations land on each partition, so only a cost
+/// step counts ([`super::score::COST_STEP`], the step the score guarantees).
+pub const FLOOR_LOAD_STEP: f64 = super::score::COST_STEP;
+
+/// `a` over `b`, 1 when both are nothing.
+fn ratio_of(a: f64, b: f64) -> f64 {
+    match (a > 0.0, b > 0.0) {
+        (false, false) => 1.0,
+        _ => a.max(f64::MIN_POSITIVE) / b.max(f64::MIN_POSITIVE),
+    }
+}
+
+/// Splits `candidates` into runs whose members are within [`SAME_COST`] of the run's first
+/// by `ratio` (either way), and sorts each run by `order`.
+fn in_runs(
+    candidates: &mut [CandidateReport],
+    ratio: impl Fn(&CandidateReport, &CandidateReport) -> f64,
+    order: impl Fn(&CandidateReport, &CandidateReport) -> std::cmp::Ordering,
+) {
     let mut start = 0;
     while start < candidates.len() {
         let lead = &candidates[start];
         let same = |c: &CandidateReport| {
-            let r = need::ratio(c, lead);
-            has_violation(c) == has_violation(lead)
-                && r < 1.0 + SAME_COST
-                && r * (1.0 + SAME_COST) > 1.0
+            let r = ratio(c, lead);
+            r < 1.0 + SAME_COST && r * (1.0 + SAME_COST) > 1.0
         };
         let end = (start + 1..candidates.len())
             .find(|&i| !same(&candidates[i]))
             .unwrap_or(candidates.len());
-        candidates[start..end].sort_by(same_cost_order);
+        candidates[start..end].sort_by(&order);
         start = end;
-    }
-    for (i, c) in candidates.iter_mut().enumerate() {
-        c.rank = i + 1;
     }
 }
 
@@ -94,6 +177,9 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     if has_violation(next) && !has_violation(best) {
         return format!("Decided: {n} has a violation, {b} none.");
     }
+    if need::floor_tied(best, next) {
+        return at_floor_decided(best, next);
+    }
     let ratio = need::ratio(next, best);
     if ratio >= 1.0 + SAME_COST {
         return format!("Decided: {b} is cheaper by {ratio:.2}× in RU/s.");
@@ -101,7 +187,6 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     if ratio * (1.0 + SAME_COST) <= 1.0 {
         return dearer_first(best, next, 1.0 / ratio);
     }
-    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     // Figures within 5% can fall either side of one of throughput's steps.
     let rounded = match best.cost.required_ru != next.cost.required_ru {
         true => " before throughput's steps",
@@ -111,6 +196,50 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
         "{b} and {n} need the same RU/s (within {:.0}%{rounded})",
         SAME_COST * 100.0
     );
+    tie_broken(best, next, &same)
+}
+
+/// What decided between two keys at the same service minimum: they bill the same, so the
+/// load each really needs below it decides, then the partitions a read visits, then what
+/// decides between keys of one cost.
+fn at_floor_decided(best: &CandidateReport, next: &CandidateReport) -> String {
+    let (b, n) = (&best.key.spec, &next.key.spec);
+    let load = |c: &CandidateReport| c.cost.load_ru.unwrap_or(0.0);
+    let same = format!(
+        "{b} and {n} both need only the service's minimum of {} RU/s, so they bill the same",
+        thousands(best.cost.minimum_ru)
+    );
+    if next.hazard && !best.hazard {
+        return format!(
+            "Decided: {same}, and {b} needs no key changes and holds every document's key."
+        );
+    }
+    let more = ratio_of(load(next), load(best));
+    if more >= FLOOR_LOAD_STEP {
+        return format!(
+            "Decided: {same}; below it, {b}'s load needs {} RU/s in its busiest hour against {} ({more:.2}×), so it has more room before it costs more.",
+            thousands(load(best)),
+            thousands(load(next))
+        );
+    }
+    let (vb, vn) = (best.queries.avg_partitions, next.queries.avg_partitions);
+    if ratio_of(vn, vb) >= 1.0 + SAME_COST {
+        return format!(
+            "Decided: {same}, and their loads below it are within a cost step ({FLOOR_LOAD_STEP}×); {b}'s reads visit {vb:.1} partitions on average against {vn:.1}.",
+        );
+    }
+    let same = format!(
+        "{same}, their loads below it are within a cost step ({FLOOR_LOAD_STEP}×) and their reads visit as many partitions (within {:.0}%)",
+        SAME_COST * 100.0
+    );
+    tie_broken(best, next, &same)
+}
+
+/// Between keys of one cost (`same` says how they are the same): a priced hazard, headroom,
+/// simplicity, or a tie.
+fn tie_broken(best: &CandidateReport, next: &CandidateReport, same: &str) -> String {
+    let b = &best.key.spec;
+    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     if next.hazard && !best.hazard {
         return format!(
             "Decided: {same}, and {b} needs no key changes and holds every document's key."
@@ -282,6 +411,71 @@ mod tests {
                 .map(|c| c.findings.iter().any(|f| f.code == FindingCode::ExcessRu))
                 .collect();
             assert_eq!(&got, expected, "{needs:?}");
+        }
+    }
+
+    /// A key of `score` and `efficiency` whose busiest hour needs `load` RU/s against a
+    /// service minimum of 6,000 (6 TB at 1 RU/s per GB), whose reads visit `visits`
+    /// partitions.
+    fn floored(spec: &str, score: f64, load: f64, visits: f64) -> CandidateReport {
+        let mut c = with(spec, score, false);
+        c.cost.load_ru = Some(load);
+        c.cost.minimum_ru = 6_000.0;
+        c.cost.need_ru = Some(load.max(6_000.0));
+        c.cost.required_ru = c.cost.need_ru;
+        c.cost.efficiency = score / 100.0;
+        c.queries.avg_partitions = visits;
+        c
+    }
+
+    #[test]
+    fn keys_at_one_service_minimum_bill_the_same_and_their_loads_decide() {
+        // (spec, score, load RU/s, partitions a read visits) → order, and the sentence's
+        // figures. By hand: 6 TB at 1 RU/s per GB is 6,000 RU/s whatever the key; below
+        // it, /b's load of 85 RU/s leaves more room than /a's 183 (2.15×), though /a's
+        // whole-log efficiency (0.62) beats /b's (0.61): the bills are equal.
+        type Case<'a> = (&'a [(&'a str, f64, f64, f64)], &'a [&'a str], &'a str);
+        let cases: &[Case<'_>] = &[
+            (
+                &[("/a", 62.0, 183.0, 27.3), ("/b", 61.0, 85.0, 28.5)],
+                &["/b", "/a"],
+                "85 RU/s in its busiest hour against 183 (2.15×)",
+            ),
+            // Loads within a cost step (100 against 85, 1.18× < 1.25×): the partitions a
+            // read visits decide (134.6 against 28.5).
+            (
+                &[("/id", 70.0, 85.0, 134.6), ("/b", 61.0, 100.0, 28.5)],
+                &["/b", "/id"],
+                "reads visit 28.5 partitions on average against 134.6",
+            ),
+            // Loads and visits within 5%: simplicity decides, as between keys of one cost.
+            (
+                &[("/a,/m", 62.0, 84.0, 28.0), ("/a", 61.0, 85.0, 28.5)],
+                &["/a", "/a,/m"],
+                "is simpler",
+            ),
+            // A key above the minimum bills more: the floored key leads whatever its score.
+            (
+                &[("/hot", 90.0, 6_900.0, 1.0), ("/b", 61.0, 85.0, 28.5)],
+                &["/b", "/hot"],
+                "cheaper by 1.15× in RU/s",
+            ),
+        ];
+        for (input, order, said) in cases {
+            let mut list: Vec<CandidateReport> = (input.iter())
+                .map(|(s, sc, l, v)| floored(s, *sc, *l, *v))
+                .collect();
+            if input[0].0 == "/a,/m" {
+                list[0].components.insert("simplicity".into(), 0.95);
+                list[1].components.insert("simplicity".into(), 1.0);
+            }
+            rank(&mut list);
+            let got: Vec<&str> = list.iter().map(|c| c.key.spec.as_str()).collect();
+            assert_eq!(&got, order, "{input:?}");
+            let sentence = decided(&list[0], &list[1]);
+            assert!(sentence.contains(said), "{sentence}");
+            let floored = need::floor_tied(&list[0], &list[1]);
+            assert_eq!(floored, sentence.contains("bill the same"), "{sentence}");
         }
     }
 

@@ -477,6 +477,13 @@ pub struct CostReport {
     /// compare on it.
     #[serde(skip)]
     pub need_ru: Option<f64>,
+    /// RU/s the load itself needs in its busiest hour, before the service's minimums and
+    /// the billing model's steps; `null` when the log gives no rates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub load_ru: Option<f64>,
+    /// The least RU/s the service allows the target (1 RU/s per GB, 400, the autoscale
+    /// floor, a layout's collections), whatever the load.
+    pub minimum_ru: f64,
     /// The monthly bill at the stated prices.
     pub monthly: Monthly,
 }
@@ -1072,6 +1079,8 @@ pub(crate) mod testing {
                 required_ru: Some(12_345.0),
                 required_ru_unknown: None,
                 need_ru: Some(12_345.0),
+                load_ru: Some(12_345.0),
+                minimum_ru: 400.0,
                 monthly: Monthly {
                     throughput: Some(720.95),
                     storage: 250.0,
