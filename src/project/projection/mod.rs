@@ -779,6 +779,53 @@ mod tests {
     }
 
     #[test]
+    fn a_new_value_takes_its_rate_times_the_time_to_the_target() {
+        // The growth model's table, one more row: a pilot (complete values) of the same
+        // 101,000 bytes whose log writes every create to new values, one new value "n"
+        // taking 1% of them. Its rate is 1% of the container's ingest R; the container
+        // reaches the target after (10,100,000 - 101,000) / R seconds; so "n" holds
+        // 0.01 × R × 9,999,000 / R = 99,990 bytes, whatever R, and never its share of
+        // lines of the whole growth counted twice. The sample's values, complete, keep
+        // their 1,000 bytes.
+        let target = Target {
+            storage_bytes: 10_100_000,
+            throughput: Throughput::Manual(400.0),
+        };
+        let values = (0..10).flat_map(|_| (0..101).map(|v| (format!("v{v}"), 100)));
+        let stats = stats_of(values);
+        let n = [PkValueRef::Str("n")];
+        let newcomers = crate::project::newcomers::Newcomers {
+            share: Some(1.0),
+            new_first_levels: None,
+            heavy_firsts: Vec::new(),
+            values: vec![crate::project::newcomers::NewValue {
+                epk: def().epk(&n).expect("a string value hashes"),
+                label: "\"n\"".to_owned(),
+                share: 0.01,
+            }],
+            new_values: 100,
+        };
+        for rate in [10.0, 1_000.0] {
+            let time = Time {
+                newcomers: Some(newcomers.clone()),
+                sample: SampleKind::Complete,
+                rate: Some(rate),
+                rate_measured: true,
+                ..Time::default()
+            };
+            let p = project_at(&def(), &stats, &target, time);
+            let largest = p.largest.as_ref().expect("a largest value");
+            assert_eq!(largest.label, "\"n\"", "rate {rate}: {largest:?}");
+            let want = 0.01 * (10_100_000.0 - 101_000.0);
+            assert!(
+                (largest.bytes as f64 / want - 1.0).abs() < 0.01,
+                "rate {rate}: {} bytes, by hand {want}",
+                largest.bytes
+            );
+        }
+    }
+
+    #[test]
     fn a_sampled_skewed_key_projects_its_largest_value_as_the_exact_count_does() {
         // A few customers hold much of the data and most of the rest comes back: once the
         // values are sampled (about one per slice of the hash space), the largest value
