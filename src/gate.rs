@@ -159,11 +159,12 @@ fn finding_reasons(report: &Report, c: &CandidateReport, deny: &[FindingCode]) -
 
 /// The best-ranked alternative, when it scores above the declared design.
 fn best_alternative(report: &Report, c: &CandidateReport) -> Option<String> {
-    // Any alternative without violations beats a design with one, whatever the scores.
+    // Any alternative without violations beats a design with one, whatever the scores;
+    // otherwise one the ranking puts above the design for a reason, not by a tie.
     let violates = c.findings.iter().any(|f| f.severity == Severity::Violation);
     (report.candidates.iter())
-        .find(|o| is_alternative(o))
-        .filter(|o| violates || o.score > c.score)
+        .find(|o| is_alternative(o) && o.key.spec != c.key.spec)
+        .filter(|o| violates || (o.rank < c.rank && !crate::advisor::rank::tied(o, c)))
         .map(|o| o.key.spec.clone())
 }
 
@@ -256,10 +257,11 @@ fn is_alternative(o: &CandidateReport) -> bool {
         && o.findings.iter().all(|f| f.severity != Severity::Violation)
 }
 
-/// The alternative without violations that needs the fewest RU/s (ties: the better rank).
+/// The alternative without violations that needs the fewest RU/s (ties: the better rank);
+/// never the declared key's own paths under another hash version.
 fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
     (report.candidates.iter())
-        .filter(|o| is_alternative(o))
+        .filter(|o| is_alternative(o) && o.key.spec != report.declared().key.spec)
         .max_by(|a, b| (a.cost.efficiency.total_cmp(&b.cost.efficiency)).then(b.rank.cmp(&a.rank)))
 }
 
@@ -269,7 +271,9 @@ mod tests {
     use crate::report::model::testing::candidate;
     use crate::report::model::{Finding, InputSummary, SCHEMA_VERSION, Tool};
 
-    fn report(candidates: Vec<CandidateReport>) -> Report {
+    /// A report of `candidates`, ranked as analysis ranks them.
+    fn report(mut candidates: Vec<CandidateReport>) -> Report {
+        crate::advisor::rank::rank(&mut candidates);
         Report {
             schema_version: SCHEMA_VERSION.to_owned(),
             tool: Tool::default(),

@@ -9,12 +9,19 @@ use crate::util::pkadvisor;
 /// The folder of public artefacts, beside the repository.
 const REAL: &str = "../shared/real";
 
-/// The path of `rel` under [`REAL`], or `None` (with a printed note) when absent.
+/// The path of `rel` under [`REAL`], or `None` (with a printed note) when absent; absent
+/// under `CI=true`, the test fails.
 fn real(test: &str, rel: &str) -> Option<String> {
     let p = Path::new(REAL).join(rel);
     if p.exists() {
         return Some(p.to_string_lossy().into_owned());
     }
+    // In CI the artefacts are part of the run: their absence fails it.
+    assert!(
+        std::env::var("CI").map_or(true, |v| v != "true"),
+        "{test}: {} is absent under CI=true",
+        p.display()
+    );
     use std::io::Write as _;
     let _ = writeln!(
         std::io::stderr(),
@@ -633,4 +640,115 @@ fn a_log_filter_on_a_path_no_document_holds_is_said() {
         err.contains("the log filters by /myPartitionKey, which none of the first"),
         "{err}"
     );
+}
+
+/// Paths of the real documents that no expert keys by unless the reads filter on them:
+/// free text, measurements, booleans.
+const NOT_KEYS: [&str; 7] = [
+    "/name",
+    "/description",
+    "/categoryName",
+    "/price",
+    "/amount",
+    "/processed",
+    "/tags",
+];
+
+/// Whether `spec` uses one of [`NOT_KEYS`] as a path.
+fn uses_a_non_key(spec: &str) -> bool {
+    spec.split([',', '(', ')'])
+        .any(|t| NOT_KEYS.contains(&t.trim()))
+}
+
+#[test]
+fn real_documents_are_keyed_by_what_makes_a_key() {
+    let t = "real_documents_are_keyed_by_what_makes_a_key";
+    let (Some(products), Some(queries), Some(transactions)) = (
+        real(t, "docs/cosmicworks-v4-product.json"),
+        real(t, "queries/cosmicworks-product-queries.ndjson"),
+        real(t, "docs/labs-transactions.json"),
+    ) else {
+        return;
+    };
+    // (documents, extra flags, the expected key, why)
+    let cases: [(&str, Vec<&str>, &str, &str); 4] = [
+        (
+            &products,
+            vec!["--target-storage", "10GB", "--throughput", "400"],
+            "/id",
+            "no reads: the products' own id (the SKU is id-like too, and ties); names, \
+             descriptions and prices are never keys",
+        ),
+        (
+            &products,
+            vec!["--target-storage", "1TB", "--throughput", "10000"],
+            "/id",
+            "at 1 TB the same: no reads, the documents' own id",
+        ),
+        (
+            &products,
+            vec![
+                "--queries",
+                &queries,
+                "--target-storage",
+                "10GB",
+                "--throughput",
+                "400",
+            ],
+            "/categoryId",
+            "every logged read filters by the category, and at 10 GB one partition holds \
+             every category: the key the reads use",
+        ),
+        (
+            &transactions,
+            vec!["--target-storage", "10GB", "--throughput", "400"],
+            "/paidBy",
+            "no id and no reads: the payer, a nearly unique token, is the only id-like \
+             property; amount is a measurement, processed a boolean, costCenter 13 categories",
+        ),
+    ];
+    for (docs, extra, want, why) in &cases {
+        let mut args = vec!["analyze", docs, "--format", "json", "-q"];
+        args.extend(extra.iter().copied());
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{extra:?}: {err}");
+        let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let specs: Vec<&str> = (r["candidates"].as_array().unwrap().iter())
+            .map(|c| c["key"]["spec"].as_str().unwrap())
+            .collect();
+        assert_eq!(specs[0], *want, "{extra:?}: {why}; ranked {specs:?}");
+        let bad: Vec<&&str> = specs.iter().filter(|s| uses_a_non_key(s)).collect();
+        assert!(bad.is_empty(), "{extra:?}: proposed {bad:?}");
+        let reason = r["recommendation"]["reason"].as_str().unwrap();
+        let reads = r["candidates"][0]["queries"]["reads"].as_u64().unwrap();
+        assert_eq!(reads == 0, reason.contains("No logged reads"), "{reason}");
+    }
+}
+
+#[test]
+fn check_names_no_alternative_for_a_tie_nor_the_declared_paths_again() {
+    let t = "check_names_no_alternative_for_a_tie_nor_the_declared_paths_again";
+    let (Some(tf), Some(arm), Some(products)) = (
+        real(t, "infra/tf-vector-and-full-text-search.main.tf"),
+        real(t, "infra/quickstart-cosmosdb-sql.azuredeploy.json"),
+        real(t, "docs/cosmicworks-v4-product.json"),
+    ) else {
+        return;
+    };
+    // The Terraform sample declares /id: every product key costs the same with no reads,
+    // so nothing is better; the cheapest alternative is another path, not /id again.
+    let (code, out, err) = run(&["check", "--container", &tf, &products, "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let c = &r["check"];
+    assert_eq!(c["key"], "/id");
+    assert!(c["best_alternative"].is_null(), "{c}");
+    let cheapest = c["cheapest_alternative"].as_str().unwrap_or("");
+    assert_ne!(cheapest, "/id", "{c}");
+    assert!(!uses_a_non_key(cheapest), "{c}");
+    // The quickstart's /myPartitionKey is held by no product: fails, and names /id.
+    let (code, out, _) = run(&["check", "--container", &arm, &products, "--format", "json"]);
+    assert_eq!(code, 1);
+    let r: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(r["check"]["best_alternative"], "/id", "{}", r["check"]);
 }

@@ -225,6 +225,7 @@ pub fn evaluate(
         timed: ctx.timed,
         charges: ctx.charges,
         owners: &stats.owners,
+        share: (stats.bytes as f64 / ctx.target.storage_bytes.max(1) as f64).min(1.0),
     };
     let mut workload = replay(&mut projection.container, &subject, ctx.log, &sample);
     let parts = projection.container.partitions().len();

@@ -124,14 +124,16 @@ fn collections_minimum(e: &Evaluation) -> f64 {
 /// whatever `--log-share` says.
 pub const FEW_LINES_PER_WINDOW: f64 = 200.0;
 
-/// Whether the log is a sample of the traffic: a `--log-share` below 1, a log the tool
-/// thinned to stay within `--memory`, or few lines per window. Its maxima are then billed
-/// net of chance.
+/// Whether the operations replayed are a sample of the traffic: a `--log-share` below 1, a
+/// log the tool thinned to stay within `--memory`, few lines per window, or no logged
+/// operation at all (the sample's documents replayed as creates stand for the container's
+/// writes). Their maxima are then billed net of chance.
 pub fn is_sample(e: &Evaluation, prices: &Prices) -> bool {
     let w = &e.workload;
     prices.log_share < 1.0
         || w.log_thinned
         || (w.lines_per_window > 0.0 && w.lines_per_window < FEW_LINES_PER_WINDOW)
+        || (w.writes_from_sample && w.reads == 0)
 }
 
 /// What the key needs over the whole log (partitions × its hottest partition's RU): as

@@ -127,15 +127,44 @@ fn in_runs(
 }
 
 /// Between keys of one cost: no priced hazard first, then more headroom, then simpler,
-/// then by score and spec.
+/// then, with no logged reads, the documents' own id, then by score and spec.
 fn same_cost_order(a: &CandidateReport, b: &CandidateReport) -> std::cmp::Ordering {
     let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     a.hazard
         .cmp(&b.hazard)
         .then(part(b, "storage_headroom").total_cmp(&part(a, "storage_headroom")))
         .then(part(b, "simplicity").total_cmp(&part(a, "simplicity")))
+        .then(routed(b).cmp(&routed(a)))
+        .then(natural_id(a).cmp(&natural_id(b)))
         .then(b.exact_score.total_cmp(&a.exact_score))
         .then_with(|| a.key.spec.cmp(&b.key.spec))
+}
+
+/// The share of logged reads that name the key's value or prefix, in steps of 5% (nearer
+/// is the same): between keys of one cost, the one the reads filter by.
+fn routed(c: &CandidateReport) -> u32 {
+    let q = &c.queries;
+    match q.reads {
+        0 => 20,
+        _ => ((q.single + q.targeted).clamp(0.0, 1.0) * 20.0).round() as u32,
+    }
+}
+
+/// With no logged reads nothing says which property reads will filter by, and an expert
+/// keys by the documents' natural id: 0 for `/id`, 1 for another single path named as an
+/// id (`/productId`), 2 otherwise, and 2 for every key when the log has reads.
+fn natural_id(c: &CandidateReport) -> u8 {
+    if c.queries.reads > 0 {
+        return 2;
+    }
+    let Ok(spec) = crate::key::KeySpec::parse(&c.key.spec) else {
+        return 2;
+    };
+    match spec.levels() {
+        [crate::key::KeyLevel::Path(p)] if p.segments() == ["id"] => 0,
+        [crate::key::KeyLevel::Path(p)] if crate::measure::discover::names_an_id(p) => 1,
+        _ => 2,
+    }
 }
 
 pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommendation> {
@@ -149,6 +178,9 @@ pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Opti
         format!("{} scores {:.1} of 100. ", best.key.spec, best.score)
     };
     reason.push_str(&strengths(best, target));
+    if best.queries.reads == 0 {
+        reason.push_str(" No logged reads: nothing says which properties the reads filter by, so among keys of one cost the documents' own id is preferred; a query log (--queries) weighs the keys the reads use.");
+    }
     if let Some(next) = candidates.get(1) {
         reason.push_str(&format!(
             " The runner-up, {} (score {:.1}), {}{}.",
@@ -251,9 +283,22 @@ fn tie_broken(best: &CandidateReport, next: &CandidateReport, same: &str) -> Str
     if part(best, "simplicity") > part(next, "simplicity") + 1e-9 {
         return format!("Decided: {same}, and {b} is simpler (fewer levels, no computed value).");
     }
+    if routed(best) > routed(next) {
+        let share = |c: &CandidateReport| (c.queries.single + c.queries.targeted) * 100.0;
+        return format!(
+            "Decided: {same}, and the reads filter by {b}: {:.0}% of them name its value or prefix, against {:.0}%.",
+            share(best),
+            share(next)
+        );
+    }
+    if natural_id(best) < natural_id(next) {
+        return format!(
+            "Decided: {same}, and with no logged reads nothing says which property reads will filter by: {b} is the documents' own id, which every point read names."
+        );
+    }
     if (best.exact_score - next.exact_score).abs() < TIE_POINTS {
         return format!(
-            "Tied: {same}, the same hazards, headroom and simplicity; either serves, and {b} is listed first only by its finer figures (routing, spread, balance)."
+            "{TIED} {same}, neither has a priced hazard or less headroom, they are as simple and the reads filter by both alike; either serves, and {b} is listed first only by its finer figures (spread, balance, cardinality)."
         );
     }
     format!("Decided: {same}; {b} routes, spreads or balances slightly better.")
@@ -274,6 +319,15 @@ fn dearer_first(best: &CandidateReport, next: &CandidateReport, cheaper: f64) ->
         "is within a cost step, where routing, spread and balance decide"
     };
     format!("Decided: {n} needs {cheaper:.2}× fewer RU/s than {b} but {why}.")
+}
+
+/// How the decision sentence begins when the two keys are tied.
+const TIED: &str = "Tied:";
+
+/// Whether the ranking put `best` above `next` by a tie (the same cost, hazards, headroom
+/// and simplicity, scores within [`TIE_POINTS`]), not for a reason an expert gives.
+pub fn tied(best: &CandidateReport, next: &CandidateReport) -> bool {
+    decided(best, next).starts_with(TIED)
 }
 
 /// Scores closer than this are a tie when cost, hazards, headroom and simplicity agree.

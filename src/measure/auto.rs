@@ -6,13 +6,14 @@
 //! high-cardinality one, and for a value that is hot in the log's writes or could pass
 //! 20 GB a `hash_suffix` of it and a hierarchical key that spreads it); from the documents,
 //! `/id` and high-cardinality evenly spread
-//! properties — but only those some logged read filters by when the log has reads, and
-//! never free text (values over 101 bytes). Each candidate says why it is here.
+//! properties — but only those some logged read filters by when the log has reads, only
+//! id-like ones without reads (see [`Property`]), and never values over 101 bytes. Each
+//! candidate says why it is here.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::candidate::Candidate;
-use super::discover::Discovery;
+use super::discover::{Discovery, Property};
 use crate::engine::{KeyPath, Limits};
 use crate::key::{KeyLevel, KeySpec};
 use crate::log::{Log, OpKind};
@@ -439,6 +440,8 @@ fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
             "/id: unique per item, reads by id are single-partition".to_owned(),
         );
     }
+    // A property no read filters by is proposed only when it is id-like: free text,
+    // measurements, booleans and timestamps are never keys unless the log filters on them.
     let mut paths: Vec<(&KeyPath, usize)> = d
         .paths
         .iter()
@@ -449,17 +452,25 @@ fn from_documents(inp: &Inputs<'_>, out: &mut Out) {
                 && s.distinct >= 100.min(d.len() / 2).max(2)
                 && (s.top_count as f64) < 0.1 * s.present as f64
                 && s.longest <= V1_VALUE_LIMIT + 2
-                && read_filters
-                    .as_ref()
-                    .is_none_or(|f| f.path.contains_key(*p))
+                && match read_filters.as_ref() {
+                    Some(f) => f.path.contains_key(*p),
+                    None => s.property(p) == Property::IdLike,
+                }
         })
         .map(|(p, s)| (p, s.distinct))
         .collect();
     paths.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(b.0)));
     for (p, distinct) in paths.into_iter().take(6) {
+        let why = match read_filters {
+            Some(_) => "a property the reads filter by",
+            None => "an id-like property (no read filters by any property)",
+        };
         out.push(
             vec![path_level(p)],
-            format!("high-cardinality property of the documents: {distinct} distinct values in the first {} documents, none above 10%", d.len()),
+            format!(
+                "{why}: {distinct} distinct values in the first {} documents, none above 10%",
+                d.len()
+            ),
         );
     }
 }

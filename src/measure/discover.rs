@@ -37,9 +37,104 @@ pub struct PathStats {
     pub top_count: u64,
     /// The longest value's JSON text, in bytes.
     pub longest: usize,
+    /// Documents whose value is a string.
+    pub strings: u64,
+    /// Of those, strings holding whitespace (words: free text, names).
+    pub spaced: u64,
+    /// Of those, strings that read as a date with a time of day (`2024-05-01T10:22`,
+    /// `2024-05-01 10:22:31`).
+    pub times: u64,
+    /// Of those, strings that begin as a date or a month (`2024-05-01`, `2024-05`): periods
+    /// (times of day among them).
+    pub dates: u64,
+    /// Documents whose value is a number.
+    pub numbers: u64,
+    /// Documents whose value is `true` or `false`.
+    pub booleans: u64,
     /// Documents per value, by the value's hash.
     counts: FxHashMap<u64, u32>,
     last: Option<u64>,
+}
+
+/// What a property is to an expert choosing a key: only properties the application knows
+/// at every write and read and that never change make keys (identifiers, tenants, natural
+/// keys, and the periods or levels its queries filter on). Free text, measurements,
+/// booleans and fine-grained timestamps are never proposed unless the log filters on them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Property {
+    /// Named as an id (`id`, `…Id`, `…_id`, `…Key`), or tokens: strings without whitespace
+    /// that are not dates, with many values (at least 100, or nearly all distinct): a SKU,
+    /// an email, a VIN, a serial number.
+    IdLike,
+    /// Strings with whitespace in at least half of them (titles, names, descriptions).
+    FreeText,
+    /// Numbers not named as an id (quantities: weights, prices, scores, sizes, counts).
+    Measurement,
+    /// `true` or `false`.
+    Boolean,
+    /// Strings that read as a date with a time of day in at least half of them.
+    Timestamp,
+    /// Anything else: categories, codes, periods, statuses.
+    Other,
+}
+
+impl Property {
+    /// How reports name it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Property::IdLike => "id-like",
+            Property::FreeText => "free text",
+            Property::Measurement => "a measurement",
+            Property::Boolean => "a boolean",
+            Property::Timestamp => "a fine-grained timestamp",
+            Property::Other => "a category",
+        }
+    }
+}
+
+/// Whether a path's last name names an id: `id`, or ending in `Id`, `ID`, `_id`, `-id`,
+/// `Key` or `_key`.
+pub fn names_an_id(path: &KeyPath) -> bool {
+    let Some(last) = path.segments().last() else {
+        return false;
+    };
+    let lower = last.to_ascii_lowercase();
+    lower == "id"
+        || ["Id", "ID", "Key"]
+            .iter()
+            .any(|e| last.ends_with(e) && last.len() > e.len())
+        || ["_id", "-id", "_key", "-key"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+}
+
+impl PathStats {
+    /// What the path's values make it (see [`Property`]): by the share of its values of
+    /// each kind (most is 95%, half of its strings for text and times).
+    pub fn property(&self, path: &KeyPath) -> Property {
+        let present = self.present.max(1) as f64;
+        let most = |n: u64| n as f64 >= 0.95 * present;
+        let half = |n: u64| self.strings > 0 && 2 * n >= self.strings;
+        if most(self.booleans) {
+            Property::Boolean
+        } else if names_an_id(path) {
+            Property::IdLike
+        } else if most(self.numbers) {
+            Property::Measurement
+        } else if half(self.times) {
+            Property::Timestamp
+        } else if half(self.spaced) {
+            Property::FreeText
+        } else if most(self.strings)
+            && 20 * self.spaced <= self.strings
+            && 20 * self.dates <= self.strings
+            && (self.distinct >= 100 || self.distinct as f64 >= 0.9 * present)
+        {
+            Property::IdLike
+        } else {
+            Property::Other
+        }
+    }
 }
 
 /// The first documents and their paths.
@@ -119,12 +214,12 @@ pub fn discover_into(d: &mut Discovery, text: &[u8], max_docs: usize) {
         if doc.is_object() {
             let mut seen = Vec::new();
             walk(&doc, &mut Vec::new(), &mut seen);
-            for (path, text, fractional) in seen {
+            for (path, scalar) in seen {
                 if d.paths.len() >= MAX_PATHS && !d.paths.contains_key(&path) {
                     continue;
                 }
                 let room = d.remembered < DISTINCT_TOTAL;
-                let added = record(d.paths.entry(path).or_default(), &text, fractional, room);
+                let added = record(d.paths.entry(path).or_default(), scalar, room);
                 d.remembered += added as usize;
             }
             d.text.extend_from_slice(used);
@@ -138,31 +233,65 @@ fn skip_ws(b: &[u8]) -> &[u8] {
     &b[n..]
 }
 
-fn walk(v: &Value, prefix: &mut Vec<String>, out: &mut Vec<(KeyPath, String, bool)>) {
+fn walk<'a>(v: &'a Value, prefix: &mut Vec<String>, out: &mut Vec<(KeyPath, &'a Value)>) {
     let Value::Object(map) = v else { return };
     for (k, child) in map {
         prefix.push(k.clone());
         match child {
             Value::Object(_) if prefix.len() < MAX_DEPTH => walk(child, prefix, out),
             Value::Object(_) | Value::Array(_) => {}
-            scalar => {
-                let fractional = scalar.as_f64().is_some_and(|f| f.fract() != 0.0);
-                out.push((
-                    KeyPath::from_segments(prefix.clone()),
-                    scalar.to_string(),
-                    fractional,
-                ));
-            }
+            scalar => out.push((KeyPath::from_segments(prefix.clone()), scalar)),
         }
         prefix.pop();
     }
 }
 
+/// Whether `s` reads as a date with a time of day: `YYYY-MM-DD` then `T` or a space and
+/// `HH:MM`.
+pub fn is_time_of_day(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    digits(0..4)
+        && b.get(4) == Some(&b'-')
+        && digits(5..7)
+        && b.get(7) == Some(&b'-')
+        && digits(8..10)
+        && matches!(b.get(10), Some(b'T' | b't' | b' '))
+        && digits(11..13)
+        && b.get(13) == Some(&b':')
+        && digits(14..16)
+}
+
+/// Whether `s` begins as a month, `YYYY-MM`, and is at most a date and a time.
+fn is_dated(s: &str) -> bool {
+    let b = s.as_bytes();
+    b.len() >= 7
+        && b[..4].iter().all(u8::is_ascii_digit)
+        && b[4] == b'-'
+        && b[5..7].iter().all(u8::is_ascii_digit)
+        && (b.len() == 7 || b[7] == b'-')
+}
+
 /// Counts one value of a path; `room` says a new value may be remembered. Returns whether
 /// one was.
-fn record(p: &mut PathStats, text: &str, fractional: bool, room: bool) -> bool {
+fn record(p: &mut PathStats, scalar: &Value, room: bool) -> bool {
+    let text = scalar.to_string();
     p.present += 1;
-    p.fractional += fractional as u64;
+    match scalar {
+        Value::String(s) => {
+            p.strings += 1;
+            p.spaced += s.chars().any(char::is_whitespace) as u64;
+            p.times += is_time_of_day(s) as u64;
+            p.dates += is_dated(s) as u64;
+        }
+        Value::Number(n) => {
+            p.numbers += 1;
+            p.fractional += n.as_f64().is_some_and(|f| f.fract() != 0.0) as u64;
+        }
+        Value::Bool(_) => p.booleans += 1,
+        _ => {}
+    }
     p.longest = p.longest.max(text.len());
     let hash = murmur3_x64_128(text.as_bytes()).0;
     if p.last == Some(hash) {
@@ -187,6 +316,85 @@ fn record(p: &mut PathStats, text: &str, fractional: bool, room: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_property_is_follows_its_values_and_its_name() {
+        // (documents, path, expected): each from 200 documents whose value at `path` the
+        // closure gives for document i.
+        type Make = fn(usize) -> String;
+        let cases: &[(Make, &str, Property)] = &[
+            (|i| format!("\"C-{i:05}\""), "/sku", Property::IdLike),
+            (|i| format!("\"t{}\"", i % 7), "/tenantId", Property::IdLike),
+            (|i| format!("{i}"), "/orderId", Property::IdLike),
+            (
+                |i| format!("{}", 1_500 + i * 3),
+                "/Weight_in_lbs",
+                Property::Measurement,
+            ),
+            (
+                |i| format!("{}.{}", i, i % 100),
+                "/price",
+                Property::Measurement,
+            ),
+            (
+                |i| format!("{}", i % 2 == 0),
+                "/processed",
+                Property::Boolean,
+            ),
+            (
+                |i| format!("\"The product called {i}\""),
+                "/description",
+                Property::FreeText,
+            ),
+            (
+                |i| format!("\"2024-05-{:02}T10:{:02}:00Z\"", 1 + i % 28, i % 60),
+                "/createdAt",
+                Property::Timestamp,
+            ),
+            (
+                |i| format!("\"2024-05-{:02}\"", 1 + i % 28),
+                "/day",
+                Property::Other,
+            ),
+            (
+                |i| format!("\"{}-{:02}-{:02}\"", 2020 + i % 5, 1 + i % 12, 1 + i % 28),
+                "/date",
+                Property::Other,
+            ),
+            (
+                |i| format!("\"1GCAA28E4SH{:06}\"", i % 150),
+                "/vin",
+                Property::IdLike,
+            ),
+            (
+                |i| format!("\"cc-{}\"", i % 13),
+                "/costCenter",
+                Property::Other,
+            ),
+        ];
+        for (make, path, want) in cases {
+            let field = &path[1..];
+            let text: String = (0..200)
+                .map(|i| format!("{{\"id\":\"{i}\",\"{field}\":{}}}\n", make(i)))
+                .collect();
+            let d = discover(text.as_bytes(), 1_000);
+            let p = KeyPath::parse(path).unwrap();
+            assert_eq!(d.paths[&p].property(&p), *want, "{path}");
+        }
+        // Names: an id is named so, not merely ending in the letters.
+        for (name, id) in [
+            ("id", true),
+            ("userId", true),
+            ("user_id", true),
+            ("ID", true),
+            ("rowKey", true),
+            ("paid", false),
+            ("valid", false),
+            ("Key", false),
+        ] {
+            assert_eq!(names_an_id(&KeyPath::from_segments([name])), id, "{name}");
+        }
+    }
 
     #[test]
     fn property_names_are_bounded() {

@@ -316,7 +316,12 @@ impl<'a, 'c> Replayer<'a, 'c> {
             runs: Runs::new(parts),
             need: Need {
                 counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
-                noise: 1.0 - super::kept_share(subject, log),
+                // The sample's creates stand for the container's writes when no logged
+                // operation counts: a sample of them.
+                noise: match log.is_some_and(|l| !l.ops.is_empty()) {
+                    true => 1.0 - super::kept_share(subject, log),
+                    false => 1.0 - sample.share.clamp(0.0, 1.0),
+                },
                 ..Need::default()
             },
             id: crate::engine::KeyPath::from_segments(["id"]),

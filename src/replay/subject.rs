@@ -93,4 +93,8 @@ pub struct Sample<'a> {
     /// Which value each document's item id is held under: an upsert or replace in the log
     /// under another value moves the item.
     pub owners: &'a crate::stats::owners::Owners,
+    /// The sample's share of the container's writes at the target (its bytes over the
+    /// target's, at most 1): replayed as creates when no logged operation counts, they are
+    /// a sample of those writes, and where they land is partly chance.
+    pub share: f64,
 }
