@@ -422,3 +422,71 @@ fn every_stated_result_of_the_bad_inputs_holds() {
         }
     }
 }
+
+/// The first number after `marker` in `text`, read up to the next character that is not
+/// part of it.
+fn number_after(text: &str, marker: &str) -> Option<f64> {
+    let at = text.find(marker)? + marker.len();
+    let digits: String = (text[at..].chars())
+        .skip_while(|c| *c == ' ')
+        .take_while(|c| c.is_ascii_digit() || *c == '.' || *c == ',')
+        .filter(|c| *c != ',')
+        .collect();
+    digits.trim_end_matches('.').parse().ok()
+}
+
+#[test]
+fn the_decision_sentence_reads_its_ratios_from_the_reports_own_figures() {
+    // Every fixture, with and without its log, in auto mode: a "cheaper by R×" says what
+    // it was read from, and R is those figures' ratio (within rounding); "bill the same"
+    // comes only with equal RU/s.
+    for set in ["multitenant", "iot", "nutrition", "profiles"] {
+        let docs = format!("fixtures/{set}/docs.ndjson");
+        let log = format!("fixtures/{set}/queries.ndjson");
+        for with_log in [true, false] {
+            let mut args = vec!["analyze", docs.as_str(), "--format", "json", "--quiet"];
+            if with_log {
+                args.extend(["--queries", log.as_str()]);
+            }
+            let r = json(&args);
+            let reason = r["recommendation"]["reason"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned();
+            let c = r["candidates"].as_array().unwrap();
+            if c.len() < 2 {
+                continue;
+            }
+            let (best, next) = (&c[0]["cost"], &c[1]["cost"]);
+            if let Some(said) = number_after(&reason, "is cheaper by ") {
+                let tail = &reason[reason.find("is cheaper by ").unwrap()..];
+                let figure =
+                    |k: &str| number_after(tail, k).unwrap_or_else(|| panic!("{set}: {reason}"));
+                let read = if reason.contains("over the whole log, ") {
+                    let (b, n) = (
+                        figure("over the whole log, "),
+                        figure("% efficient against "),
+                    );
+                    let (eb, en) = (
+                        best["efficiency"].as_f64().unwrap(),
+                        next["efficiency"].as_f64().unwrap(),
+                    );
+                    assert!(
+                        (b - eb * 100.0).abs() < 0.06 && (n - en * 100.0).abs() < 0.06,
+                        "{set}: {reason}"
+                    );
+                    b / n
+                } else {
+                    figure("to provision, ") / figure(" against ")
+                };
+                assert!(
+                    (said / read - 1.0).abs() < 0.02,
+                    "{set} log {with_log}: {said} against {read}: {reason}"
+                );
+            }
+            if reason.contains("bill the same") {
+                assert_eq!(best["required_ru"], next["required_ru"], "{set}: {reason}");
+            }
+        }
+    }
+}

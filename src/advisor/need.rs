@@ -120,20 +120,14 @@ fn collections_minimum(e: &Evaluation) -> f64 {
     }
 }
 
-/// Logged lines per window below which the busiest window and partition are partly chance,
-/// whatever `--log-share` says.
-pub const FEW_LINES_PER_WINDOW: f64 = 200.0;
-
 /// Whether the operations replayed are a sample of the traffic: a `--log-share` below 1, a
-/// log the tool thinned to stay within `--memory`, few lines per window, or no logged
-/// operation at all (the sample's documents replayed as creates stand for the container's
-/// writes). Their maxima are then billed net of chance.
+/// log the tool thinned to stay within `--memory`, or no logged operation at all (the
+/// sample's documents replayed as creates stand for the container's writes). Their maxima
+/// are then billed net of chance. A complete log is the traffic: billed as logged, however
+/// few its lines or however it groups its operations into them.
 pub fn is_sample(e: &Evaluation, prices: &Prices) -> bool {
     let w = &e.workload;
-    prices.log_share < 1.0
-        || w.log_thinned
-        || (w.lines_per_window > 0.0 && w.lines_per_window < FEW_LINES_PER_WINDOW)
-        || (w.writes_from_sample && w.reads == 0)
+    prices.log_share < 1.0 || w.log_thinned || (w.writes_from_sample && w.reads == 0)
 }
 
 /// What the key needs over the whole log (partitions × its hottest partition's RU): as
@@ -165,15 +159,37 @@ pub fn ratio(
     c: &crate::report::model::CandidateReport,
     alt: &crate::report::model::CandidateReport,
 ) -> f64 {
+    ratio_by(c, alt).0
+}
+
+/// Which figure a cost ratio was read from, so that a sentence can show it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Basis {
+    /// Both keys need only the same service minimum.
+    Floor,
+    /// Efficiency over the whole log (what each needs for the same operations).
+    Efficiency,
+    /// The RU/s each needs provisioned, before the billing model's steps.
+    Provisioned,
+}
+
+/// [`ratio`], and the figure it was read from.
+pub fn ratio_by(
+    c: &crate::report::model::CandidateReport,
+    alt: &crate::report::model::CandidateReport,
+) -> (f64, Basis) {
     if floor_tied(c, alt) {
-        return 1.0;
+        return (1.0, Basis::Floor);
     }
     let by_efficiency = alt.cost.efficiency / c.cost.efficiency.max(f64::MIN_POSITIVE);
     let by_ru = match (c.cost.need_ru, alt.cost.need_ru) {
         (Some(mine), Some(theirs)) => mine / theirs.max(f64::MIN_POSITIVE),
         _ => 0.0,
     };
-    by_efficiency.max(by_ru)
+    match by_ru > by_efficiency {
+        true => (by_ru, Basis::Provisioned),
+        false => (by_efficiency, Basis::Efficiency),
+    }
 }
 
 /// Whether a key needs only the service's minimum: its load's busiest hour asks for no

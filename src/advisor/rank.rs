@@ -214,7 +214,10 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     }
     let ratio = need::ratio(next, best);
     if ratio >= 1.0 + SAME_COST {
-        return format!("Decided: {b} is cheaper by {ratio:.2}× in RU/s.");
+        return format!(
+            "Decided: {b} is cheaper by {ratio:.2}× in RU/s ({}).",
+            basis(next, best, true)
+        );
     }
     if ratio * (1.0 + SAME_COST) <= 1.0 {
         return dearer_first(best, next, 1.0 / ratio);
@@ -333,15 +336,45 @@ pub fn tied(best: &CandidateReport, next: &CandidateReport) -> bool {
 /// Scores closer than this are a tie when cost, hazards, headroom and simplicity agree.
 pub const TIE_POINTS: f64 = 0.5;
 
+/// The figures a cost ratio of `c` against `alt` was read from, as the report prints them:
+/// `c`'s first, or `alt`'s when `alt_first`.
+fn basis(c: &CandidateReport, alt: &CandidateReport, alt_first: bool) -> String {
+    let (_, by) = need::ratio_by(c, alt);
+    let (c, alt) = match alt_first {
+        true => (alt, c),
+        false => (c, alt),
+    };
+    match by {
+        need::Basis::Floor => format!(
+            "both at the service's minimum of {} RU/s",
+            thousands(c.cost.minimum_ru)
+        ),
+        need::Basis::Efficiency => format!(
+            "over the whole log, {:.1}% efficient against {:.1}%",
+            c.cost.efficiency * 100.0,
+            alt.cost.efficiency * 100.0
+        ),
+        need::Basis::Provisioned => format!(
+            "to provision, {} against {} RU/s before throughput's steps",
+            thousands(c.cost.need_ru.unwrap_or(0.0)),
+            thousands(alt.cost.need_ru.unwrap_or(0.0))
+        ),
+    }
+}
+
 /// The runner-up's cost against the best's.
 fn cost_against(c: &CandidateReport, best: &CandidateReport) -> String {
     let ratio = need::ratio(c, best);
     let compared = if (ratio - 1.0).abs() < 0.05 {
         "about as much".to_owned()
     } else if ratio > 1.0 {
-        format!("{ratio:.1}× as much")
+        format!("{ratio:.1}× as much: {}", basis(c, best, false))
     } else {
-        format!("{:.0}% less", (1.0 - ratio) * 100.0)
+        format!(
+            "{:.0}% less: {}",
+            (1.0 - ratio) * 100.0,
+            basis(c, best, false)
+        )
     };
     format!(
         "needs {} ({compared})",
