@@ -325,6 +325,7 @@ pub(crate) mod testing {
                 largest: Some(Largest {
                     label: "\"a\"".into(),
                     bytes: GB,
+                    low: GB,
                 }),
                 largest_closed: None,
                 max_container_bytes: None,

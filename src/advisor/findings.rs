@@ -255,10 +255,13 @@ fn collection_shortfall(e: &Evaluation, l: &Layout, cost: &Cost, out: &mut Vec<F
 
 fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
     let limit = Limits::default().logical_bytes;
-    let Some(crate::project::projection::Largest { label, bytes }) = &e.projection.largest else {
+    let Some(crate::project::projection::Largest { label, bytes, low }) = &e.projection.largest
+    else {
         return;
     };
-    if *bytes <= limit {
+    // Net of chance: a snapshot's count carries its Poisson error, and only a value past
+    // the limit at the low end of its 95% interval breaks it beyond chance.
+    if *low <= limit {
         return;
     }
     let breaks = match (
@@ -288,8 +291,12 @@ fn logical_limit(e: &Evaluation, target: &Target, out: &mut Vec<Finding>) {
         FindingCode::LogicalPartitionLimit,
         Severity::Violation,
         format!(
-            "value {label} is projected to {} at {} of data, over the {} logical-partition limit{breaks}",
+            "value {label} is projected to {}{} at {} of data, over the {} logical-partition limit{breaks}",
             human_bytes(*bytes),
+            match low < bytes {
+                true => format!(" (at least {} net of chance, 95%)", human_bytes(*low)),
+                false => String::new(),
+            },
             human_bytes(target.storage_bytes),
             human_bytes(limit)
         ),
@@ -598,12 +605,19 @@ mod tests {
     fn each_threshold_fires_on_its_side_of_the_line() {
         type Edit = fn(&mut Evaluation);
         // (what changes, the finding, just past the threshold, just short of it)
-        let cases: [(&str, FindingCode, Edit, Edit); 8] = [
+        let cases: [(&str, FindingCode, Edit, Edit); 9] = [
             (
                 "a value past 20 GB",
                 FindingCode::LogicalPartitionLimit,
-                |e| e.projection.largest.as_mut().unwrap().bytes = 20 * GB + 1,
-                |e| e.projection.largest.as_mut().unwrap().bytes = 20 * GB,
+                |e| set_largest(e, 20 * GB + 1, 20 * GB + 1),
+                |e| set_largest(e, 20 * GB, 20 * GB),
+            ),
+            (
+                // Projected past the limit, but not beyond chance (its 95% low end under it).
+                "a value past 20 GB beyond chance",
+                FindingCode::LogicalPartitionLimit,
+                |e| set_largest(e, 30 * GB, 20 * GB + 1),
+                |e| set_largest(e, 30 * GB, 20 * GB),
             ),
             (
                 "fewer values than max(100, 10 P)",
@@ -671,6 +685,12 @@ mod tests {
         }
     }
 
+    /// Sets the largest value's projected bytes and the low end of their interval.
+    fn set_largest(e: &mut Evaluation, bytes: u64, low: u64) {
+        let l = e.projection.largest.as_mut().unwrap();
+        (l.bytes, l.low) = (bytes, low);
+    }
+
     #[test]
     fn whole_log_skew_needs_enough_requests_and_a_shortfall_needs_a_given_throughput() {
         let mut e = clean();
@@ -704,7 +724,7 @@ mod tests {
         // Violations come first.
         let mut e = clean();
         e.stats.missing = 1;
-        e.projection.largest.as_mut().unwrap().bytes = 30 * GB;
+        set_largest(&mut e, 30 * GB, 30 * GB);
         let all = findings(&e, &TARGET, &cost(), (false, Model::Manual), false);
         assert_eq!(all[0].severity, Severity::Violation);
     }

@@ -42,6 +42,7 @@ pub fn project(
     p.largest = Some(super::projection::Largest {
         label: layout.collection_name(largest),
         bytes,
+        low: bytes,
     });
     p.largest_closed = None;
     p.max_container_bytes = match layout.is_spillover() {

@@ -77,10 +77,10 @@ pub fn explain(
         .map(|r| ((target.storage_bytes as f64 - sample) / r).max(0.0));
     let r = c.count as f64;
     let interval = match time.sample {
-        SampleKind::Snapshot if r > 0.0 => {
-            let half = 1.96 * r.sqrt();
-            (bytes * ((r - half) / r).max(0.0), bytes * (r + half) / r)
-        }
+        SampleKind::Snapshot if r > 0.0 => (
+            low_bound(bytes, c.count, time.sample),
+            bytes * (r + 1.96 * r.sqrt()) / r,
+        ),
         _ => (bytes, bytes),
     };
     Some(Explained {

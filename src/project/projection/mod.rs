@@ -102,6 +102,19 @@ pub struct Largest {
     pub label: String,
     /// Its projected bytes.
     pub bytes: u64,
+    /// The low end of their 95% interval from its count alone (see [`low_bound`]): what
+    /// it holds net of chance. `bytes` when its count is exact.
+    pub low: u64,
+}
+
+/// The low end of the 95% interval of `bytes` projected from a value seen `count` times:
+/// a snapshot's count is Poisson, `r − 1.96 sqrt(r)` of `r`; complete values are exact.
+pub fn low_bound(bytes: f64, count: u64, sample: SampleKind) -> f64 {
+    let r = count as f64;
+    match sample {
+        SampleKind::Snapshot if r > 0.0 => bytes * ((r - 1.96 * r.sqrt()) / r).max(0.0),
+        _ => bytes,
+    }
 }
 
 /// A candidate's container at the target, and the figures of the projection.
@@ -300,7 +313,8 @@ pub fn project_into(
         place_in_prefix(&mut container, prefix, mass, avg_doc);
     }
     container.settle();
-    let (largest, largest_closed) = largest(&carriers, &g, periods.as_ref(), &named_new);
+    let (largest, largest_closed) =
+        largest(&carriers, &g, periods.as_ref(), &named_new, time.sample);
     let max_container_bytes = limit_size(&carriers, &g, sample, periods.as_ref(), &named_new);
     let new_values = arriving(&carriers, &g, periods.as_ref());
     let retention = retention
@@ -443,6 +457,7 @@ fn largest(
     g: &Growth,
     periods: Option<&Periods>,
     named_new: &[Carried<'_>],
+    sample: SampleKind,
 ) -> (Option<Largest>, Option<ClosedValue>) {
     let mut best: Option<(&Carrier<'_>, u64)> = None;
     for c in carriers {
@@ -460,7 +475,14 @@ fn largest(
         .max_by(|a, b| a.1.cmp(&b.1).then_with(|| b.0.cmp(a.0)));
     if let Some((label, b)) = new.filter(|n| best.is_none_or(|(_, lb)| n.1 > lb)) {
         let label = label.to_owned();
-        return (Some(Largest { label, bytes: b }), None);
+        return (
+            Some(Largest {
+                label,
+                bytes: b,
+                low: b,
+            }),
+            None,
+        );
     }
     let Some((c, b)) = best else {
         return (None, None);
@@ -476,7 +498,42 @@ fn largest(
         },
         rate: periods.map(|p| p.rate),
     });
-    (Some(Largest { label, bytes: b }), closed)
+    let low = low_bound(b as f64, c.count, sample)
+        .max(pooled_low(carriers, g, periods, sample))
+        .min(b as f64)
+        .round() as u64;
+    (
+        Some(Largest {
+            label,
+            bytes: b,
+            low,
+        }),
+        closed,
+    )
+}
+
+/// Of the values projected past the logical-partition limit, the low end of their mean's
+/// 95% interval from all their counts together: 400 devices seen 50 times each, all
+/// projected at 25 GB, break the limit beyond chance though each one's own count (50 ±
+/// 14) would not say so; one value seen 6 times does not. 0 when none passes.
+fn pooled_low(
+    carriers: &[Carrier<'_>],
+    g: &Growth,
+    periods: Option<&Periods>,
+    sample: SampleKind,
+) -> f64 {
+    let limit = crate::engine::Limits::default().logical_bytes as f64;
+    let (mut n, mut bytes, mut count) = (0u64, 0.0, 0u64);
+    for c in carriers {
+        let b = projected(c, g, periods);
+        if b > limit {
+            (n, bytes, count) = (n + 1, bytes + b, count.saturating_add(c.count));
+        }
+    }
+    match n {
+        0 => 0.0,
+        _ => low_bound(bytes / n as f64, count, sample),
+    }
 }
 
 /// The projected bytes of each value reported one by one, by label, as [`project_at`]
@@ -776,6 +833,31 @@ mod tests {
                 row.want
             );
         }
+    }
+
+    #[test]
+    fn a_snapshot_values_size_net_of_chance_is_its_counts_low_end() {
+        // (bytes, count, kind, low) by hand: r - 1.96 sqrt(r) of r.
+        let cases = [
+            (100.0, 100, SampleKind::Snapshot, 80.4),
+            (100.0, 4, SampleKind::Snapshot, 2.0),
+            (100.0, 1, SampleKind::Snapshot, 0.0),
+            (100.0, 4, SampleKind::Complete, 100.0),
+        ];
+        for (bytes, count, kind, want) in cases {
+            let low = low_bound(bytes, count, kind);
+            assert!((low - want).abs() < 1e-9, "{count} {kind:?}: {low}");
+        }
+        // The largest value reports it: 10 documents of a 1,010-document snapshot.
+        let values = (0..10).flat_map(|_| (0..101).map(|v| (format!("v{v}"), 100)));
+        let target = Target {
+            storage_bytes: 10_100_000,
+            throughput: Throughput::Manual(400.0),
+        };
+        let p = project_at(&def(), &stats_of(values), &target, Time::default());
+        let l = p.largest.expect("a largest value");
+        let want = l.bytes as f64 * (10.0 - 1.96 * 10f64.sqrt()) / 10.0;
+        assert!((l.low as f64 - want).abs() <= 1.0, "{l:?}");
     }
 
     #[test]
