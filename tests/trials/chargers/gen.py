@@ -12,17 +12,12 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import hexid, iso, iso_ms, write  # noqa: E402
+from workload import hexid, iso, iso_ms, query, write  # noqa: E402
 
 UTC = timezone.utc
 START = datetime(2026, 5, 11, 0, 0, tzinfo=UTC)
 SHARE = 300 / 1_000_000
 OPERATORS = [("op-voltway", 120), ("op-chargeco", 90), ("op-gridpark", 60), ("op-amperia", 30)]
-
-
-def query(sql, t, params):
-    return {"op": "query", "sql": sql, "ts": iso_ms(t),
-            "parameters": [{"name": "@" + k, "value": v} for k, v in params.items()]}
 
 
 def main(out):

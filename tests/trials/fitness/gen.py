@@ -10,7 +10,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso, iso_ms, write  # noqa: E402
+from workload import cumulative, hexid, iso, iso_ms, query, write  # noqa: E402
 
 UTC = timezone.utc
 T0 = datetime(2026, 3, 9, 7, 0, tzinfo=UTC)
@@ -74,11 +74,6 @@ def main(out):
         ops.append((t, {"op": "create", "doc": workout(user(), t), "ts": iso_ms(t)}))
     ops.sort(key=lambda o: o[0])
     write(out, docs, [o for _, o in ops])
-
-
-def query(sql, t, params):
-    return {"op": "query", "sql": sql, "ts": iso_ms(t),
-            "parameters": [{"name": "@" + k, "value": v} for k, v in params.items()]}
 
 
 if __name__ == "__main__":

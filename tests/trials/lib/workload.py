@@ -75,3 +75,9 @@ def cumulative(weights):
         acc += w
         out.append(acc)
     return out
+
+
+def query(sql, t, params):
+    """A logged query at time t, its parameters given as a dict (names without the @)."""
+    return {"op": "query", "sql": sql, "ts": iso_ms(t),
+            "parameters": [{"name": "@" + k, "value": v} for k, v in params.items()]}
