@@ -110,7 +110,7 @@ pub fn gate(report: &Report, container: Option<String>, opts: &GateOptions) -> C
             ),
         ));
     }
-    let cheapest = cheapest_alternative(report);
+    let cheapest = cheapest_alternative(report, c);
     let cost_ratio = cheapest.map(|o| cost_ratio(report, c, o));
     if let (Some(o), Some(r)) = (cheapest, cost_ratio)
         && r >= opts.max_cost_ratio
@@ -163,7 +163,7 @@ fn best_alternative(report: &Report, c: &CandidateReport) -> Option<String> {
     // otherwise one the ranking puts above the design for a reason, not by a tie.
     let violates = c.findings.iter().any(|f| f.severity == Severity::Violation);
     (report.candidates.iter())
-        .find(|o| is_alternative(o) && o.key.spec != c.key.spec)
+        .find(|o| is_alternative(o, c))
         .filter(|o| violates || (o.rank < c.rank && !crate::advisor::rank::tied(o, c)))
         .map(|o| o.key.spec.clone())
 }
@@ -250,18 +250,22 @@ fn cost_ratio(report: &Report, c: &CandidateReport, alt: &CandidateReport) -> f6
     }
 }
 
-/// A candidate the declared key is compared with: neither it nor a declared index, and
-/// free of violations.
-fn is_alternative(o: &CandidateReport) -> bool {
+/// A candidate the `declared` key is compared with: neither it nor a declared index, not
+/// its own paths under another hash version, and free of violations.
+fn is_alternative(o: &CandidateReport, declared: &CandidateReport) -> bool {
     !matches!(o.role, Role::Declared | Role::Index)
+        && o.key.spec != declared.key.spec
         && o.findings.iter().all(|f| f.severity != Severity::Violation)
 }
 
-/// The alternative without violations that needs the fewest RU/s (ties: the better rank);
-/// never the declared key's own paths under another hash version.
-fn cheapest_alternative(report: &Report) -> Option<&CandidateReport> {
+/// The alternative to `declared` without violations that needs the fewest RU/s (ties:
+/// the better rank).
+fn cheapest_alternative<'r>(
+    report: &'r Report,
+    declared: &CandidateReport,
+) -> Option<&'r CandidateReport> {
     (report.candidates.iter())
-        .filter(|o| is_alternative(o) && o.key.spec != report.declared().key.spec)
+        .filter(|o| is_alternative(o, declared))
         .max_by(|a, b| (a.cost.efficiency.total_cmp(&b.cost.efficiency)).then(b.rank.cmp(&a.rank)))
 }
 

@@ -41,11 +41,9 @@ fn order_class(candidates: &mut [CandidateReport]) {
     let least = (candidates.iter())
         .filter_map(|c| c.cost.need_ru)
         .min_by(f64::total_cmp);
-    let floor = least.filter(|&l| {
-        (candidates.iter()).any(|c| need::at_floor(c) && (c.cost.minimum_ru - l).abs() < 0.5)
-    });
+    // At a minimum that is the class's least need: no key of the class undercuts it.
     let at = |c: &CandidateReport| {
-        floor.is_some_and(|m| need::at_floor(c) && (c.cost.minimum_ru - m).abs() < 0.5)
+        least.is_some_and(|l| need::at_floor(c) && (c.cost.minimum_ru - l).abs() < 0.5)
     };
     candidates.sort_by_key(|c| !at(c));
     let n = candidates.iter().take_while(|c| at(c)).count();
@@ -59,11 +57,10 @@ fn order_class(candidates: &mut [CandidateReport]) {
 /// then the partitions a read visits, each within [`SAME_COST`] a tie; then
 /// [`same_cost_order`].
 fn floor_order(candidates: &mut [CandidateReport]) {
-    let load = |c: &CandidateReport| c.cost.load_ru.unwrap_or(0.0);
     let visits = |c: &CandidateReport| c.queries.avg_partitions;
     candidates.sort_by(|a, b| {
         (a.hazard.cmp(&b.hazard))
-            .then(load(a).total_cmp(&load(b)))
+            .then(floor_load(a).total_cmp(&floor_load(b)))
             .then_with(|| a.key.spec.cmp(&b.key.spec))
     });
     let mut start = 0;
@@ -72,7 +69,7 @@ fn floor_order(candidates: &mut [CandidateReport]) {
         let end = start + candidates[start..].partition_point(|c| c.hazard == hazard);
         let loads = |c: &CandidateReport, lead: &CandidateReport| {
             // A load a cost step apart counts; nearer, it is a tie (see FLOOR_LOAD_STEP).
-            let r = ratio_of(load(c), load(lead));
+            let r = ratio_of(floor_load(c), floor_load(lead));
             match r.max(1.0 / r) < FLOOR_LOAD_STEP {
                 true => 1.0,
                 false => r,
@@ -88,6 +85,16 @@ fn floor_order(candidates: &mut [CandidateReport]) {
         );
         start = end;
     }
+}
+
+/// What a key's load needs in its busiest hour, below a service minimum.
+fn floor_load(c: &CandidateReport) -> f64 {
+    c.cost.load_ru.unwrap_or(0.0)
+}
+
+/// A score component of `c` by name (0 when absent).
+fn component(c: &CandidateReport, name: &str) -> f64 {
+    c.components.get(name).copied().unwrap_or(0.0)
 }
 
 /// Below a service minimum, loads this many times apart decide between keys; nearer, they
@@ -129,11 +136,10 @@ fn in_runs(
 /// Between keys of one cost: no priced hazard first, then more headroom, then simpler,
 /// then, with no logged reads, the documents' own id, then by score and spec.
 fn same_cost_order(a: &CandidateReport, b: &CandidateReport) -> std::cmp::Ordering {
-    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     a.hazard
         .cmp(&b.hazard)
-        .then(part(b, "storage_headroom").total_cmp(&part(a, "storage_headroom")))
-        .then(part(b, "simplicity").total_cmp(&part(a, "simplicity")))
+        .then(component(b, "storage_headroom").total_cmp(&component(a, "storage_headroom")))
+        .then(component(b, "simplicity").total_cmp(&component(a, "simplicity")))
         .then(routed(b).cmp(&routed(a)))
         .then(natural_id(a).cmp(&natural_id(b)))
         .then(b.exact_score.total_cmp(&a.exact_score))
@@ -239,7 +245,6 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
 /// decides between keys of one cost.
 fn at_floor_decided(best: &CandidateReport, next: &CandidateReport) -> String {
     let (b, n) = (&best.key.spec, &next.key.spec);
-    let load = |c: &CandidateReport| c.cost.load_ru.unwrap_or(0.0);
     let same = format!(
         "{b} and {n} both need only the service's minimum of {} RU/s, so they bill the same",
         thousands(best.cost.minimum_ru)
@@ -249,12 +254,12 @@ fn at_floor_decided(best: &CandidateReport, next: &CandidateReport) -> String {
             "Decided: {same}, and {b} needs no key changes and holds every document's key."
         );
     }
-    let more = ratio_of(load(next), load(best));
+    let more = ratio_of(floor_load(next), floor_load(best));
     if more >= FLOOR_LOAD_STEP {
         return format!(
             "Decided: {same}; below it, {b}'s load needs {} RU/s in its busiest hour against {} ({more:.2}×), so it has more room before it costs more.",
-            thousands(load(best)),
-            thousands(load(next))
+            thousands(floor_load(best)),
+            thousands(floor_load(next))
         );
     }
     let (vb, vn) = (best.queries.avg_partitions, next.queries.avg_partitions);
@@ -274,16 +279,15 @@ fn at_floor_decided(best: &CandidateReport, next: &CandidateReport) -> String {
 /// simplicity, or a tie.
 fn tie_broken(best: &CandidateReport, next: &CandidateReport, same: &str) -> String {
     let b = &best.key.spec;
-    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     if next.hazard && !best.hazard {
         return format!(
             "Decided: {same}, and {b} needs no key changes and holds every document's key."
         );
     }
-    if part(best, "storage_headroom") > part(next, "storage_headroom") + 1e-9 {
+    if component(best, "storage_headroom") > component(next, "storage_headroom") + 1e-9 {
         return format!("Decided: {same}, and {b} leaves more headroom below the 20 GB limit.");
     }
-    if part(best, "simplicity") > part(next, "simplicity") + 1e-9 {
+    if component(best, "simplicity") > component(next, "simplicity") + 1e-9 {
         return format!("Decided: {same}, and {b} is simpler (fewer levels, no computed value).");
     }
     if routed(best) > routed(next) {
@@ -311,12 +315,11 @@ fn tie_broken(best: &CandidateReport, next: &CandidateReport, same: &str) -> Str
 /// runner-up, or, within a cost step, headroom or simplicity.
 fn dearer_first(best: &CandidateReport, next: &CandidateReport, cheaper: f64) -> String {
     let (b, n) = (&best.key.spec, &next.key.spec);
-    let part = |c: &CandidateReport, k: &str| c.components.get(k).copied().unwrap_or(0.0);
     let why = if next.hazard && !best.hazard {
         "carries a priced hazard (items that change key value, or documents without the key), which outweighs a cost step"
-    } else if part(best, "storage_headroom") > part(next, "storage_headroom") + 1e-9 {
+    } else if component(best, "storage_headroom") > component(next, "storage_headroom") + 1e-9 {
         "breaks nearer the target, and within a cost step headroom decides"
-    } else if part(best, "simplicity") > part(next, "simplicity") + 1e-9 {
+    } else if component(best, "simplicity") > component(next, "simplicity") + 1e-9 {
         "is less simple, and within a cost step simplicity decides"
     } else {
         "is within a cost step, where routing, spread and balance decide"

@@ -64,9 +64,6 @@ pub struct WorkloadStats {
     pub need_ru_net: f64,
     /// `peak_ideal_ru` net of chance, likewise.
     pub peak_ideal_ru_net: f64,
-    /// Logged lines per replay window: few, and the busiest window and partition are
-    /// partly chance.
-    pub lines_per_window: f64,
     /// Whether the log was thinned to stay within `--memory` (its kept lines stand for
     /// several).
     pub log_thinned: bool,

@@ -280,6 +280,8 @@ impl<'a, 'c> Replayer<'a, 'c> {
         start: Start,
     ) -> Replayer<'a, 'c> {
         let parts = container.partitions().len();
+        // Whether logged operations are what the need counts (else the sample's creates).
+        let logged = log.is_some_and(|l| !l.ops.is_empty());
         let mut load = WindowLoad::default();
         if let Some(clock) = start.value_clock {
             load.clock = clock;
@@ -315,10 +317,10 @@ impl<'a, 'c> Replayer<'a, 'c> {
             start: start.log_start.unwrap_or(0),
             runs: Runs::new(parts),
             need: Need {
-                counts_logged: log.is_some_and(|l| !l.ops.is_empty()),
+                counts_logged: logged,
                 // The sample's creates stand for the container's writes when no logged
                 // operation counts: a sample of them.
-                noise: match log.is_some_and(|l| !l.ops.is_empty()) {
+                noise: match logged {
                     true => 1.0 - super::kept_share(subject, log),
                     false => 1.0 - sample.share.clamp(0.0, 1.0),
                 },
@@ -429,8 +431,6 @@ impl Replayer<'_, '_> {
         self.stats.partition_write_ru_net = n.net(&n.writes.0, &n.writes.1);
         self.stats.partition_write_ru = std::mem::take(&mut n.writes.0);
         (self.stats.need_ru, self.stats.need_ru_net) = (hottest * partitions, net * partitions);
-        let lines = log.map_or(0, |l| l.ops.len()) as f64;
-        self.stats.lines_per_window = lines / self.need.windows.len().max(1) as f64;
         self.stats.log_thinned = log.is_some_and(|l| l.level > 0);
         self.stats.ideal_need_ru = self.need.ideal_total;
         self.load.finish();

@@ -460,9 +460,17 @@ fn largest(
     sample: SampleKind,
 ) -> (Option<Largest>, Option<ClosedValue>) {
     let mut best: Option<(&Carrier<'_>, u64)> = None;
+    // The values past the logical-partition limit, labelled or not: how many, their bytes
+    // and their documents (see `pooled_low`).
+    let limit = crate::engine::Limits::default().logical_bytes as f64;
+    let mut past = (0u64, 0.0, 0u64);
     for c in carriers {
+        let bytes = projected(c, g, periods);
+        if bytes > limit {
+            past = (past.0 + 1, past.1 + bytes, past.2.saturating_add(c.count));
+        }
         let Some(label) = c.label else { continue };
-        let b = projected(c, g, periods).round() as u64;
+        let b = bytes.round() as u64;
         // Ties go to the smallest label, so the choice does not depend on map order.
         let better = best.is_none_or(|(l, lb)| b > lb || (b == lb && Some(label) < l.label));
         if better {
@@ -499,7 +507,7 @@ fn largest(
         rate: periods.map(|p| p.rate),
     });
     let low = low_bound(b as f64, c.count, sample)
-        .max(pooled_low(carriers, g, periods, sample))
+        .max(pooled_low(past, sample))
         .min(b as f64)
         .round() as u64;
     (
@@ -512,24 +520,12 @@ fn largest(
     )
 }
 
-/// Of the values projected past the logical-partition limit, the low end of their mean's
-/// 95% interval from all their counts together: 400 devices seen 50 times each, all
-/// projected at 25 GB, break the limit beyond chance though each one's own count (50 ±
-/// 14) would not say so; one value seen 6 times does not. 0 when none passes.
-fn pooled_low(
-    carriers: &[Carrier<'_>],
-    g: &Growth,
-    periods: Option<&Periods>,
-    sample: SampleKind,
-) -> f64 {
-    let limit = crate::engine::Limits::default().logical_bytes as f64;
-    let (mut n, mut bytes, mut count) = (0u64, 0.0, 0u64);
-    for c in carriers {
-        let b = projected(c, g, periods);
-        if b > limit {
-            (n, bytes, count) = (n + 1, bytes + b, count.saturating_add(c.count));
-        }
-    }
+/// Of the values projected past the logical-partition limit (`past`: how many, their
+/// bytes and their documents), the low end of their mean's 95% interval from all their
+/// counts together: 400 devices seen 50 times each, all projected at 25 GB, break the limit
+/// beyond chance though each one's own count (50 ± 14) would not say so; one value seen 6
+/// times does not. 0 when none passes.
+fn pooled_low((n, bytes, count): (u64, f64, u64), sample: SampleKind) -> f64 {
     match n {
         0 => 0.0,
         _ => low_bound(bytes / n as f64, count, sample),
