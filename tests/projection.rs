@@ -864,8 +864,8 @@ fn telemetry_bytes(text: &str) -> (f64, f64, f64) {
 }
 
 fn analyze_fleet(docs: &str, log: &str, keys: &[&str]) -> serde_json::Value {
-    // The sample is a pilot: every document of its devices (a hierarchical key alone
-    // cannot tell; see `the_sample_and_the_log_say_what_they_are`).
+    // The sample is a pilot: every document of its devices (told here; the inference is
+    // `what_the_sample_is_does_not_depend_on_the_keys_compared_nor_the_memory`'s).
     let args = [
         "analyze",
         docs,
@@ -944,6 +944,54 @@ fn a_log_of_new_devices_keeps_a_pilots_devices_at_their_own_rate() {
         codes(alone).contains(&"LOGICAL_PARTITION_LIMIT".to_owned()),
         "{alone}"
     );
+}
+
+#[test]
+fn what_the_sample_is_does_not_depend_on_the_keys_compared_nor_the_memory() {
+    // A pilot of 400 devices and a production log whose creates come from devices it never
+    // saw: the sample's own entity (/deviceId) says so, whichever keys are compared (a
+    // hierarchical key alone, the item id alone) and however little memory they get.
+    let dir = scratch("projection_kind_probe");
+    let docs = write(&dir, "docs.ndjson", &telemetry(20_000));
+    let (log, _, _) = fleet_log(600, (0, 1), 100, "c");
+    let log = write(&dir, "log.ndjson", &log);
+    let runs: [(&[&str], &str); 4] = [
+        (&["/deviceId"], "1GB"),
+        (&["/deviceId,/day"], "1GB"),
+        (&["/id"], "1GB"),
+        (&["/id", "/deviceId,/day", "/day"], "64MB"),
+    ];
+    for (keys, memory) in runs {
+        let args = [
+            "analyze",
+            docs.as_str(),
+            "--queries",
+            log.as_str(),
+            "--target-storage",
+            "10TB",
+            "--memory",
+            memory,
+            "--format",
+            "json",
+        ];
+        let r = json_with_keys(&args, keys);
+        let sample = &r["target"]["sample"];
+        assert_eq!(sample["kind"], "complete", "{keys:?} {memory}: {sample}");
+        let why = sample["why"].as_str().unwrap();
+        assert!(
+            why.contains("values of /deviceId the sample never saw"),
+            "{why}"
+        );
+        assert!(why.contains("100% of its created bytes"), "{why}");
+    }
+    // The same devices logged again: a snapshot, whatever the keys.
+    let (log, _, _) = fleet_log(600, (1, 1), 100, "c");
+    let log = write(&dir, "again.ndjson", &log);
+    for keys in [&["/deviceId,/day"][..], &["/id"]] {
+        let args = ["analyze", &docs, "--queries", &log, "--format", "json"];
+        let r = json_with_keys(&args, keys);
+        assert_eq!(r["target"]["sample"]["kind"], "snapshot", "{keys:?}");
+    }
 }
 
 #[test]

@@ -12,12 +12,14 @@ use crate::log::read::{Observed, operations_within};
 use crate::log::{Log, read_any};
 use crate::measure::auto::Inputs;
 pub use crate::measure::candidate::Candidate;
+use crate::measure::discover::Discovery;
 use crate::measure::profile::Profile;
 use crate::measure::sink::{MeasureSink, Plan, Ttl};
 use crate::project::kinds::{Evidence, Kinds, LogKind, SampleKind, UNIT_NEW};
 use crate::project::target::Target;
 use crate::report::model::{InputSummary, MonitorReport, ObservedPartitionReport};
 use crate::stats::CandidateStats;
+use crate::stats::novelty::Novelty;
 
 /// Where the query log comes from. It may be read twice (once to generate candidates),
 /// so standard input is then spooled, as it arrives (compressed or not), to a temporary
@@ -289,6 +291,9 @@ fn target_rate(
 const DISCOVERY_BYTES: u64 = 8 << 20;
 /// Documents parsed for discovery.
 const DISCOVERY_DOCS: usize = 10_000;
+/// Documents and bytes read ahead only to find the sample's entities (see
+/// [`Discovery::entities`]) when candidates are not generated.
+const PROBE_DISCOVERY: (usize, u64) = (1_000, 1 << 20);
 
 /// Reads the log (if any) and the documents, and evaluates every candidate; with none
 /// given, generates them first from the log and the first documents.
@@ -303,10 +308,18 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
         req.time_path = p.time_path.clone();
         req.seed = p.seed;
         req.memory = p.memory;
-        return evaluate_all(req, progress);
+        return evaluate_all(req, &[], progress);
     }
-    let notes = choose_candidates(&mut req)?;
-    let mut outcome = evaluate_all(req, progress)?;
+    let mut discovery = None;
+    let notes = choose_candidates(&mut req, &mut discovery)?;
+    // What the sample is is read from its entities (see crate::stats::novelty).
+    let probe = match req.log.is_some() {
+        true => discovered(&mut req.sources, &mut discovery, PROBE_DISCOVERY)?.entities(),
+        false => Vec::new(),
+    };
+    // The first documents' text is not needed while the rest are read.
+    drop(discovery);
+    let mut outcome = evaluate_all(req, &probe, progress)?;
     outcome.warnings.splice(0..0, notes);
     Ok(outcome)
 }
@@ -314,7 +327,7 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
 /// Measures the documents for `pkadvisor profile`, generating candidates first when none
 /// are given.
 pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Profile> {
-    choose_candidates(&mut req)?;
+    choose_candidates(&mut req, &mut None)?;
     // A profile keeps no item ids.
     let plan = Arc::new(plan(&req).with_owners(false));
     let (mut stats, counted, read) = read_documents(&req, &plan, progress)?;
@@ -344,11 +357,16 @@ pub fn measure(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Prof
 /// With none given (or `auto_extend`), adds generated candidates; returns what
 /// discovery found to remark on (documents without `id`, log filters on paths no document
 /// holds).
-fn choose_candidates(req: &mut Request) -> anyhow::Result<Vec<String>> {
+fn choose_candidates(
+    req: &mut Request,
+    discovery: &mut Option<Discovery>,
+) -> anyhow::Result<Vec<String>> {
     let mut notes = Vec::new();
     if req.candidates.is_empty() || req.auto_extend {
         let limit = req.auto.unwrap_or(crate::measure::auto::DEFAULT_AUTO);
-        let (generated, note) = generate(req, limit)?;
+        let within = (DISCOVERY_DOCS, DISCOVERY_BYTES);
+        let discovery = discovered(&mut req.sources, discovery, within)?;
+        let (generated, note) = generate(req, discovery, limit)?;
         notes.extend(note);
         for c in generated {
             // A key given and generated too is listed once, with both origins.
@@ -384,13 +402,28 @@ impl input::Sink for Discard {
     fn merge(&mut self, _: Self) {}
 }
 
-/// Reads ahead into the first source (standard input keeps what was read, chained before
-/// the rest) and generates candidates.
-fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, Vec<String>)> {
-    if req.sources.is_empty() {
-        req.sources.push(Source::stdin());
+/// What the first documents show, read ahead once (see [`discover_sources`]) up to
+/// `(documents, bytes)` unless read already: none given is standard input.
+fn discovered<'d>(
+    sources: &mut Vec<Source>,
+    discovery: &'d mut Option<Discovery>,
+    within: (usize, u64),
+) -> anyhow::Result<&'d Discovery> {
+    if let Some(d) = discovery {
+        return Ok(d);
     }
-    let discovery = discover_sources(&mut req.sources)?;
+    if sources.is_empty() {
+        sources.push(Source::stdin());
+    }
+    Ok(discovery.insert(discover_sources(sources, within)?))
+}
+
+/// Generates candidates from what the first documents show and from the log.
+fn generate(
+    req: &mut Request,
+    discovery: &Discovery,
+    limit: usize,
+) -> anyhow::Result<(Vec<Candidate>, Vec<String>)> {
     let log = match &req.log {
         Some(l) => Some(read_any(
             &l.source(),
@@ -417,7 +450,7 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, 
         _ => Default::default(),
     };
     let inputs = Inputs {
-        discovery: &discovery,
+        discovery,
         log: log.as_ref(),
         target_bytes: t.storage_bytes,
         partitions: t
@@ -425,24 +458,26 @@ fn generate(req: &mut Request, limit: usize) -> anyhow::Result<(Vec<Candidate>, 
             .even_partitions(t.storage_bytes, &crate::engine::Limits::default()),
         write_tops,
     };
-    let mut notes: Vec<String> = crate::measure::auto::missing_ids(&discovery)
+    let mut notes: Vec<String> = crate::measure::auto::missing_ids(discovery)
         .into_iter()
         .collect();
     if let Some(l) = &log {
-        notes.extend(crate::measure::auto::unheld_filters(&discovery, l));
+        notes.extend(crate::measure::auto::unheld_filters(discovery, l));
     }
     Ok((crate::measure::auto::generate(&inputs, limit), notes))
 }
 
 /// Reads ahead into the sources in turn (an empty or broken first file does not end it)
-/// until [`DISCOVERY_DOCS`] documents or [`DISCOVERY_BYTES`] in all, and discovers their
+/// until `max_docs` documents or `budget` bytes in all, and discovers their
 /// paths. A source that cannot be opened again (standard input, a stream) keeps what was
 /// read, chained before the rest.
-fn discover_sources(sources: &mut [Source]) -> anyhow::Result<crate::measure::discover::Discovery> {
-    let mut discovery = crate::measure::discover::Discovery::default();
-    let mut budget = DISCOVERY_BYTES;
+fn discover_sources(
+    sources: &mut [Source],
+    (max_docs, mut budget): (usize, u64),
+) -> anyhow::Result<Discovery> {
+    let mut discovery = Discovery::default();
     for slot in sources.iter_mut() {
-        if budget == 0 || discovery.len() >= DISCOVERY_DOCS {
+        if budget == 0 || discovery.len() >= max_docs {
             break;
         }
         let source = std::mem::replace(slot, Source::reader("", std::io::empty()));
@@ -450,7 +485,7 @@ fn discover_sources(sources: &mut [Source]) -> anyhow::Result<crate::measure::di
         let mut prefix = Vec::new();
         (&mut opened.reader).take(budget).read_to_end(&mut prefix)?;
         budget -= prefix.len() as u64;
-        crate::measure::discover::discover_into(&mut discovery, &prefix, DISCOVERY_DOCS);
+        crate::measure::discover::discover_into(&mut discovery, &prefix, max_docs);
         *slot = if source.is_stdin() || source.size().is_none() {
             let rest = std::io::Cursor::new(prefix).chain(opened.reader);
             Source::reader(source.name(), rest)
@@ -488,7 +523,7 @@ fn plan(req: &Request) -> Plan {
 }
 
 /// What reading counted over all the documents, beside the candidates' statistics.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 struct Counted {
     /// Documents without a timestamp at `--time-path`.
     untimed: u64,
@@ -496,6 +531,8 @@ struct Counted {
     ttl: Ttl,
     /// Indexed terms, under the reading's indexing policy.
     terms: u64,
+    /// The sample's values on the probed paths (none from a profile).
+    novelty: Novelty,
 }
 
 /// Reads the documents into statistics: `(stats, counts, what was read)`.
@@ -512,6 +549,7 @@ fn read_documents(
         untimed: sink.untimed,
         ttl: sink.ttl,
         terms: sink.terms,
+        novelty: sink.novelty,
     };
     Ok((sink.stats, counted, summary))
 }
@@ -547,6 +585,7 @@ fn with_profile(
             },
         },
         terms: p.terms,
+        novelty: Novelty::default(),
     };
     if !req.sources.is_empty() {
         let (stats, now, read) = read_documents(req, plan, progress)?;
@@ -599,10 +638,27 @@ fn input_summary(summary: &input::ReadSummary, log: Option<&Log>, redacted: bool
     }
 }
 
-fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome> {
-    let plan = plan(&req);
-    let log = read_log(&req, &plan)?;
-    let plan = Arc::new(plan.with_owners(log.as_ref().is_some_and(Log::has_writes)));
+/// The reading's plan, `probe` read too while the log writes (see [`Plan::with_probe`]),
+/// and the log.
+fn plan_and_log(req: &Request, probe: &[KeyPath]) -> anyhow::Result<(Arc<Plan>, Option<Log>)> {
+    let plan = plan(req).with_probe(probe);
+    let log = read_log(req, &plan)?;
+    let writes = log.as_ref().is_some_and(Log::has_writes);
+    let plan = plan.with_owners(writes);
+    Ok((
+        Arc::new(if writes { plan } else { plan.without_probe() }),
+        log,
+    ))
+}
+
+/// Evaluates the candidates, reading `probe` too (the sample's entities) to tell what the
+/// sample is when the log writes.
+fn evaluate_all(
+    mut req: Request,
+    probe: &[KeyPath],
+    progress: &dyn Progress,
+) -> anyhow::Result<Outcome> {
+    let (plan, log) = plan_and_log(&req, probe)?;
     let threads = req.read.threads;
     let redacted = req.profile.as_ref().is_some_and(|p| p.redacted);
     if redacted && !req.sources.is_empty() {
@@ -646,10 +702,8 @@ fn evaluate_all(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Out
     let measured = crate::parallel::map(stats, threads, &|i, stats| {
         super::evaluate::measure(&req.candidates[i], stats, plan.inputs(i), &ctx)
     });
-    let named = (req.unit.as_deref())
-        .map(|path| named_unit(path, &req, &measured))
-        .transpose()?;
-    let kinds = kinds_of(&req, &measured, (summary.bytes, span), log.as_ref(), named);
+    let sample = (summary.bytes, span, &counted.novelty);
+    let kinds = kinds_of(&req, &measured, sample, log.as_ref(), &plan)?;
     ctx.kinds = kinds.clone();
     let evaluations = crate::parallel::map(measured, threads, &|i, m| {
         evaluate(&req.candidates[i], m, plan.inputs(i), &ctx)
@@ -688,27 +742,24 @@ fn plain(c: &Candidate, m: &Measured) -> bool {
 
 /// What the sample and the log are: the flags, else inferred from the `--time-path`
 /// arrivals against the log's creates, and from the log's creates on values the sample
-/// never saw against what a uniform share leaves unseen, on the candidate where they
-/// differ most (see [`crate::project::kinds`]); of complete values logged whole, the unit
-/// `--unit` `named`, else inferred.
+/// never saw against what a uniform share leaves unseen, on the sample's entity where they
+/// differ most (`novelty`, on the plan's probed paths: see [`crate::project::novelty`];
+/// from a profile, which keeps none, on the candidates: see [`plain`]); of complete
+/// values logged whole, the unit `--unit` names, else inferred.
 fn kinds_of(
     req: &Request,
     measured: &[Measured],
-    (bytes, span): (u64, Option<crate::stats::values::Span>),
+    (bytes, span, novelty): (u64, Option<crate::stats::values::Span>, &Novelty),
     log: Option<&Log>,
-    named: Option<crate::project::kinds::Unit>,
-) -> Kinds {
-    // Good–Turing's unseen share beside the log's, on the candidate where the log's
-    // exceeds it most.
-    let gap = |(new, gt): &(f64, f64)| new - gt;
-    let unseen = (req.candidates.iter().zip(measured))
-        .filter(|(c, m)| plain(c, m))
-        .filter_map(|(_, m)| {
-            let new = m.newcomers.as_ref()?.share?;
-            let docs = m.stats.documents.saturating_sub(m.stats.invalid);
-            Some((new, m.stats.values.singleton_share(docs)))
-        })
-        .max_by(|a, b| gap(a).total_cmp(&gap(b)));
+    plan: &Plan,
+) -> anyhow::Result<Kinds> {
+    let named = (req.unit.as_deref())
+        .map(|path| named_unit(path, req, measured))
+        .transpose()?;
+    let unseen = match log.filter(|_| !plan.probe().is_empty()) {
+        Some(l) => (probed(l, novelty, plan).into_iter()).max_by(|a, b| gap(a).total_cmp(&gap(b))),
+        None => candidates_unseen(req, measured),
+    };
     let evidence = Evidence {
         sample_bytes: bytes as f64,
         span: span.map(|s| s.last.saturating_sub(s.first) as f64),
@@ -720,7 +771,40 @@ fn kinds_of(
     if kinds.sample == SampleKind::Complete && kinds.log == LogKind::Values {
         kinds.unit = named.or_else(|| unit(req, measured));
     }
-    kinds
+    Ok(kinds)
+}
+
+/// The log's share of created bytes on values the sample never saw, Good–Turing's share
+/// a uniform sample leaves unseen, and the path they were measured on.
+type Unseen = (f64, f64, String);
+
+/// How much more the log's unseen share is than a uniform sample's.
+fn gap(u: &Unseen) -> f64 {
+    u.0 - u.1
+}
+
+/// What the log's creates say on each of the sample's entities that the log writes at
+/// least as many new values of as the sample holds (see [`crate::project::novelty`]).
+fn probed(log: &Log, novelty: &Novelty, plan: &Plan) -> Vec<Unseen> {
+    let probe = plan.probe();
+    (crate::project::novelty::unseen(log, novelty, probe).into_iter())
+        .filter(crate::project::novelty::Unseen::outnumbers)
+        .map(|u| (u.new, u.uniform, plan.paths()[probe[u.path]].to_string()))
+        .collect()
+}
+
+/// Good–Turing's unseen share beside the log's, on the plain candidate (see [`plain`])
+/// where the log's exceeds it most.
+fn candidates_unseen(req: &Request, measured: &[Measured]) -> Option<Unseen> {
+    (req.candidates.iter().zip(measured))
+        .filter(|(c, m)| plain(c, m))
+        .filter_map(|(c, m)| {
+            let new = m.newcomers.as_ref()?.share?;
+            let docs = m.stats.documents.saturating_sub(m.stats.invalid);
+            let uniform = m.stats.values.singleton_share(docs);
+            Some((new, uniform, c.spec.to_string()))
+        })
+        .max_by(|a, b| gap(a).total_cmp(&gap(b)))
 }
 
 /// The `--unit` key among the candidates, with its distinct values.

@@ -18,6 +18,8 @@ const DISTINCT_CAP: usize = 50_000;
 const DISTINCT_TOTAL: usize = 1 << 20;
 /// Deepest nesting explored.
 const MAX_DEPTH: usize = 4;
+/// Entity properties probed at most (see [`Discovery::entities`]).
+pub const ENTITIES: usize = 8;
 /// Property paths followed at most: documents with a million distinct property names (a
 /// map keyed by ids) would otherwise cost a gigabyte; past it, new paths are ignored.
 const MAX_PATHS: usize = 10_000;
@@ -176,6 +178,37 @@ impl Discovery {
             .get(path)
             .map_or(0.0, |p| p.present as f64 / self.len().max(1) as f64)
     }
+
+    /// The properties whose values are entities (ids, tenants, codes, categories; not
+    /// periods, times, text, measurements or booleans) carried by at least half of the
+    /// documents, those named as an id first, then the most present (ties by path), at most
+    /// [`ENTITIES`], without
+    /// `/id`: what tells a pilot of some entities from a snapshot of them all (see
+    /// [`crate::stats::novelty`]). A new day in a log says nothing of the sample; a new
+    /// tenant does.
+    pub fn entities(&self) -> Vec<KeyPath> {
+        let mut found: Vec<(&KeyPath, u64)> = (self.paths.iter())
+            .filter(|(path, p)| {
+                let kind = p.property(path);
+                let entity = matches!(kind, Property::IdLike | Property::Other);
+                let period = p.strings > 0 && 20 * p.dates > p.strings;
+                let id = path.segments().len() == 1 && path.segments()[0] == "id";
+                entity && !period && !id && 2 * p.present >= self.len() as u64
+            })
+            .map(|(path, p)| (path, p.present))
+            .collect();
+        // Named as an id first: a tenant, store or device before a status or a region.
+        found.sort_by(|a, b| {
+            (names_an_id(b.0).cmp(&names_an_id(a.0)))
+                .then(b.1.cmp(&a.1))
+                .then_with(|| a.0.cmp(b.0))
+        });
+        found
+            .into_iter()
+            .take(ENTITIES)
+            .map(|(p, _)| p.clone())
+            .collect()
+    }
 }
 
 /// Parses up to `max_docs` documents from the start of `text` (NDJSON, concatenated JSON,
@@ -316,6 +349,30 @@ fn record(p: &mut PathStats, scalar: &Value, room: bool) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn entities_are_ids_and_categories_most_documents_carry() {
+        let mut text = String::new();
+        for i in 0..200 {
+            let sparse = match i % 10 {
+                0 => format!(r#","region":"r{}","#, i % 3),
+                _ => ",".to_owned(),
+            };
+            text += &format!(
+                r#"{{"id":"i{i}","tenantId":"t{}","code":"{}"{sparse}"day":"2026-11-{:02}","title":"a b {i}","price":{}.5,"ok":true,"ts":"2026-11-01T10:{:02}:00Z","meta":{{"siteId":{}}}}}"#,
+                i % 5,
+                ["A", "B"][i % 2],
+                1 + i % 28,
+                i,
+                i % 60,
+                i % 4
+            );
+            text.push('\n');
+        }
+        let d = discover(text.as_bytes(), 1000);
+        let names: Vec<String> = d.entities().iter().map(|p| p.to_string()).collect();
+        assert_eq!(names, ["/meta/siteId", "/tenantId", "/code"]);
+    }
 
     #[test]
     fn what_a_property_is_follows_its_values_and_its_name() {

@@ -12,6 +12,7 @@ use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
 use crate::key::{KeyLevel, KeySpec, KeyValue, Layout, Scratch};
+use crate::stats::novelty::Novelty;
 use crate::stats::owners::{Owners, id_hash};
 use crate::stats::{CandidateStats, value_hash};
 use crate::time::epoch_seconds;
@@ -32,6 +33,14 @@ pub struct Plan {
     /// Whether the owners are recorded at all: only a log's writes look them up.
     owners: bool,
     seed: u64,
+    /// The indices among the paths of the paths probed for what the sample is (see
+    /// [`crate::stats::novelty`]).
+    probe: Vec<usize>,
+    /// For each probed path, a candidate whose digest of the document's value it takes
+    /// (a plain version-2 key of that path), if any.
+    probe_digests: Vec<Option<usize>>,
+    /// How many paths there were before the probed ones were added.
+    probe_from: usize,
 }
 
 #[derive(Debug)]
@@ -103,7 +112,46 @@ impl Plan {
             owners_budget: budget / 8 / n,
             owners: true,
             seed,
+            probe: Vec::new(),
+            probe_digests: Vec::new(),
+            probe_from: 0,
         }
+    }
+
+    /// Reads `paths` too, into the record of the sample's values that tells a pilot from a
+    /// snapshot (see [`crate::stats::novelty`]).
+    pub fn with_probe(mut self, paths: &[KeyPath]) -> Plan {
+        self.probe_from = self.paths.len();
+        for p in paths {
+            let i = match self.paths.iter().position(|q| q == p) {
+                Some(i) => i,
+                None => {
+                    self.paths.push(p.clone());
+                    self.paths.len() - 1
+                }
+            };
+            self.probe.push(i);
+            let digested = |c: &Planned| c.plain == Some(i) && !c.definition.is_v1();
+            (self.probe_digests).push(self.candidates.iter().position(digested));
+        }
+        self
+    }
+
+    /// Probes nothing (a log without writes tests nothing against the sample), and reads
+    /// no path only the probe needed.
+    pub fn without_probe(mut self) -> Plan {
+        if !self.probe.is_empty() {
+            self.paths.truncate(self.probe_from);
+        }
+        self.probe.clear();
+        self.probe_digests.clear();
+        self
+    }
+
+    /// The indices among [`paths`](Self::paths) of the probed paths (see
+    /// [`with_probe`](Self::with_probe)), in order.
+    pub fn probe(&self) -> &[usize] {
+        &self.probe
     }
 
     /// Records the owners of the sample's items only when `needed` (a log with writes, which
@@ -142,6 +190,8 @@ pub struct MeasureSink {
     pub terms: u64,
     /// The documents' own `ttl`.
     pub ttl: Ttl,
+    /// The sample's values on the probed paths, and its ids.
+    pub novelty: Novelty,
     scratch: Scratch,
     /// Per candidate, the digest of the document's value for a plain version-2 key.
     digests: Vec<Option<V2Digest>>,
@@ -167,12 +217,14 @@ impl MeasureSink {
                 s
             })
             .collect();
+        let novelty = Novelty::new(plan.probe.len());
         MeasureSink {
             plan,
             stats,
             untimed: 0,
             terms: 0,
             ttl: Ttl::default(),
+            novelty,
             scratch: Default::default(),
             digests: Vec::new(),
             threads,
@@ -279,6 +331,24 @@ fn digest_plain(
     }));
 }
 
+/// Records the document's values on the probed paths and its id (see
+/// [`crate::stats::novelty`]), taking a candidate's digest of a value where it has one.
+fn probe(plan: &Plan, doc: &Document<'_>, digests: &[Option<V2Digest>], novelty: &mut Novelty) {
+    if plan.probe.is_empty() {
+        return;
+    }
+    let each = plan.probe.iter().zip(&plan.probe_digests).enumerate();
+    for (i, (&f, &digested)) in each {
+        if let Field::Scalar(v) = doc.fields[f] {
+            let d = digested.and_then(|c| digests[c]);
+            novelty.add(i, d.unwrap_or_else(|| V2Digest::of(v)).h1);
+        }
+    }
+    if let Field::Scalar(PkValueRef::Str(s)) = doc.fields[plan.id_field] {
+        novelty.add_id(id_hash(s));
+    }
+}
+
 /// The documents' own time to live (`ttl`, seconds; -1: never).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Ttl {
@@ -383,6 +453,7 @@ impl Sink for MeasureSink {
         };
         digest_plain(plan, stats, doc, id, digests);
         self.ttl.add(&doc.fields[plan.ttl_field]);
+        probe(plan, doc, digests, &mut self.novelty);
         let each = plan.candidates.iter().zip(stats.iter_mut());
         for ((c, stats), digest) in each.zip(digests.iter()) {
             if let Some(layout) = &c.layout {
@@ -448,6 +519,7 @@ impl Sink for MeasureSink {
         self.untimed += other.untimed;
         self.terms += other.terms;
         self.ttl.merge(other.ttl);
+        self.novelty.merge(other.novelty);
     }
 
     fn finish(&mut self) {

@@ -114,7 +114,7 @@ impl Kinds {
 }
 
 /// What the inference reads.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub struct Evidence {
     /// The sample's bytes.
     pub sample_bytes: f64,
@@ -127,8 +127,8 @@ pub struct Evidence {
     pub log_share: f64,
     /// The share of the log's created bytes whose value the sample does not hold, and the
     /// share a uniform sample leaves unseen (Good–Turing: its documents whose value it saw
-    /// once), on the same candidate.
-    pub unseen: Option<(f64, f64)>,
+    /// once), on the same path, named third (the sample's entity, or a key's path).
+    pub unseen: Option<(f64, f64, String)>,
 }
 
 /// How many more of the log's created bytes may go to values the sample never saw than a
@@ -152,7 +152,7 @@ pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> 
         }
         _ => None,
     };
-    let (inferred, inferred_log, why) = match (raw, e.unseen) {
+    let (inferred, inferred_log, why) = match (raw, &e.unseen) {
         (Some(r), _) if same(r) && share < 1.0 => (
             SampleKind::Complete,
             LogKind::Values,
@@ -160,20 +160,20 @@ pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> 
                 "the log's creates write {r:.2}× the sample's bytes over its span of arrivals as logged, not ÷ --log-share: it is the sample's own traffic"
             ),
         ),
-        (_, Some((new, gt))) if new - gt >= UNSEEN_GAP => (
+        (_, Some((new, gt, path))) if new - gt >= UNSEEN_GAP => (
             SampleKind::Complete,
             LogKind::Requests,
             format!(
-                "the log writes {:.0}% of its created bytes to values the sample never saw, where a uniform share would leave {:.0}% unseen",
+                "the log writes {:.0}% of its created bytes to values of {path} the sample never saw, where a uniform share would leave {:.0}% unseen",
                 new * 100.0,
                 gt * 100.0
             ),
         ),
-        (_, Some((new, gt))) => (
+        (_, Some((new, gt, path))) => (
             SampleKind::Snapshot,
             LogKind::Requests,
             format!(
-                "the log writes {:.0}% of its created bytes to values the sample never saw, as a uniform share leaves {:.0}% unseen",
+                "the log writes {:.0}% of its created bytes to values of {path} the sample never saw, as a uniform share leaves {:.0}% unseen",
                 new * 100.0,
                 gt * 100.0
             ),
@@ -281,7 +281,7 @@ mod tests {
         // 15 orgs of 800, every one seen thousands of times (none once: Good–Turing leaves
         // 0% unseen), a production log at 1/20 writing 98% of its bytes to other orgs.
         let e = Evidence {
-            unseen: Some((0.98, 0.0)),
+            unseen: Some((0.98, 0.0, "/orgId".into())),
             span: None,
             ..evidence(0.0, 5_000.0, 0.05)
         };
@@ -299,7 +299,7 @@ mod tests {
             span: None,
             logged_rate: Some(476.0),
             log_share: 0.005,
-            unseen: Some((0.99, 0.997)),
+            unseen: Some((0.99, 0.997, "/id".into())),
         };
         let k = kinds(None, None, &e);
         assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Requests));

@@ -6,6 +6,7 @@
 pub mod kinds;
 pub mod layout;
 pub mod newcomers;
+pub mod novelty;
 pub mod projection;
 pub mod target;
 

@@ -9,6 +9,7 @@ mod bounded;
 pub mod clock;
 pub mod distinct;
 pub mod histogram;
+pub mod novelty;
 pub mod owners;
 mod sample;
 pub mod values;
