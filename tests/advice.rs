@@ -127,6 +127,59 @@ fn a_value_past_a_partitions_throughput_is_a_violation_at_any_throughput() {
 }
 
 #[test]
+fn auto_mode_reports_the_cheapest_bucket_count_of_a_hot_values_suffix() {
+    let dir = scratch("advice_suffix_buckets");
+    let (docs, log) = betting(&dir, 15_000.0);
+    // The market book is read too: the hot market's key is one the reads want.
+    let mut text = std::fs::read_to_string(&log).unwrap();
+    for s in 0..600u64 {
+        writeln!(
+            text,
+            r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.marketId = 'm{}'","ts":"{}","count":20}}"#,
+            s % 50,
+            at(s)
+        )
+        .unwrap();
+    }
+    let log = write(&dir, "book.ndjson", &text);
+    let extra = ["--target-storage", "100GB", "--throughput", "60000"];
+    let r = analyze(&docs, &log, &extra);
+    let all = r["candidates"].as_array().unwrap();
+    let suffixes: Vec<&serde_json::Value> = (all.iter())
+        .filter(|c| (c["key"]["spec"].as_str().unwrap()).starts_with("hash_suffix(/marketId,"))
+        .collect();
+    assert_eq!(suffixes.len(), 1, "{all:?}");
+    let kept = suffixes[0]["key"]["spec"].as_str().unwrap();
+    let origin = suffixes[0]["origin"].as_str().unwrap();
+    let counts: Vec<u32> = (origin.split("the cheapest of ").nth(1))
+        .unwrap_or_else(|| panic!("{origin}"))
+        .trim_end_matches(" buckets")
+        .split(", ")
+        .map(|n| n.parse().unwrap())
+        .collect();
+    assert!(
+        counts.len() >= 2 && counts.windows(2).all(|w| w[0] * 2 == w[1]),
+        "{counts:?}"
+    );
+    // Ranks stay 1, 2, 3, ... once the others are dropped.
+    assert!(all.iter().enumerate().all(|(i, c)| c["rank"] == i + 1));
+    // Given every count, the one auto mode kept ranks first among them.
+    let by = kept.split(',').nth(1).unwrap();
+    let specs: Vec<String> = (counts.iter())
+        .map(|n| format!("hash_suffix(/marketId,{by},{n})"))
+        .collect();
+    let mut args: Vec<&str> = extra.to_vec();
+    for s in &specs {
+        args.extend(["--key", s]);
+    }
+    let given = analyze(&docs, &log, &args);
+    let first = (given["candidates"].as_array().unwrap().iter())
+        .find(|c| specs.iter().any(|s| c["key"]["spec"] == s.as_str()))
+        .unwrap();
+    assert_eq!(first["key"]["spec"], kept);
+}
+
+#[test]
 fn a_value_within_a_partitions_throughput_is_no_violation() {
     let dir = scratch("advice_warm_value");
     let (docs, log) = betting(&dir, 5_000.0);

@@ -86,6 +86,7 @@ pub fn build_report(
     findings::excess_ru(&mut candidates, &needs);
     let unranked = candidates.clone();
     rank(&mut candidates);
+    super::rank::keep_cheapest_buckets(&mut candidates);
     let mut recommendation = recommend(&candidates, &opts.target);
     if let Some(r) = recommendation.as_mut().filter(|_| opts.gsi) {
         let best = (unranked.iter().position(|c| c.key.spec == r.spec))

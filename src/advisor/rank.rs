@@ -34,6 +34,48 @@ pub fn rank(candidates: &mut [CandidateReport]) {
     }
 }
 
+/// Of the bucket counts measured for one generated `hash_suffix` (see
+/// [`crate::measure::auto`]), keeps the best ranked, says in its origin which it was the
+/// best of, and numbers the ranks again. A key given is never dropped.
+pub fn keep_cheapest_buckets(candidates: &mut Vec<CandidateReport>) {
+    let generated = |c: &CandidateReport| c.role == crate::report::model::Role::Generated;
+    let spec = |c: &CandidateReport| crate::key::KeySpec::parse(&c.key.spec).ok();
+    let mut kept: Vec<(crate::key::KeySpec, usize, Vec<u32>)> = Vec::new();
+    let mut keep = vec![true; candidates.len()];
+    for (i, c) in candidates.iter().enumerate() {
+        let Some(s) = spec(c).filter(|_| generated(c)) else {
+            continue;
+        };
+        let [crate::key::KeyLevel::HashSuffix { n, .. }] = s.levels() else {
+            continue;
+        };
+        match kept
+            .iter_mut()
+            .find(|k| crate::measure::auto::same_suffix(&k.0, &s))
+        {
+            Some(k) => {
+                k.2.push(*n);
+                keep[i] = false;
+            }
+            None => kept.push((s.clone(), i, vec![*n])),
+        }
+    }
+    for (_, i, mut counts) in kept.into_iter().filter(|k| k.2.len() > 1) {
+        counts.sort_unstable();
+        let counts: Vec<String> = counts.iter().map(u32::to_string).collect();
+        let o = &mut candidates[i].origin;
+        *o = format!("{o}; the cheapest of {} buckets", counts.join(", "));
+    }
+    let mut i = 0;
+    candidates.retain(|_| {
+        i += 1;
+        keep[i - 1]
+    });
+    for (i, c) in candidates.iter_mut().enumerate() {
+        c.rank = i + 1;
+    }
+}
+
 /// One class (with or without violations), already in score order: the keys that need only
 /// a service minimum no other key of the class undercuts first, in [`floor_order`]; then
 /// the rest in runs of one cost.
@@ -465,6 +507,41 @@ mod tests {
             assert_eq!(&got, expected, "{input:?}");
             assert!(list.iter().enumerate().all(|(i, c)| c.rank == i + 1));
         }
+    }
+
+    #[test]
+    fn of_one_suffixs_bucket_counts_the_best_ranked_generated_one_stays() {
+        let generated = |spec: &str| {
+            let mut c = with(spec, 50.0, false);
+            c.role = crate::report::model::Role::Generated;
+            c.origin = "hot".to_owned();
+            c
+        };
+        let mut list = vec![
+            generated("hash_suffix(/m,/id,64)"),
+            with("hash_suffix(/m,/id,32)", 50.0, false),
+            generated("hash_suffix(/m,/id,16)"),
+            generated("hash_suffix(/m,/u,16)"),
+            generated("/u"),
+        ];
+        keep_cheapest_buckets(&mut list);
+        let got: Vec<(&str, &str, usize)> = (list.iter())
+            .map(|c| (c.key.spec.as_str(), c.origin.as_str(), c.rank))
+            .collect();
+        let given = &list[1].origin;
+        assert_eq!(
+            got,
+            [
+                (
+                    "hash_suffix(/m,/id,64)",
+                    "hot; the cheapest of 16, 64 buckets",
+                    1
+                ),
+                ("hash_suffix(/m,/id,32)", given.as_str(), 2),
+                ("hash_suffix(/m,/u,16)", "hot", 3),
+                ("/u", "hot", 4),
+            ]
+        );
     }
 
     #[test]

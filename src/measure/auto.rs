@@ -155,6 +155,10 @@ impl Filters {
 
 struct Out {
     list: Vec<Candidate>,
+    /// Other bucket counts of a generated `hash_suffix` (see [`hot_values`]): measured
+    /// beside it, outside the limit, and only the cheapest of them is reported (see
+    /// [`crate::advisor::rank::keep_cheapest_buckets`]).
+    variants: Vec<Candidate>,
 }
 
 impl Out {
@@ -167,6 +171,20 @@ impl Out {
             );
         }
     }
+
+    fn push_variant(&mut self, levels: Vec<KeyLevel>, origin: String) {
+        if let Ok(spec) = KeySpec::new(levels)
+            && !self
+                .list
+                .iter()
+                .chain(&self.variants)
+                .any(|c| c.spec == spec)
+        {
+            (self.variants).push(
+                Candidate::new(spec, origin).with_role(crate::report::model::Role::Generated),
+            );
+        }
+    }
 }
 
 fn path_level(p: &KeyPath) -> KeyLevel {
@@ -175,7 +193,10 @@ fn path_level(p: &KeyPath) -> KeyLevel {
 
 /// Generates at most `limit` candidates.
 pub fn generate(inp: &Inputs<'_>, limit: usize) -> Vec<Candidate> {
-    let mut out = Out { list: Vec::new() };
+    let mut out = Out {
+        list: Vec::new(),
+        variants: Vec::new(),
+    };
     if let Some(log) = inp.log {
         from_log(inp, &filters(log), &mut out);
     }
@@ -186,7 +207,22 @@ pub fn generate(inp: &Inputs<'_>, limit: usize) -> Vec<Candidate> {
         out.list.retain(|c| !mentions_id(&c.spec));
     }
     out.list.truncate(limit);
+    // A variant goes with the suffix it is a variant of.
+    let kept = |v: &Candidate| out.list.iter().any(|c| same_suffix(&c.spec, &v.spec));
+    let variants: Vec<Candidate> = out.variants.iter().filter(|v| kept(v)).cloned().collect();
+    out.list.extend(variants);
     out.list
+}
+
+/// Whether `a` and `b` are one `hash_suffix` of the same paths (of any bucket count).
+pub fn same_suffix(a: &KeySpec, b: &KeySpec) -> bool {
+    match (a.levels(), b.levels()) {
+        (
+            [KeyLevel::HashSuffix { path, by, .. }],
+            [KeyLevel::HashSuffix { path: p, by: q, .. }],
+        ) => path == p && by == q,
+        _ => false,
+    }
 }
 
 /// What to say when documents read for discovery lack `id`, which Cosmos DB requires in
@@ -319,6 +355,10 @@ fn hot_values(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
         let n = ((share * parts * 4.0).max(by_bytes).ceil() as u32)
             .next_power_of_two()
             .clamp(8, 1024);
+        // Fewer buckets cost a read of the value fewer partitions; how few its writes
+        // allow is the replay's to say: a half and a quarter of n are measured too, none
+        // under what its bytes need.
+        let least = (by_bytes.ceil() as u32).next_power_of_two().max(8);
         let why = match hot {
             true => format!(
                 "{p}'s busiest value takes {:.1}% of the logged writes, {:.1}× a partition's even share: spread it by {by}",
@@ -327,14 +367,17 @@ fn hot_values(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
             ),
             false => format!("a value of {p} could pass 20 GB at the target: spread it by {by}"),
         };
-        out.push(
+        let suffix = |n: u32| {
             vec![KeyLevel::HashSuffix {
                 path: p.clone(),
                 by: by.clone(),
                 n,
-            }],
-            why.clone(),
-        );
+            }]
+        };
+        out.push(suffix(n), why.clone());
+        for fewer in [n / 2, n / 4].into_iter().filter(|&m| m >= least) {
+            out.push_variant(suffix(fewer), why.clone());
+        }
         out.push(vec![path_level(p), path_level(&by)], why);
     }
 }
