@@ -362,6 +362,59 @@ fn day_by_hand() -> (f64, f64, f64, f64) {
     (3_000.0 + 200.0 * w, 200.0 + 10.0 * w, 200.0 * w, 10.0 * w)
 }
 
+/// From 00:20 to 23:50: in hours 10 and 16, 3,000 point reads and 200 creates a second;
+/// in the others, 200 reads and 10 creates; one line of each every 10 seconds. The log
+/// starts and ends off the hour, so windows cut from its first line straddle the bursts.
+fn bursts_log() -> String {
+    let mut s = String::new();
+    for t in (1_200..23 * 3_600 + 3_000i64).step_by(10) {
+        let busy = [10, 16].contains(&(t / 3_600));
+        let (reads, writes) = if busy { (3_000, 200) } else { (200, 10) };
+        let k = (t / 10) % 2_000;
+        let doc = item(&format!("w{t}"));
+        writeln!(
+            s,
+            r#"{{"op":"read","id":"k{k}","known":{{"/id":"k{k}"}},"ts":{ts},"count":{r}}}
+{{"op":"create","doc":{doc},"ts":{ts},"count":{w}}}"#,
+            ts = T0 + t,
+            r = reads * 10,
+            w = writes * 10
+        )
+        .unwrap();
+    }
+    s
+}
+
+#[test]
+fn two_one_hour_bursts_are_billed_in_their_own_clock_hours() {
+    let dir = scratch("billing_bursts");
+    let docs = write(&dir, "docs.ndjson", &items(2_000));
+    let log = write(&dir, "log.ndjson", &bursts_log());
+    let run = |extra: &[&str]| {
+        let mut args = vec!["analyze", &docs, "--queries", &log, "--key", "/id"];
+        args.extend(["--target-storage", "40GB", "--format", "json"]);
+        args.extend(extra);
+        json(&args)
+    };
+    let (busy, quiet, _, _) = day_by_hand();
+    let max = up(busy, 1_000.0);
+    let floor = 0.1 * max;
+    // 24 clock hours (the first and last in part): two at the burst, 22 quiet.
+    let hourly = (2.0 * busy.max(floor) + 22.0 * quiet.max(floor)) / 24.0;
+    let r = run(&["--autoscale-max", "5000"]);
+    assert_eq!(r["target"]["prices"]["log_hours"], 24.0);
+    let c = cost(&r);
+    let expected = hourly / 100.0 * AUTOSCALE * HOURS;
+    let got = figure(&c["monthly"]["throughput"]);
+    assert!(near(got, expected), "{got} vs {expected}");
+    assert!(near(figure(&c["required_ru"]), max), "{c}");
+    // Manual at the peak every hour: 3.1× dearer here, as by hand.
+    let r = run(&["--throughput", "5000"]);
+    let manual = up(busy, 100.0) / 100.0 * MANUAL * HOURS;
+    let got = figure(&cost(&r)["monthly"]["throughput"]);
+    assert!(near(got, manual), "{got} vs {manual}");
+}
+
 #[test]
 fn a_three_region_autoscale_workload_is_billed_hour_by_hour_as_priced_by_hand() {
     let dir = scratch("billing_autoscale");

@@ -263,7 +263,10 @@ pub fn demand(e: &Evaluation, target: &Target, prices: &Prices) -> Result<Demand
     };
     // Each window's volume: its ideal RU a second at the target's rates.
     let volumes = pick(&w.window_ideal, &w.window_ideal_net, seconds * share);
-    let windows = w.window_ideal.len().max(1) as f64;
+    let windows = match w.covered_windows > 0.0 {
+        true => w.covered_windows,
+        false => w.window_ideal.len().max(1) as f64,
+    };
     let start = w.log_start.unwrap_or(0);
     // Each window's need: its volume times what the key needs over the ideal in that
     // window (partitions × its own hottest partition, see `window_need`), so that a burst

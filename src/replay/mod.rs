@@ -47,6 +47,8 @@ pub fn replay(
         let start = l.ops.iter().filter_map(|o| o.ts).min().unwrap_or(0);
         ((c.seconds.min(load::VALUE_SECONDS), 1.0 - kept), start)
     });
+    // Windows that keep to the clock may number one more than asked.
+    let windows = ops_by_window.len();
     let sample_windows = match sample_writes {
         true => sample_by_window(sample.arrival, windows),
         false => vec![Vec::new(); windows],

@@ -75,6 +75,9 @@ pub struct WorkloadStats {
     /// When the first replay window starts (seconds since the epoch), with
     /// `window_seconds`: the windows' clock hours.
     pub log_start: Option<i64>,
+    /// How many windows' worth of time the log covers (its first and last windows may be
+    /// covered in part; see [`super::Clock`]), when it has times; 0 otherwise.
+    pub covered_windows: f64,
     /// Each replay window's ideal RU (the workload's volume in it, the same for every key),
     /// as counted.
     pub window_ideal: Vec<f64>,

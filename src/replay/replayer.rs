@@ -154,12 +154,15 @@ impl Need {
         let none = (Vec::new(), Vec::new());
         let (t, sq) = self.window_parts.get(w).unwrap_or(&none);
         let total: f64 = t.iter().sum();
-        let sigma = (sq.iter().sum::<f64>() / p).sqrt();
+        let mean_sigma = (sq.iter().sum::<f64>() / p).sqrt();
         let lump = self.window_lump.get(w).copied().unwrap_or(0.0);
-        let chance = chance_excess(p, sigma, lump);
         let hottest = (0..parts).map(|i| {
             let ru = t.get(i).copied().unwrap_or(0.0);
             let expected = shares.get(i).copied().unwrap_or(0.0) * total;
+            // Each partition by its own lines' variance: one that takes twice the mean
+            // load has twice the variance, and the average would take its luck for load.
+            let own = sq.get(i).copied().unwrap_or(0.0).sqrt();
+            let chance = chance_excess(p, own.max(mean_sigma), lump);
             match ru > expected {
                 true => expected + (ru - expected - chance).max(0.0),
                 false => ru,
@@ -260,6 +263,8 @@ pub(super) struct Replayer<'a, 'c> {
     charged: bool,
     /// Whether the key has a `rand_suffix` level.
     random_suffix: bool,
+    /// When the windows are, when the log has times.
+    clock: Option<Clock>,
     scratch: Scratch,
     pub(super) slices: Vec<Vec<(usize, f64)>>,
     /// Each partition's share of the container's bytes, once asked for.
@@ -304,6 +309,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
             all_lumps: (0.0, 0.0, 0.0),
             spreads: Vec::new(),
             charged: false,
+            clock: start.clock,
             random_suffix: subject
                 .spec
                 .levels()
@@ -408,12 +414,23 @@ impl Replayer<'_, '_> {
         // Moves are settled first: what they cost is part of what the key must provision.
         self.settle_moves();
         self.stats.usable_relative = self.usable_relative();
-        let (windows, windows_net) = self.need.windows();
+        let (mut windows, mut windows_net) = self.need.windows();
+        let parts = self.container.partitions().len();
+        let (mut need, mut need_net) = self.need.window_needs(parts);
+        // A window the log covers in part is read at the rate of the part it covers.
+        if let Some(c) = self.clock {
+            let n = windows.len();
+            for v in [&mut windows, &mut windows_net, &mut need, &mut need_net] {
+                for (i, x) in v.iter_mut().enumerate() {
+                    *x /= c.cover(i, n).max(f64::MIN_POSITIVE);
+                }
+            }
+            self.stats.covered_windows = (0..n).map(|i| c.cover(i, n)).sum();
+        }
         self.stats.peak_ideal_ru = max(windows.iter().copied());
         self.stats.peak_ideal_ru_net = max(windows_net.iter().copied());
         (self.stats.window_ideal, self.stats.window_ideal_net) = (windows, windows_net);
-        let parts = self.container.partitions().len();
-        (self.stats.window_need, self.stats.window_need_net) = self.need.window_needs(parts);
+        (self.stats.window_need, self.stats.window_need_net) = (need, need_net);
         self.stats.counted_ru = self.need.totals.iter().sum();
         let partitions = parts as f64;
         let (hottest, net) = self.need.hottest();
