@@ -409,3 +409,31 @@ fn the_alternative_is_declared_in_lines_that_parse_as_arm_and_terraform() {
         "{bicep}"
     );
 }
+
+#[test]
+fn every_violating_key_says_why_at_80_columns() {
+    // At 80 columns the findings column does not fit; the violations table keeps each
+    // violation in a few words instead.
+    let text = screen(&["analyze", DOCS, "--queries", LOG], 80);
+    let after = text
+        .split("With violations")
+        .nth(1)
+        .expect("a violations table");
+    let table: Vec<&str> = after.lines().skip(1).take_while(|l| is_table(l)).collect();
+    let header = table
+        .iter()
+        .find(|l| l.contains(" key "))
+        .expect("a header");
+    assert!(header.contains(" why "), "{header}");
+    let rows: Vec<Vec<&str>> = (table.iter())
+        .filter(|l| l.starts_with('│') && !l.contains(" key "))
+        .map(|l| l.trim_matches('│').split('┆').map(str::trim).collect())
+        .collect();
+    let ranked: Vec<&Vec<&str>> = rows.iter().filter(|r| !r[0].is_empty()).collect();
+    assert!(ranked.len() >= 3, "{after}");
+    for r in ranked {
+        let why = r.last().unwrap();
+        assert!(!why.is_empty(), "no reason for {r:?}");
+    }
+    assert!(text.contains("over 20 GB"), "{text}");
+}

@@ -1,7 +1,7 @@
 //! The candidate columns the table and Markdown renderers share: each with its header, its
 //! priority when the width is short, and the text of its cell.
 
-use super::model::CandidateReport;
+use super::model::{CandidateReport, FindingCode, Severity};
 use super::text::thousands;
 use crate::units::human_bytes;
 
@@ -55,6 +55,29 @@ pub const COLUMNS: [Column; 12] = [
         codes.join("\n")
     }),
 ];
+
+/// In place of `findings` when it does not fit: each violation in a few words, so that
+/// every key in the table of violations still says why it is there.
+pub const WHY: Column = col("why", "violations", 4, false, why);
+
+fn why(c: &CandidateReport) -> String {
+    let short: Vec<&str> = (c.findings.iter())
+        .filter(|f| f.severity == Severity::Violation)
+        .map(|f| match f.code {
+            FindingCode::LogicalPartitionLimit => "over 20 GB",
+            FindingCode::LogicalPartitionThroughput => "over 10k RU/s",
+            FindingCode::InvalidKeyValue => "invalid value",
+            FindingCode::CrossPartitionTransaction => "cross-key txn",
+            FindingCode::CollectionLimit => "collection full",
+            FindingCode::UnmappedValue => "unmapped",
+            FindingCode::KeyTooLong => "key too long",
+            FindingCode::MissingKey => "missing key",
+            FindingCode::KeyUpdated => "key changes",
+            other => other.as_str(),
+        })
+        .collect();
+    short.join("\n")
+}
 
 const fn col(
     header: &'static str,

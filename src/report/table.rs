@@ -16,7 +16,7 @@ use std::io::{self, Write};
 use comfy_table::{Cell, CellAlignment, Color, ContentArrangement, Table, presets};
 
 use super::View;
-use super::columns::{COLUMNS, Column};
+use super::columns::{COLUMNS, Column, WHY};
 use super::growth::growth_section;
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
 use super::remedy::recommended_warnings;
@@ -73,7 +73,8 @@ fn ranking(
         para(out, &line, width, "")?;
     }
     let all: Vec<&CandidateReport> = report.candidates.iter().collect();
-    let columns = fitting(&all, table_width);
+    let every: Vec<&Column> = COLUMNS.iter().collect();
+    let columns = fitting(&all, table_width, &every);
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
         all.iter().partition(|c| !has_violation(c));
     if !clean.is_empty() {
@@ -84,7 +85,17 @@ fn ranking(
             out,
             "With violations (ranked after every candidate without):"
         )?;
-        writeln!(out, "{}", candidates(&violating, &columns, colour))?;
+        // Without the findings, the violations in a few words: every key says why it is here.
+        let with_why = match columns.iter().any(|c| c.header == "findings") {
+            true => columns.clone(),
+            false => {
+                let mut set = every.clone();
+                set.retain(|c| c.header != "findings");
+                set.push(&WHY);
+                fitting(&violating, table_width, &set)
+            }
+        };
+        writeln!(out, "{}", candidates(&violating, &with_why, colour))?;
     }
     if columns.len() < COLUMNS.len() {
         let hidden: Vec<&str> = COLUMNS
@@ -116,9 +127,13 @@ fn ranking(
     Ok(())
 }
 
-/// The columns that fit `width` terminal columns, in display order: kept by priority, each
-/// as wide as its widest cell or header (plus padding and a border).
-fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Column> {
+/// The columns of `set` that fit `width` terminal columns, in display order: kept by
+/// priority, each as wide as its widest cell or header (plus padding and a border).
+fn fitting<'c>(
+    rows: &[&CandidateReport],
+    width: Option<usize>,
+    set: &[&'c Column],
+) -> Vec<&'c Column> {
     let need = |c: &Column| {
         let cells = rows.iter().flat_map(|r| {
             let text = (c.text)(r);
@@ -129,9 +144,9 @@ fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Colu
         cells.max().unwrap_or(0).max(header) + 3
     };
     let Some(width) = width else {
-        return COLUMNS.iter().collect();
+        return set.to_vec();
     };
-    let mut by_priority: Vec<&Column> = COLUMNS.iter().collect();
+    let mut by_priority: Vec<&Column> = set.to_vec();
     by_priority.sort_by_key(|c| c.priority);
     let mut used = 1;
     let mut kept: Vec<&'static str> = Vec::new();
@@ -142,8 +157,7 @@ fn fitting(rows: &[&CandidateReport], width: Option<usize>) -> Vec<&'static Colu
             kept.push(c.header);
         }
     }
-    COLUMNS
-        .iter()
+    (set.iter().copied())
         .filter(|c| kept.contains(&c.header))
         .collect()
 }
@@ -180,7 +194,7 @@ fn candidate_row(c: &CandidateReport, columns: &[&Column], colour: bool) -> Vec<
         .iter()
         .map(|col| {
             let cell = Cell::new((col.text)(c));
-            if !colour || col.header != "findings" {
+            if !colour || !["findings", "why"].contains(&col.header) {
                 return cell;
             }
             match c.findings.iter().map(|f| f.severity).min() {
