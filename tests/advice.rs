@@ -151,7 +151,7 @@ fn auto_mode_reports_the_cheapest_bucket_count_of_a_hot_values_suffix() {
     assert_eq!(suffixes.len(), 1, "{all:?}");
     let kept = suffixes[0]["key"]["spec"].as_str().unwrap();
     let origin = suffixes[0]["origin"].as_str().unwrap();
-    let counts: Vec<u32> = (origin.split("the cheapest of ").nth(1))
+    let counts: Vec<u32> = (origin.split("the best ranked of ").nth(1))
         .unwrap_or_else(|| panic!("{origin}"))
         .trim_end_matches(" buckets")
         .split(", ")

@@ -82,7 +82,14 @@ pub fn build_report(
     }
     let (mut candidates, costs): (Vec<CandidateReport>, Vec<need::Cost>) =
         evals.iter_mut().map(|e| candidate(e, opts)).unzip();
-    let needs: Vec<f64> = costs.iter().map(|c| c.need).collect();
+    // Bucket counts the report will drop are no yardstick for the others.
+    let dropped = super::rank::dropped_buckets(&candidates);
+    let needs: Vec<f64> = (costs.iter().zip(&candidates))
+        .map(|(c, r)| match dropped.contains(&r.key.spec) {
+            true => f64::INFINITY,
+            false => c.need,
+        })
+        .collect();
     findings::excess_ru(&mut candidates, &needs);
     let unranked = candidates.clone();
     rank(&mut candidates);

@@ -756,8 +756,10 @@ fn kinds_of(
     let named = (req.unit.as_deref())
         .map(|path| named_unit(path, req, measured))
         .transpose()?;
-    let unseen = match log.filter(|_| !plan.probe().is_empty()) {
-        Some(l) => (probed(l, novelty, plan).into_iter()).max_by(|a, b| gap(a).total_cmp(&gap(b))),
+    // Without a probe, or when no create could be tested on it (an Azure Monitor log's
+    // writes know only the current key), the candidates say what they can.
+    let unseen = match log.and_then(|l| probed(l, novelty, plan)) {
+        Some(probed) => (probed.into_iter()).max_by(|a, b| gap(a).total_cmp(&gap(b))),
         None => candidates_unseen(req, measured),
     };
     let evidence = Evidence {
@@ -785,12 +787,16 @@ fn gap(u: &Unseen) -> f64 {
 
 /// What the log's creates say on each of the sample's entities that the log writes at
 /// least as many new values of as the sample holds (see [`crate::project::novelty`]).
-fn probed(log: &Log, novelty: &Novelty, plan: &Plan) -> Vec<Unseen> {
+/// None when no entity is probed or none had enough creates tested to say anything.
+fn probed(log: &Log, novelty: &Novelty, plan: &Plan) -> Option<Vec<Unseen>> {
     let probe = plan.probe();
-    (crate::project::novelty::unseen(log, novelty, probe).into_iter())
-        .filter(crate::project::novelty::Unseen::outnumbers)
-        .map(|u| (u.new, u.uniform, plan.paths()[probe[u.path]].to_string()))
-        .collect()
+    let tested = crate::project::novelty::unseen(log, novelty, probe);
+    (!tested.is_empty()).then(|| {
+        (tested.into_iter())
+            .filter(crate::project::novelty::Unseen::outnumbers)
+            .map(|u| (u.new, u.uniform, plan.paths()[probe[u.path]].to_string()))
+            .collect()
+    })
 }
 
 /// Good–Turing's unseen share beside the log's, on the plain candidate (see [`plain`])

@@ -35,44 +35,74 @@ pub fn rank(candidates: &mut [CandidateReport]) {
 }
 
 /// Of the bucket counts measured for one generated `hash_suffix` (see
-/// [`crate::measure::auto`]), keeps the best ranked, says in its origin which it was the
-/// best of, and numbers the ranks again. A key given is never dropped.
+/// [`crate::measure::auto`]: the same paths and the same origin), keeps the best ranked,
+/// says in its origin which it was the best of, and numbers the ranks again. A key given
+/// is never dropped. `candidates` are in rank order.
 pub fn keep_cheapest_buckets(candidates: &mut Vec<CandidateReport>) {
-    let generated = |c: &CandidateReport| c.role == crate::report::model::Role::Generated;
-    let spec = |c: &CandidateReport| crate::key::KeySpec::parse(&c.key.spec).ok();
-    let mut kept: Vec<(crate::key::KeySpec, usize, Vec<u32>)> = Vec::new();
-    let mut keep = vec![true; candidates.len()];
+    let keep = kept_buckets(candidates);
+    let mut counts: Vec<(usize, Vec<u32>)> = Vec::new();
     for (i, c) in candidates.iter().enumerate() {
-        let Some(s) = spec(c).filter(|_| generated(c)) else {
-            continue;
-        };
-        let [crate::key::KeyLevel::HashSuffix { n, .. }] = s.levels() else {
-            continue;
-        };
-        match kept
-            .iter_mut()
-            .find(|k| crate::measure::auto::same_suffix(&k.0, &s))
-        {
-            Some(k) => {
-                k.2.push(*n);
-                keep[i] = false;
+        if let (Some(k), Some(n)) = (keep[i], buckets(c)) {
+            match counts.iter_mut().find(|(j, _)| *j == k) {
+                Some((_, all)) => all.push(n),
+                None => counts.push((k, vec![n])),
             }
-            None => kept.push((s.clone(), i, vec![*n])),
         }
     }
-    for (_, i, mut counts) in kept.into_iter().filter(|k| k.2.len() > 1) {
-        counts.sort_unstable();
-        let counts: Vec<String> = counts.iter().map(u32::to_string).collect();
+    for (i, mut all) in counts.into_iter().filter(|c| c.1.len() > 1) {
+        all.sort_unstable();
+        let all: Vec<String> = all.iter().map(u32::to_string).collect();
         let o = &mut candidates[i].origin;
-        *o = format!("{o}; the cheapest of {} buckets", counts.join(", "));
+        *o = format!("{o}; the best ranked of {} buckets", all.join(", "));
     }
     let mut i = 0;
     candidates.retain(|_| {
         i += 1;
-        keep[i - 1]
+        keep[i - 1].is_none_or(|k| k == i - 1)
     });
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
+    }
+}
+
+/// The specs [`keep_cheapest_buckets`] drops once `candidates` (in any order) are ranked:
+/// measured, they stay out of what other keys are compared with.
+pub fn dropped_buckets(candidates: &[CandidateReport]) -> Vec<String> {
+    let mut ranked = candidates.to_vec();
+    rank(&mut ranked);
+    let keep = kept_buckets(&ranked);
+    (ranked.iter().zip(keep).enumerate())
+        .filter(|(i, (_, k))| k.is_some_and(|k| k != *i))
+        .map(|(_, (c, _))| c.key.spec.clone())
+        .collect()
+}
+
+/// For each candidate (in rank order) that is a generated `hash_suffix`, the index of the
+/// best ranked of its family (the same paths and origin); `None` for any other.
+fn kept_buckets(candidates: &[CandidateReport]) -> Vec<Option<usize>> {
+    let family = |c: &CandidateReport| {
+        let s = crate::key::KeySpec::parse(&c.key.spec).ok()?;
+        let generated = c.role == crate::report::model::Role::Generated;
+        (generated && buckets(c).is_some()).then_some((s, c.origin.clone()))
+    };
+    let families: Vec<_> = candidates.iter().map(family).collect();
+    (0..candidates.len())
+        .map(|i| {
+            let (s, origin) = families[i].as_ref()?;
+            families.iter().position(|f| {
+                f.as_ref()
+                    .is_some_and(|(t, o)| o == origin && crate::measure::auto::same_suffix(s, t))
+            })
+        })
+        .collect()
+}
+
+/// A `hash_suffix` key's bucket count.
+fn buckets(c: &CandidateReport) -> Option<u32> {
+    let s = crate::key::KeySpec::parse(&c.key.spec).ok()?;
+    match s.levels() {
+        [crate::key::KeyLevel::HashSuffix { n, .. }] => Some(*n),
+        _ => None,
     }
 }
 
@@ -511,19 +541,22 @@ mod tests {
 
     #[test]
     fn of_one_suffixs_bucket_counts_the_best_ranked_generated_one_stays() {
-        let generated = |spec: &str| {
-            let mut c = with(spec, 50.0, false);
+        let generated = |spec: &str, score: f64| {
+            let mut c = with(spec, score, false);
             c.role = crate::report::model::Role::Generated;
             c.origin = "hot".to_owned();
             c
         };
+        // In rank order: the scores (all of one cost) fall down the list.
         let mut list = vec![
-            generated("hash_suffix(/m,/id,64)"),
-            with("hash_suffix(/m,/id,32)", 50.0, false),
-            generated("hash_suffix(/m,/id,16)"),
-            generated("hash_suffix(/m,/u,16)"),
-            generated("/u"),
+            generated("hash_suffix(/m,/id,64)", 60.0),
+            with("hash_suffix(/m,/id,32)", 55.0, false),
+            generated("hash_suffix(/m,/id,16)", 50.0),
+            generated("hash_suffix(/m,/u,16)", 45.0),
+            generated("/u", 40.0),
         ];
+        // The same origin and paths make a family; measured, the others are dropped.
+        assert_eq!(dropped_buckets(&list), ["hash_suffix(/m,/id,16)"]);
         keep_cheapest_buckets(&mut list);
         let got: Vec<(&str, &str, usize)> = (list.iter())
             .map(|c| (c.key.spec.as_str(), c.origin.as_str(), c.rank))
@@ -534,7 +567,7 @@ mod tests {
             [
                 (
                     "hash_suffix(/m,/id,64)",
-                    "hot; the cheapest of 16, 64 buckets",
+                    "hot; the best ranked of 16, 64 buckets",
                     1
                 ),
                 ("hash_suffix(/m,/id,32)", given.as_str(), 2),

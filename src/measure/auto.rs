@@ -156,7 +156,7 @@ impl Filters {
 struct Out {
     list: Vec<Candidate>,
     /// Other bucket counts of a generated `hash_suffix` (see [`hot_values`]): measured
-    /// beside it, outside the limit, and only the cheapest of them is reported (see
+    /// beside it, outside the limit, and only the best ranked of them is reported (see
     /// [`crate::advisor::rank::keep_cheapest_buckets`]).
     variants: Vec<Candidate>,
 }
@@ -191,7 +191,8 @@ fn path_level(p: &KeyPath) -> KeyLevel {
     KeyLevel::Path(p.clone())
 }
 
-/// Generates at most `limit` candidates.
+/// Generates at most `limit` candidates, and beside them the other bucket counts of the
+/// hot values' suffixes among them (see `hot_values`).
 pub fn generate(inp: &Inputs<'_>, limit: usize) -> Vec<Candidate> {
     let mut out = Out {
         list: Vec::new(),
@@ -207,8 +208,10 @@ pub fn generate(inp: &Inputs<'_>, limit: usize) -> Vec<Candidate> {
         out.list.retain(|c| !mentions_id(&c.spec));
     }
     out.list.truncate(limit);
-    // A variant goes with the suffix it is a variant of.
-    let kept = |v: &Candidate| out.list.iter().any(|c| same_suffix(&c.spec, &v.spec));
+    // A variant goes with the suffix it is a variant of (the same paths and origin).
+    let kept = |v: &Candidate| {
+        (out.list.iter()).any(|c| c.origin == v.origin && same_suffix(&c.spec, &v.spec))
+    };
     let variants: Vec<Candidate> = out.variants.iter().filter(|v| kept(v)).cloned().collect();
     out.list.extend(variants);
     out.list

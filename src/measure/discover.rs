@@ -183,7 +183,8 @@ impl Discovery {
     /// periods, times, text, measurements or booleans) carried by at least half of the
     /// documents, those named as an id first, then the most present (ties by path), at most
     /// [`ENTITIES`], without
-    /// `/id`: what tells a pilot of some entities from a snapshot of them all (see
+    /// `/id` and the service's `_` properties: what tells a pilot of some entities from a
+    /// snapshot of them all (see
     /// [`crate::stats::novelty`]). A new day in a log says nothing of the sample; a new
     /// tenant does.
     pub fn entities(&self) -> Vec<KeyPath> {
@@ -192,8 +193,11 @@ impl Discovery {
                 let kind = p.property(path);
                 let entity = matches!(kind, Property::IdLike | Property::Other);
                 let period = p.strings > 0 && 20 * p.dates > p.strings;
-                let id = path.segments().len() == 1 && path.segments()[0] == "id";
-                entity && !period && !id && 2 * p.present >= self.len() as u64
+                let top = path.segments().first().map(String::as_str);
+                // The item's id, and the service's own properties (_rid, _self, _etag,
+                // _ts, _attachments in an export), which no create logs.
+                let own = top.is_some_and(|t| t == "id" || t.starts_with('_'));
+                entity && !period && !own && 2 * p.present >= self.len() as u64
             })
             .map(|(path, p)| (path, p.present))
             .collect();
@@ -359,7 +363,7 @@ mod tests {
                 _ => ",".to_owned(),
             };
             text += &format!(
-                r#"{{"id":"i{i}","tenantId":"t{}","code":"{}"{sparse}"day":"2026-11-{:02}","title":"a b {i}","price":{}.5,"ok":true,"ts":"2026-11-01T10:{:02}:00Z","meta":{{"siteId":{}}}}}"#,
+                r#"{{"id":"i{i}","_rid":"r{i}x","_etag":"e{i}","tenantId":"t{}","code":"{}"{sparse}"day":"2026-11-{:02}","title":"a b {i}","price":{}.5,"ok":true,"ts":"2026-11-01T10:{:02}:00Z","meta":{{"siteId":{}}}}}"#,
                 i % 5,
                 ["A", "B"][i % 2],
                 1 + i % 28,

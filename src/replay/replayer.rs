@@ -121,7 +121,8 @@ impl Need {
     /// partition's RU in a window is judged against its share of the whole log's in that
     /// window: only its excess beyond what chance gives the busiest of `P` partitions
     /// counts, Bernstein's bound `b L / 3 + sqrt((b L / 3)² + 2 σ² L)` with `L = ln P`,
-    /// `σ² = Σ lump² / P` over the window's lumps and `b` its largest lump. It holds for
+    /// `σ²` the partition's own Σ lump² in the window (never less than the partitions'
+    /// mean, Σ lump² / P) and `b` the window's largest lump. It holds for
     /// windows of few lines per partition too, whose busiest partition lies far in a
     /// Poisson tail that `sqrt(2 L) σ` misses (1,200 sampled creates over 4,096 partitions
     /// put 4 or 5 on one of them by chance, 14 to 17 times the mean). A hot spot the
