@@ -984,6 +984,31 @@ fn what_the_sample_is_does_not_depend_on_the_keys_compared_nor_the_memory() {
         );
         assert!(why.contains("100% of its created bytes"), "{why}");
     }
+    // Without --time-path a pilot's values grow by their share of the log's creates: the
+    // run says so and names where the documents carry their times.
+    let warned = |extra: &[&str]| {
+        let out = crate::util::pkadvisor()
+            .args([
+                "analyze",
+                &docs,
+                "--queries",
+                &log,
+                "--key",
+                "/deviceId",
+                "-q",
+            ])
+            .args(extra)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let err = warned(&[]);
+    assert!(
+        err.contains("without --time-path their own write rate is unknown"),
+        "{err}"
+    );
+    assert!(err.contains("give --time-path /bucket"), "{err}");
+    assert!(!warned(&["--time-path", "/ts"]).contains("--time-path"));
     // The same devices logged again: a snapshot, whatever the keys.
     let (log, _, _) = fleet_log(600, (1, 1), 100, "c");
     let log = write(&dir, "again.ndjson", &log);

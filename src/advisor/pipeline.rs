@@ -317,11 +317,32 @@ pub fn run(mut req: Request, progress: &dyn Progress) -> anyhow::Result<Outcome>
         true => discovered(&mut req.sources, &mut discovery, PROBE_DISCOVERY)?.entities(),
         false => Vec::new(),
     };
+    let clock = (discovery.as_ref()).and_then(Discovery::time_property);
+    let timed = req.time_path.is_some();
     // The first documents' text is not needed while the rest are read.
     drop(discovery);
     let mut outcome = evaluate_all(req, &probe, progress)?;
     outcome.warnings.splice(0..0, notes);
+    if outcome.kinds.sample == SampleKind::Complete && !timed {
+        outcome.warnings.push(untimed_pilot(clock.as_ref()));
+    }
     Ok(outcome)
+}
+
+/// What to say of a sample of complete values read without `--time-path`: its values'
+/// own write rate is unknown, so each takes its share of the log's creates (a few lines
+/// for a pilot among production's values, and the log's hour for a day), and `clock`, a
+/// property the documents carry their times in, would give it.
+fn untimed_pilot(clock: Option<&KeyPath>) -> String {
+    let give = match clock {
+        Some(p) => format!("give --time-path {p} (the documents carry their times there)"),
+        None => {
+            "give --time-path with the property that holds each document's write time".to_owned()
+        }
+    };
+    format!(
+        "the sample holds every document of its values, but without --time-path their own write rate is unknown: each grows by its share of the log's creates, which a short log or a few lines of theirs can miss by several times; {give}"
+    )
 }
 
 /// Measures the documents for `pkadvisor profile`, generating candidates first when none

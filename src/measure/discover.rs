@@ -179,6 +179,18 @@ impl Discovery {
             .map_or(0.0, |p| p.present as f64 / self.len().max(1) as f64)
     }
 
+    /// The most present property whose values read as times of day (carried by at least
+    /// half of the documents; ties by path): where the documents say when they were
+    /// written, for `--time-path`.
+    pub fn time_property(&self) -> Option<KeyPath> {
+        (self.paths.iter())
+            .filter(|(path, p)| {
+                p.property(path) == Property::Timestamp && 2 * p.present >= self.len() as u64
+            })
+            .max_by(|a, b| a.1.present.cmp(&b.1.present).then_with(|| b.0.cmp(a.0)))
+            .map(|(path, _)| path.clone())
+    }
+
     /// The properties whose values are entities (ids, tenants, codes, categories; not
     /// periods, times, text, measurements or booleans) carried by at least half of the
     /// documents, those named as an id first, then the most present (ties by path), at most
@@ -376,6 +388,10 @@ mod tests {
         let d = discover(text.as_bytes(), 1000);
         let names: Vec<String> = d.entities().iter().map(|p| p.to_string()).collect();
         assert_eq!(names, ["/meta/siteId", "/tenantId", "/code"]);
+        assert_eq!(
+            d.time_property().map(|p| p.to_string()).as_deref(),
+            Some("/ts")
+        );
     }
 
     #[test]
