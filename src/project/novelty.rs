@@ -39,6 +39,10 @@ impl Unseen {
     }
 }
 
+/// Documents a path must be carried by in the sample: Good–Turing's unseen share read
+/// from fewer says little (three documents of one locale leave "0% unseen" of a dozen).
+pub const MIN_DOCS: u64 = 100;
+
 /// New values the log must create on a path for it to say the sample holds only some:
 /// tenants, devices or stores come many at a time; a state or a stage a new item starts in
 /// comes alone.
@@ -57,7 +61,8 @@ struct Tally {
 }
 
 /// Each probed path's [`Unseen`], of `fields` (the probed paths' indices among the log's
-/// fields), where at least [`super::newcomers::MIN_TESTED`] creates were tested.
+/// fields), where at least [`super::newcomers::MIN_TESTED`] creates were tested and the
+/// sample carries the path in at least [`MIN_DOCS`] documents.
 pub fn unseen(log: &Log, n: &Novelty, fields: &[usize]) -> Vec<Unseen> {
     let mut creates: Vec<(&WriteOp, f64)> = Vec::new();
     for op in &log.ops {
@@ -90,7 +95,9 @@ pub fn unseen(log: &Log, n: &Novelty, fields: &[usize]) -> Vec<Unseen> {
         }
     }
     (tallies.into_iter().zip(&n.paths).enumerate())
-        .filter(|(_, (t, _))| t.tested >= MIN_TESTED && t.held + t.new > 0.0)
+        .filter(|(_, (t, (_, docs)))| {
+            t.tested >= MIN_TESTED && t.held + t.new > 0.0 && *docs >= MIN_DOCS
+        })
         .map(|(path, (t, (kept, docs)))| Unseen {
             path,
             new: t.new / (t.held + t.new),
@@ -186,6 +193,22 @@ mod tests {
         assert!(!two.outnumbers());
         assert_eq!((u[0].new_values, u[0].values, u[0].uniform), (10, 10, 0.0));
         assert!(u[0].outnumbers());
+    }
+
+    #[test]
+    fn a_sample_of_few_documents_says_nothing() {
+        let mut few = Novelty::new(1);
+        for i in 0..3 {
+            few.add(0, hash("t0"));
+            few.add_id(id_hash(&format!("s{i}")));
+        }
+        let mut log = Log::default();
+        for i in 0..40u64 {
+            log.ops
+                .push(create(&format!("c{i}"), &format!("n{i}"), 100, i));
+        }
+        assert!(unseen(&log, &few, &[0]).is_empty());
+        assert_eq!(unseen(&log, &sample(), &[0]).len(), 1);
     }
 
     #[test]
