@@ -55,6 +55,17 @@ struct Planned {
     layout: Option<Arc<Layout>>,
 }
 
+/// The index of `p` among `paths`, added at the end when it is not there.
+fn index_of(p: &KeyPath, paths: &mut Vec<KeyPath>) -> usize {
+    match paths.iter().position(|q| q == p) {
+        Some(i) => i,
+        None => {
+            paths.push(p.clone());
+            paths.len() - 1
+        }
+    }
+}
+
 impl Plan {
     /// Plans the reading of `specs`, with arrival windows by `time_path` when given;
     /// `budget` bytes of per-value memory are shared by all candidates.
@@ -65,14 +76,6 @@ impl Plan {
         seed: u64,
     ) -> Plan {
         let mut paths: Vec<KeyPath> = Vec::new();
-        let index_of =
-            |p: &KeyPath, paths: &mut Vec<KeyPath>| match paths.iter().position(|q| q == p) {
-                Some(i) => i,
-                None => {
-                    paths.push(p.clone());
-                    paths.len() - 1
-                }
-            };
         let planned = candidates
             .iter()
             .map(|c| {
@@ -123,13 +126,7 @@ impl Plan {
     pub fn with_probe(mut self, paths: &[KeyPath]) -> Plan {
         self.probe_from = self.paths.len();
         for p in paths {
-            let i = match self.paths.iter().position(|q| q == p) {
-                Some(i) => i,
-                None => {
-                    self.paths.push(p.clone());
-                    self.paths.len() - 1
-                }
-            };
+            let i = index_of(p, &mut self.paths);
             self.probe.push(i);
             let digested = |c: &Planned| c.plain == Some(i) && !c.definition.is_v1();
             (self.probe_digests).push(self.candidates.iter().position(digested));
@@ -332,8 +329,14 @@ fn digest_plain(
 }
 
 /// Records the document's values on the probed paths and its id (see
-/// [`crate::stats::novelty`]), taking a candidate's digest of a value where it has one.
-fn probe(plan: &Plan, doc: &Document<'_>, digests: &[Option<V2Digest>], novelty: &mut Novelty) {
+/// [`crate::stats::novelty`]), taking a candidate's digest of a value where it has one
+/// and the id's hash where the owners took it.
+fn probe(
+    plan: &Plan,
+    doc: &Document<'_>,
+    (digests, id): (&[Option<V2Digest>], Option<u64>),
+    novelty: &mut Novelty,
+) {
     if plan.probe.is_empty() {
         return;
     }
@@ -344,8 +347,12 @@ fn probe(plan: &Plan, doc: &Document<'_>, digests: &[Option<V2Digest>], novelty:
             novelty.add(i, d.unwrap_or_else(|| V2Digest::of(v)).h1);
         }
     }
-    if let Field::Scalar(PkValueRef::Str(s)) = doc.fields[plan.id_field] {
-        novelty.add_id(id_hash(s));
+    let id = id.or_else(|| match doc.fields[plan.id_field] {
+        Field::Scalar(PkValueRef::Str(s)) => Some(id_hash(s)),
+        _ => None,
+    });
+    if let Some(h) = id {
+        novelty.add_id(h);
     }
 }
 
@@ -453,7 +460,7 @@ impl Sink for MeasureSink {
         };
         digest_plain(plan, stats, doc, id, digests);
         self.ttl.add(&doc.fields[plan.ttl_field]);
-        probe(plan, doc, digests, &mut self.novelty);
+        probe(plan, doc, (digests, id), &mut self.novelty);
         let each = plan.candidates.iter().zip(stats.iter_mut());
         for ((c, stats), digest) in each.zip(digests.iter()) {
             if let Some(layout) = &c.layout {

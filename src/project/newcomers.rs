@@ -315,7 +315,7 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
         stats,
         firsts: &firsts,
         scratch: &mut scratch,
-        precedes: sample_precedes(log, stats),
+        precedes: precedes(log, &held_by_owners(stats)),
     };
     for op in &log.ops {
         t.kind(&op.kind, op, &mut tally);
@@ -377,19 +377,46 @@ struct Tester<'a, 's> {
     precedes: bool,
 }
 
-/// Whether the sample was taken before the log: of the creates whose id hash the sample's
-/// ids keep, none is held. True when the ids are all kept (then each create is told apart).
-fn sample_precedes(log: &Log, stats: &CandidateStats) -> bool {
-    fn any_held(kind: &OpKind, stats: &CandidateStats) -> bool {
+/// Whether the sample holds the item of id hash `h`, as a record of its ids can say:
+/// `Some(held)` when the record keeps `h`, `None` when it cannot tell (not kept, or no
+/// ids recorded).
+pub type Held<'a> = &'a dyn Fn(u64) -> Option<bool>;
+
+/// [`Held`] by the owners `stats` recorded.
+fn held_by_owners(stats: &CandidateStats) -> impl Fn(u64) -> Option<bool> + '_ {
+    let owners = &stats.owners;
+    move |h| match owners.is_recorded() {
+        false => None,
+        true if owners.get(h).is_some() => Some(true),
+        true => owners.keeps(h).then_some(false),
+    }
+}
+
+/// Whether the sample was taken before the log: of the creates whose id the sample's
+/// record of ids keeps, none is held. True when the ids are all kept (then each create is
+/// told apart).
+pub fn precedes(log: &Log, held: Held<'_>) -> bool {
+    fn any_held(kind: &OpKind, held: Held<'_>) -> bool {
         match kind {
             OpKind::Create(w) => {
-                (w.id.as_deref()).is_some_and(|id| stats.owners.get(id_hash(id)).is_some())
+                (w.id.as_deref()).is_some_and(|id| held(id_hash(id)) == Some(true))
             }
-            OpKind::Batch(ops) => ops.iter().any(|k| any_held(k, stats)),
+            OpKind::Batch(ops) => ops.iter().any(|k| any_held(k, held)),
             _ => false,
         }
     }
-    !log.ops.iter().any(|op| any_held(&op.kind, stats))
+    !log.ops.iter().any(|op| any_held(&op.kind, held))
+}
+
+/// Whether the create `w` tells something (see the module): not when it is of an item the
+/// sample holds; an id the record cannot tell of is told by `precedes` alone; a create
+/// without an id is of a new item.
+pub fn tells(w: &WriteOp, held: Held<'_>, precedes: bool) -> bool {
+    match w.id.as_deref().map(|id| held(id_hash(id))) {
+        None => true,
+        Some(Some(held)) => !held,
+        Some(None) => precedes,
+    }
 }
 
 impl Tester<'_, '_> {
@@ -455,17 +482,9 @@ impl Tester<'_, '_> {
         }
     }
 
-    /// Whether the create `w` tells something (see the module): not when it is of an
-    /// item the sample holds.
+    /// Whether the create `w` tells something (see [`tells`]).
     fn tells(&self, w: &WriteOp) -> bool {
-        let Some(id) = w.id.as_ref().filter(|_| self.stats.owners.is_recorded()) else {
-            return true;
-        };
-        // An id the owners do not keep is in no table: whether the sample holds it is
-        // told by `precedes` alone.
-        let h = id_hash(id);
-        let owners = &self.stats.owners;
-        owners.get(h).is_none() && (owners.keeps(h) || self.precedes)
+        tells(w, &held_by_owners(self.stats), self.precedes)
     }
 }
 

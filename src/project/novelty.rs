@@ -2,9 +2,10 @@
 //! [`crate::stats::novelty`]), the share of created bytes whose value the sample does not
 //! hold, beside the share a uniform sample leaves unseen (Good–Turing's).
 //!
-//! Creates are tested as [`super::newcomers`] tests them: one of an item the sample holds
-//! tells nothing and is left out; an id the sample's ids do not keep is tested only when
-//! no create whose id they keep is held (the sample precedes the log).
+//! Creates are tested as [`super::newcomers`] tests them ([`super::newcomers::tells`]):
+//! one of an item the sample holds tells nothing and is left out; an id the sample's ids
+//! do not keep is tested only when no create whose id they keep is held (the sample
+//! precedes the log).
 
 use rustc_hash::FxHashSet;
 
@@ -12,7 +13,6 @@ use crate::engine::epk::V2Digest;
 use crate::log::Log;
 use crate::log::op::{OpKind, WriteOp};
 use crate::stats::novelty::{KEPT, Novelty};
-use crate::stats::owners::id_hash;
 
 /// What one probed path says.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,10 +68,11 @@ pub fn unseen(log: &Log, n: &Novelty, fields: &[usize]) -> Vec<Unseen> {
     for op in &log.ops {
         collect(&op.kind, op.count as f64, &mut creates);
     }
-    let precedes = !creates.iter().any(|(w, _)| held_item(w, n) == Some(true));
+    let held = |h: u64| n.ids.keeps(h).then(|| n.ids.get(h) > 0);
+    let precedes = super::newcomers::precedes(log, &held);
     let mut tallies: Vec<Tally> = fields.iter().map(|_| Tally::default()).collect();
     for (w, count) in creates {
-        if !tells(w, n, precedes) {
+        if !super::newcomers::tells(w, &held, precedes) {
             continue;
         }
         let bytes = w.bytes as f64 * count;
@@ -117,28 +118,12 @@ fn collect<'a>(kind: &'a OpKind, count: f64, out: &mut Vec<(&'a WriteOp, f64)>) 
     }
 }
 
-/// Whether the sample holds the item `w` creates: `None` when its id is not kept (or it
-/// has none).
-fn held_item(w: &WriteOp, n: &Novelty) -> Option<bool> {
-    let h = id_hash(w.id.as_deref()?);
-    n.ids.keeps(h).then(|| n.ids.get(h) > 0)
-}
-
-/// Whether the create `w` tells something: not when it is of an item the sample holds; an
-/// id not kept is told by `precedes` alone; a create without an id is of a new item.
-fn tells(w: &WriteOp, n: &Novelty, precedes: bool) -> bool {
-    match (w.id.is_some(), held_item(w, n)) {
-        (false, _) => true,
-        (true, Some(held)) => !held,
-        (true, None) => precedes,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::PkValue;
     use crate::log::op::{Operation, OwnedField};
+    use crate::stats::owners::id_hash;
 
     fn create(id: &str, tenant: &str, bytes: u64, line: u64) -> Operation {
         Operation {

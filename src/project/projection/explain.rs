@@ -75,14 +75,7 @@ pub fn explain(
     let open_seconds = (time.rate)
         .filter(|r| *r > 0.0 && r.is_finite())
         .map(|r| ((target.storage_bytes as f64 - sample) / r).max(0.0));
-    let r = c.count as f64;
-    let interval = match time.sample {
-        SampleKind::Snapshot if r > 0.0 => (
-            low_bound(bytes, c.count, time.sample),
-            bytes * (r + 1.96 * r.sqrt()) / r,
-        ),
-        _ => (bytes, bytes),
-    };
+    let interval = interval(bytes, c.count, time.sample);
     Some(Explained {
         label: c.label.unwrap_or_default().to_owned(),
         sample_bytes: c.bytes,

@@ -107,14 +107,22 @@ pub struct Largest {
     pub low: u64,
 }
 
-/// The low end of the 95% interval of `bytes` projected from a value seen `count` times:
-/// a snapshot's count is Poisson, `r − 1.96 sqrt(r)` of `r`; complete values are exact.
-pub fn low_bound(bytes: f64, count: u64, sample: SampleKind) -> f64 {
+/// The 95% interval of `bytes` projected from a value seen `count` times: a snapshot's
+/// count is Poisson, `r ± 1.96 sqrt(r)` of `r`; complete values are exact.
+pub fn interval(bytes: f64, count: u64, sample: SampleKind) -> (f64, f64) {
     let r = count as f64;
     match sample {
-        SampleKind::Snapshot if r > 0.0 => bytes * ((r - 1.96 * r.sqrt()) / r).max(0.0),
-        _ => bytes,
+        SampleKind::Snapshot if r > 0.0 => {
+            let half = 1.96 * r.sqrt();
+            (bytes * ((r - half) / r).max(0.0), bytes * (r + half) / r)
+        }
+        _ => (bytes, bytes),
     }
+}
+
+/// The low end of [`interval`]: what a value holds net of chance.
+pub fn low_bound(bytes: f64, count: u64, sample: SampleKind) -> f64 {
+    interval(bytes, count, sample).0
 }
 
 /// A candidate's container at the target, and the figures of the projection.
