@@ -687,3 +687,77 @@ fn autoscale_declared_by_a_template_takes_the_autoscale_mode() {
     assert!(err.contains("options.throughput = 400) is manual"), "{err}");
     assert!(err.contains("--autoscale-max"), "{err}");
 }
+
+#[test]
+fn the_bill_as_provisioned_stands_beside_the_bill_as_needed() {
+    let dir = scratch("billing_provisioned");
+    let docs = write(&dir, "docs.ndjson", &items(2_000));
+    let quiet = write(&dir, "quiet.ndjson", &key_value_log(100, 10));
+    let bursts = write(&dir, "bursts.ndjson", &bursts_log());
+    let run = |log: &str, storage: &str, extra: &[&str]| {
+        let mut args = vec!["analyze", &docs, "--queries", log, "--key", "/id"];
+        args.extend(["--target-storage", storage, "--format", "json"]);
+        args.extend(extra);
+        json(&args)
+    };
+    let bill = |ru: f64, price: f64| ru / 100.0 * price * HOURS;
+    // 100 reads and 10 creates a second: 100 + 70 = 170 RU/s, far below every minimum.
+    let load = 100.0 * READ_1KB + 10.0 * create_1kb(10.0);
+    // Manual, 100,000 RU/s given at 5 GB: as provisioned, 100,000 every hour (5,840 USD);
+    // as needed, the least a container that had 100,000 may come down to, 100,000 / 100 =
+    // 1,000 (above 400 and 5 × 1 RU/s per GB): 58.40 USD.
+    let r = run(&quiet, "5GB", &["--throughput", "100000"]);
+    let c = cost(&r);
+    // Over 17 partitions (what 100,000 RU/s lay out) its hottest takes a little more.
+    let got = figure(&c["load_ru"]);
+    assert!(got >= 0.98 * load && got < 1_000.0, "{c}");
+    assert_eq!(figure(&c["minimum_ru"]), 1_000.0, "{c}");
+    assert_eq!(figure(&c["needed"]["ru"]), 1_000.0, "{c}");
+    assert!(
+        near(figure(&c["needed"]["monthly"]["throughput"]), 58.40),
+        "{c}"
+    );
+    assert_eq!(c["needed"]["monthly"], c["monthly"], "{c}");
+    assert_eq!(figure(&c["provisioned"]["ru"]), 100_000.0, "{c}");
+    assert_eq!(c["provisioned"]["source"], "--throughput");
+    let paid = figure(&c["provisioned"]["monthly"]["throughput"]);
+    assert!(near(paid, bill(100_000.0, MANUAL)), "{c}");
+    let excess = finding(candidate(&r, "/id"), "EXCESS_RU");
+    assert!(excess.contains("as provisioned, 100000 RU/s"), "{excess}");
+    // Autoscale, a maximum of 100,000 at 5 GB: as needed, a maximum of 100,000 / 10 =
+    // 10,000, each hour at its tenth, 1,000 (87.60 USD); as provisioned, each hour at a
+    // tenth of 100,000 (876 USD).
+    let r = run(&quiet, "5GB", &["--autoscale-max", "100000"]);
+    let c = cost(&r);
+    assert_eq!(figure(&c["needed"]["ru"]), 10_000.0, "{c}");
+    let owed = figure(&c["needed"]["monthly"]["throughput"]);
+    assert!(near(owed, bill(1_000.0, AUTOSCALE)), "{c}");
+    let paid = figure(&c["provisioned"]["monthly"]["throughput"]);
+    assert!(near(paid, bill(10_000.0, AUTOSCALE)), "{c}");
+    // A maximum kept at 10,000 over the day of two bursts at 40 GB: each hour at what it
+    // reaches, at least 1,000: (2 × 4,400 + 22 × 1,000) / 24 as provisioned; the key needs
+    // a maximum of 5,000 (above 10,000 / 10), each hour at least 500: (2 × 4,400 + 22 × 500)
+    // / 24 as needed.
+    let (busy, quiet_hour, _, _) = day_by_hand();
+    let r = run(&bursts, "40GB", &["--autoscale-max", "10000"]);
+    let c = cost(&r);
+    let kept = (2.0 * busy + 22.0 * quiet_hour.max(1_000.0)) / 24.0;
+    let paid = figure(&c["provisioned"]["monthly"]["throughput"]);
+    assert!(
+        near(paid, bill(kept, AUTOSCALE)),
+        "{paid} vs {}",
+        bill(kept, AUTOSCALE)
+    );
+    assert_eq!(figure(&c["needed"]["ru"]), up(busy, 1_000.0), "{c}");
+    let least = (2.0 * busy + 22.0 * quiet_hour.max(500.0)) / 24.0;
+    let owed = figure(&c["needed"]["monthly"]["throughput"]);
+    assert!(
+        near(owed, bill(least, AUTOSCALE)),
+        "{owed} vs {}",
+        bill(least, AUTOSCALE)
+    );
+    // The default throughput is no one's: no bill as provisioned, no history.
+    let r = run(&quiet, "5GB", &[]);
+    assert!(cost(&r).get("provisioned").is_none(), "{}", cost(&r));
+    assert_eq!(figure(&cost(&r)["minimum_ru"]), 400.0);
+}

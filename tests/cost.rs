@@ -516,3 +516,136 @@ fn a_key_that_places_every_write_at_random_is_not_a_hot_partition() {
     );
     assert!(!codes(c).contains(&"HOT_PARTITION".to_owned()), "{c}");
 }
+
+/// 640 items of 64 slots; a create every 10 seconds for 9,600 seconds (32 windows of five
+/// minutes), 1,000 a line (100 a second), to the slot `slot(t)`.
+fn slot_workload(dir: &std::path::Path, slot: impl Fn(i64) -> i64) -> (String, String) {
+    let mut docs = String::new();
+    for i in 0..640 {
+        writeln!(
+            docs,
+            r#"{{"id":"d{i}","slot":"s{}","body":"{}"}}"#,
+            i % 64,
+            "x".repeat(200)
+        )
+        .unwrap();
+    }
+    let mut log = String::new();
+    for t in (0..9_600i64).step_by(10) {
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"n{t}","slot":"s{}","body":"y"}},"ts":{},"count":1000}}"#,
+            slot(t),
+            1_794_700_800 + t
+        )
+        .unwrap();
+    }
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, "log.ndjson", &log),
+    )
+}
+
+#[test]
+fn redistribution_serves_a_hot_spot_that_holds_still_and_not_one_that_moves() {
+    let dir = scratch("cost_redistribution");
+    let run = |slot: &dyn Fn(i64) -> i64| {
+        let (docs, log) = slot_workload(&dir, slot);
+        let args = ["analyze", &docs, "--queries", &log, "--key", "/slot"];
+        let more = [
+            "--throughput",
+            "60000",
+            "--target-storage",
+            "10GB",
+            "--format",
+            "json",
+        ];
+        let r = json(&[&args[..], &more[..]].concat());
+        candidate(&r, "/slot").clone()
+    };
+    // Every create to one slot: one partition takes all of them in every window. Split
+    // evenly over the ten partitions 60,000 RU/s lay out (6,000 each), the key needs six times that
+    // partition's load; given its own load, the container needs that load alone.
+    let c = run(&|_| 0);
+    let r = &c["redistribution"];
+    let even = r["even_ru"].as_f64().unwrap();
+    let needed = r["needed_ru"].as_f64().unwrap();
+    let hot = r["hottest_partition_ru"].as_f64().unwrap();
+    let parts = c["storage"]["physical_partitions"].as_f64().unwrap();
+    assert_eq!(parts, 10.0, "{c}");
+    assert!((even / hot - parts).abs() < 0.05 * parts, "{r}");
+    assert!(r["stable"].as_bool().unwrap(), "{r}");
+    // The history's minimum (60,000 / 100 = 600) or the hot partition, in steps of 100.
+    assert!(
+        needed <= (hot.max(600.0) / 100.0).ceil() * 100.0 + 1e-9,
+        "{r}"
+    );
+    let hot_finding = c["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "HOT_PARTITION")
+        .unwrap_or_else(|| panic!("{c}"));
+    let message = hot_finding["message"].as_str().unwrap();
+    assert!(
+        message.contains(&format!(
+            "throughput redistribution would serve it at {needed:.0} RU/s"
+        )),
+        "{message}"
+    );
+    // Each window to the next slot: every partition is the hot one for a while, so each
+    // must be given the hot load, and redistribution saves nothing.
+    let c = run(&|t| t / 300);
+    let r = &c["redistribution"];
+    assert!(!r["stable"].as_bool().unwrap(), "{r}");
+    let message = (c["findings"].as_array().unwrap().iter())
+        .find(|f| f["code"] == "HOT_PARTITION")
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .unwrap_or_else(|| panic!("{c}"));
+    assert!(
+        message.contains("the hot spot moves between partitions"),
+        "{message}"
+    );
+}
+
+#[test]
+fn the_multitenant_fixture_says_which_hot_keys_redistribution_serves() {
+    let r = json(&[
+        "analyze",
+        "fixtures/multitenant/docs.ndjson",
+        "--queries",
+        "fixtures/multitenant/queries.ndjson",
+        "--format",
+        "json",
+    ]);
+    let mut hot = Vec::new();
+    for c in r["candidates"].as_array().unwrap() {
+        let Some(f) =
+            (c["findings"].as_array().unwrap().iter()).find(|f| f["code"] == "HOT_PARTITION")
+        else {
+            continue;
+        };
+        let message = f["message"].as_str().unwrap();
+        let red = &c["redistribution"];
+        let serves = message.contains("throughput redistribution would serve it");
+        // The sentence and the figures agree: served at needed_ru, below the even split.
+        assert_eq!(
+            serves,
+            red["stable"].as_bool().unwrap() && !red["needed_ru"].is_null(),
+            "{c}"
+        );
+        if serves {
+            let needed = red["needed_ru"].as_f64().unwrap();
+            assert!(
+                message.contains(&format!("at {needed:.0} RU/s")),
+                "{message}"
+            );
+            assert!(needed < c["cost"]["required_ru"].as_f64().unwrap(), "{c}");
+            hot.push(c["key"]["spec"].as_str().unwrap().to_owned());
+        }
+    }
+    // Its hot tenants stay where they are: redistribution serves /tenantId (a quarter of
+    // the data in one tenant) and the hierarchical keys whose big tenant spans partitions.
+    assert!(hot.contains(&"/tenantId".to_owned()), "{hot:?}");
+    assert!(hot.contains(&"/tenantId,/userId".to_owned()), "{hot:?}");
+}

@@ -8,15 +8,15 @@ use super::evaluate::Evaluation;
 use super::key_block::key_of;
 use super::rank::{rank, recommend};
 use super::round::{cents, round4};
-use super::{findings, gsi, need, score};
+use super::{findings, gsi, need, relief, score};
 use crate::pricing::throughput::HOURS_PER_MONTH;
 use crate::pricing::{Model, Prices, Reserved};
 use crate::project::target::Target;
 use crate::redact::redact;
 use crate::report::model::{
-    CandidateReport, CostReport, InputSummary, KindReport, LargestValue, Monthly, PricesReport,
-    QueryReport, Report, SCHEMA_VERSION, StorageReport, TargetReport, ThroughputReport, Tool,
-    ValueCounts,
+    Bill, CandidateReport, CostReport, InputSummary, KindReport, LargestValue, Monthly,
+    NEEDED_SOURCE, PricesReport, QueryReport, RedistributionReport, Report, SCHEMA_VERSION,
+    StorageReport, TargetReport, ThroughputReport, Tool, ValueCounts,
 };
 
 /// Past this many times the sample's bytes, a default target is called out.
@@ -236,7 +236,11 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
     let rank_score = score::rank_score(&components, cost.efficiency);
     let throughput_given = !opts.defaults.iter().any(|d| d == "throughput");
     let given = (throughput_given, opts.prices.model);
-    let findings = findings::findings(e, &opts.target, &cost, given, opts.redact);
+    let mut findings = findings::findings(e, &opts.target, &cost, given, opts.redact);
+    let relief = relief::relief(e, &cost, &opts.target, &opts.prices);
+    if let Some(r) = &relief {
+        relief::annotate(&mut findings, r);
+    }
     let w = &e.workload;
     let report = CandidateReport {
         rank: 0,
@@ -292,11 +296,29 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
             .then(|| super::map::partition_load(e, &opts.prices, cost.required_ru)),
         timeline: (opts.timeline.as_ref())
             .map(|b| super::timeline::timeline(e, &cost, b, &opts.target)),
+        redistribution: relief.as_ref().map(redistribution_report),
     };
     (report, cost)
 }
 
+fn redistribution_report(r: &relief::Relief) -> RedistributionReport {
+    RedistributionReport {
+        needed_ru: r.needed_ru,
+        even_ru: r.even_ru.round(),
+        hottest_partition_ru: r.hottest_ru.round(),
+        stable: r.stable,
+        burst_absorbs: r.burst_absorbs,
+        merge_possible: r.merge_possible,
+    }
+}
+
 fn cost_report(c: &need::Cost) -> CostReport {
+    let monthly = |throughput: Option<f64>| Monthly {
+        throughput: throughput.map(cents),
+        storage: cents(c.monthly_storage),
+        total: cents(c.monthly_storage + throughput.unwrap_or(0.0)),
+        currency: "USD".into(),
+    };
     CostReport {
         ru_per_operation: round4(c.ru_per_operation),
         efficiency: round4(c.efficiency),
@@ -305,12 +327,17 @@ fn cost_report(c: &need::Cost) -> CostReport {
         need_ru: c.need_ru(),
         load_ru: c.load_ru.map(|r| r.round()),
         minimum_ru: c.minimum_ru.round(),
-        monthly: Monthly {
-            throughput: c.monthly_throughput.map(cents),
-            storage: cents(c.monthly_storage),
-            total: cents(c.monthly_total()),
-            currency: "USD".into(),
+        monthly: monthly(c.monthly_throughput),
+        needed: Bill {
+            ru: c.required_ru,
+            source: NEEDED_SOURCE.to_owned(),
+            monthly: monthly(c.monthly_throughput),
         },
+        provisioned: c.provisioned.as_ref().map(|p| Bill {
+            ru: Some(p.ru),
+            source: p.source.clone(),
+            monthly: monthly(p.monthly_throughput),
+        }),
     }
 }
 

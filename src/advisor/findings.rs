@@ -78,9 +78,13 @@ pub fn findings(
                 shortfall(cost, most, "partition", &source, &mut out);
             } else if throughput_given {
                 let given = target.throughput.max_ru();
-                let source = format!("the {given:.0} RU/s given");
+                let source = match &cost.provisioned {
+                    Some(p) => format!("the {given:.0} RU/s provisioned ({})", p.source),
+                    None => format!("the {given:.0} RU/s given"),
+                };
                 shortfall(cost, given, "partition", &source, &mut out);
             }
+            over_provisioned(cost, &mut out);
         }
     }
     distribution(e, cost, target, &mut out);
@@ -112,6 +116,44 @@ fn shortfall(cost: &Cost, given: f64, unit: &str, source: &str, out: &mut Vec<Fi
         FindingCode::ThroughputShortfall,
         Severity::Warning,
         message,
+    ));
+}
+
+/// `EXCESS_RU` (info) when the throughput provisioned bills at least [`EXCESS_RU_RATIO`]
+/// times what the key needs: the bill as provisioned against the bill as needed, both
+/// named, with what keeps the need from coming lower (the storage minimum, the
+/// container's history).
+fn over_provisioned(cost: &Cost, out: &mut Vec<Finding>) {
+    let (Some(p), Some(needed)) = (&cost.provisioned, cost.required_ru) else {
+        return;
+    };
+    let (paid, owed) = match (p.monthly_throughput, cost.monthly_throughput) {
+        (Some(a), Some(b)) => (a, b),
+        _ => (p.ru, needed),
+    };
+    let ratio = paid / owed.max(f64::MIN_POSITIVE);
+    if ratio < EXCESS_RU_RATIO {
+        return;
+    }
+    let usd = |v: Option<f64>| v.map_or(String::new(), |v| format!(", {v:.2} USD a month"));
+    let floor = match cost.load_ru.is_some_and(|l| l < cost.minimum_ru) {
+        true => format!(
+            " (the load needs {:.0}; {:.0} is the least the service allows this container, its storage and the throughput it has had)",
+            cost.load_ru.unwrap_or(0.0),
+            cost.minimum_ru
+        ),
+        false => String::new(),
+    };
+    out.push(finding(
+        FindingCode::ExcessRu,
+        Severity::Info,
+        format!(
+            "as provisioned, {:.0} RU/s ({}){}; as needed, {needed:.0} RU/s{}{floor}: the throughput given bills {ratio:.1}× what the key needs (threshold {EXCESS_RU_RATIO}×)",
+            p.ru,
+            p.source,
+            usd(p.monthly_throughput),
+            usd(cost.monthly_throughput),
+        ),
     ));
 }
 
@@ -573,21 +615,7 @@ mod tests {
         crate::advisor::evaluate::testing::evaluation("/k")
     }
 
-    fn cost() -> Cost {
-        Cost {
-            ru_per_operation: 1.0,
-            efficiency: 1.0,
-            required_ru: Some(1_000.0),
-            unknown_because: None,
-            monthly_throughput: None,
-            monthly_storage: 0.0,
-            need: 0.0,
-            value_ru: None,
-            load_ru: Some(1_000.0),
-            minimum_ru: 400.0,
-            demand: None,
-        }
-    }
+    use crate::advisor::need::testing::cost;
 
     fn codes(e: &Evaluation, throughput_given: bool) -> Vec<FindingCode> {
         // The need the cost takes from the replay (a full log: as counted).

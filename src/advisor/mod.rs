@@ -18,6 +18,7 @@ pub mod map;
 pub mod need;
 pub mod pipeline;
 pub mod rank;
+pub mod relief;
 pub mod round;
 pub mod score;
 pub mod timeline;

@@ -57,6 +57,20 @@ pub struct Cost {
     pub minimum_ru: f64,
     /// The demand billed, when rates are known.
     pub demand: Option<Demand>,
+    /// The bill for the throughput given, when one is.
+    pub provisioned: Option<Provisioned>,
+}
+
+/// The throughput a flag or a template gives the container, and its bill.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Provisioned {
+    /// RU/s (an autoscale maximum) billed: the throughput given, at least the storage
+    /// minimum.
+    pub ru: f64,
+    /// Where it comes from.
+    pub source: String,
+    /// USD a month for it (autoscale: unknown without rates).
+    pub monthly_throughput: Option<f64>,
 }
 
 impl Cost {
@@ -83,20 +97,23 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
         1.0
     };
     let billing = prices.billing();
-    let minimum_ru = billing
-        .min_ru(target.storage_bytes)
+    // The container's history: one that had the throughput given may come down only so far.
+    let history = prices.history_min(billing);
+    let minimum_ru = (billing.min_ru(target.storage_bytes))
+        .max(history)
         .max(collections_minimum(e));
     let demand = demand(e, target, prices);
     let load_ru = demand.as_ref().ok().map(Demand::peak);
     let required_ru = load_ru.map(|l| {
         billing
-            .provision(l, target.storage_bytes)
+            .provision(l.max(history), target.storage_bytes)
             .max(collections_minimum(e))
     });
     let monthly_throughput = match (&demand, required_ru) {
         (Ok(d), Some(ru)) => Some(billing.monthly(d, ru, &prices.ru_price(billing))),
         _ => None,
     };
+    let provisioned = provisioned(demand.as_ref().ok(), target, prices);
     Cost {
         ru_per_operation: w.ru / ops,
         efficiency,
@@ -109,7 +126,29 @@ pub fn cost(e: &Evaluation, target: &Target, prices: &Prices) -> Cost {
         load_ru,
         minimum_ru,
         demand: demand.ok(),
+        provisioned,
     }
+}
+
+/// The bill as provisioned: the throughput given (at least the storage minimum, which the
+/// service would have raised it to), billed by the model: manual as provisioned whatever
+/// the load, autoscale each hour at the key's need within its tenth and its maximum (so
+/// unknown when rates are). `None` when no throughput is given.
+fn provisioned(demand: Option<&Demand>, target: &Target, prices: &Prices) -> Option<Provisioned> {
+    let given = prices.given.as_ref()?;
+    let billing = prices.billing();
+    let ru = given.ru.max(billing.provision(0.0, target.storage_bytes));
+    let price = prices.ru_price(billing);
+    let monthly_throughput = match (prices.model, demand) {
+        (crate::pricing::Model::Manual, _) => Some(billing.monthly(&Demand::default(), ru, &price)),
+        (_, Some(d)) => Some(billing.monthly(d, ru, &price)),
+        (_, None) => None,
+    };
+    Some(Provisioned {
+        ru,
+        source: given.source.clone(),
+        monthly_throughput,
+    })
 }
 
 /// A layout's collections are containers of their own: 400 RU/s each at least.
@@ -303,4 +342,29 @@ pub fn demand(e: &Evaluation, target: &Target, prices: &Prices) -> Result<Demand
         mean_volume: w.ideal_need_ru / (windows * seconds) / share,
         storage_bytes: target.storage_bytes,
     })
+}
+
+/// Costs built by hand, for the tests of what is made of them.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::Cost;
+
+    /// A key that needs 1,000 RU/s at 1 RU per operation, perfectly efficient, over a
+    /// minimum of 400: tests change one figure at a time.
+    pub fn cost() -> Cost {
+        Cost {
+            ru_per_operation: 1.0,
+            efficiency: 1.0,
+            required_ru: Some(1_000.0),
+            unknown_because: None,
+            monthly_throughput: None,
+            monthly_storage: 0.0,
+            need: 0.0,
+            value_ru: None,
+            load_ru: Some(1_000.0),
+            minimum_ru: 400.0,
+            demand: None,
+            provisioned: None,
+        }
+    }
 }

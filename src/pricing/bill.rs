@@ -67,6 +67,19 @@ pub struct Prices {
     pub source: String,
     /// The indexing policy the writes are charged under, described.
     pub indexing: String,
+    /// The throughput the container is given by a flag or a template (`None` for the
+    /// default and serverless): billed as provisioned beside what a key needs, and the
+    /// highest it has had, which bounds how far it may come down.
+    pub given: Option<Given>,
+}
+
+/// Throughput given to the container: RU/s (an autoscale maximum) and where it comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Given {
+    /// RU/s, or the autoscale maximum.
+    pub ru: f64,
+    /// The flag or the template that gives it.
+    pub source: String,
 }
 
 impl Prices {
@@ -90,6 +103,7 @@ impl Prices {
             log_share: 1.0,
             source: LIST_PRICE_SOURCE.to_owned(),
             indexing: crate::indexing::DEFAULT_SOURCE.to_owned(),
+            given: None,
         }
     }
 
@@ -105,6 +119,14 @@ impl Prices {
             true => self.ru_hour_per_100,
             false => billing.list_ru_hour(self.multi_region_writes),
         }
+    }
+
+    /// The least RU/s (an autoscale maximum) the given throughput's history allows under
+    /// `billing`: 0 when none is given.
+    pub fn history_min(&self, billing: &dyn ThroughputBilling) -> f64 {
+        self.given
+            .as_ref()
+            .map_or(0.0, |g| billing.history_min(g.ru))
     }
 
     /// What throughput costs under `billing`: its price, regions and discount.

@@ -215,6 +215,11 @@ pub trait ThroughputBilling: Sync {
     /// model's step.
     fn provision(&self, ru: f64, storage_bytes: u64) -> f64;
 
+    /// The least RU/s (an autoscale maximum) a container that once had `highest` may come
+    /// down to: a hundredth of the highest manual throughput, a tenth of the highest
+    /// autoscale maximum; nothing serverless.
+    fn history_min(&self, highest: f64) -> f64;
+
     /// The least RU/s billed an hour for a container of `storage_bytes`, whatever its load.
     fn least_billed(&self, storage_bytes: u64) -> f64 {
         self.min_ru(storage_bytes)
@@ -282,6 +287,11 @@ impl ThroughputBilling for Manual {
         round_up(ru.max(self.min_ru(storage_bytes)), MANUAL_STEP)
     }
 
+    /// A hundredth of the highest ever provisioned.
+    fn history_min(&self, highest: f64) -> f64 {
+        highest / 100.0
+    }
+
     fn billed_ru(&self, _demand: &Demand, provisioned: f64, regions: u32) -> f64 {
         provisioned * regions.max(1) as f64
     }
@@ -314,6 +324,11 @@ impl ThroughputBilling for Autoscale {
 
     fn provision(&self, ru: f64, storage_bytes: u64) -> f64 {
         round_up(ru.max(self.min_ru(storage_bytes)), AUTOSCALE_STEP)
+    }
+
+    /// A tenth of the highest maximum ever set, in the maximum's steps.
+    fn history_min(&self, highest: f64) -> f64 {
+        round_up(highest / 10.0, AUTOSCALE_STEP)
     }
 
     /// A tenth of the least maximum.
@@ -374,6 +389,10 @@ impl ThroughputBilling for Serverless {
     /// The need itself: nothing is provisioned.
     fn provision(&self, ru: f64, _storage_bytes: u64) -> f64 {
         ru.max(0.0).ceil()
+    }
+
+    fn history_min(&self, _highest: f64) -> f64 {
+        0.0
     }
 
     fn least_billed(&self, _storage_bytes: u64) -> f64 {
@@ -440,6 +459,17 @@ mod tests {
         assert_eq!(total, 10.0);
         let busy: f64 = h.iter().filter(|x| x.0 == 7.0).map(|x| x.1).sum();
         assert_eq!(busy, 5.0);
+    }
+
+    #[test]
+    fn a_container_comes_down_only_so_far_from_its_highest_throughput() {
+        // Manual: a hundredth of the highest ever; autoscale: a tenth of the highest
+        // maximum, in its steps of 1,000; serverless has no history.
+        assert_eq!(Manual.history_min(100_000.0), 1_000.0);
+        assert_eq!(Manual.history_min(20_000.0), 200.0);
+        assert_eq!(Autoscale::default().history_min(100_000.0), 10_000.0);
+        assert_eq!(Autoscale::default().history_min(15_000.0), 2_000.0);
+        assert_eq!(Serverless.history_min(1e6), 0.0);
     }
 
     #[test]

@@ -100,6 +100,17 @@ pub struct WorkloadStats {
     pub partition_write_ru: Vec<f64>,
     /// The same net of chance.
     pub partition_write_ru_net: Vec<f64>,
+    /// Each physical partition's RU in its own busiest window, beyond its share of that
+    /// window only by what chance would not give it (against the whole log's shares as
+    /// counted): what it must be given when throughput is set partition by partition.
+    pub partition_peak: Vec<f64>,
+    /// The same against the whole log's shares net of chance.
+    pub partition_peak_net: Vec<f64>,
+    /// The busiest window's RU over every partition, each judged as in `partition_peak`:
+    /// the key's own load spread perfectly.
+    pub spread_peak: f64,
+    /// The same net of chance.
+    pub spread_peak_net: f64,
     /// Per logged operation (in log order): the RU its reads were charged (times `count`)
     /// and whether any of them visited every partition. Writes: zero.
     pub per_op: Vec<OpCharge>,

@@ -151,25 +151,69 @@ impl Need {
     /// Window `w`'s need with `parts` partitions, each partition's RU judged against its
     /// share `shares` of the window's (see [`Need::window_needs`]).
     fn window_need(&self, w: usize, parts: usize, shares: &[f64]) -> f64 {
+        max(self.judged(w, parts, shares)) * parts as f64
+    }
+
+    /// Each partition's RU in window `w`, beyond its share `shares` of the window's only
+    /// by what chance would not give it (see [`Need::window_needs`]).
+    fn judged(&self, w: usize, parts: usize, shares: &[f64]) -> Vec<f64> {
         let p = parts as f64;
         let none = (Vec::new(), Vec::new());
         let (t, sq) = self.window_parts.get(w).unwrap_or(&none);
         let total: f64 = t.iter().sum();
         let mean_sigma = (sq.iter().sum::<f64>() / p).sqrt();
         let lump = self.window_lump.get(w).copied().unwrap_or(0.0);
-        let hottest = (0..parts).map(|i| {
-            let ru = t.get(i).copied().unwrap_or(0.0);
-            let expected = shares.get(i).copied().unwrap_or(0.0) * total;
-            // Each partition by its own lines' variance: one that takes twice the mean
-            // load has twice the variance, and the average would take its luck for load.
-            let own = sq.get(i).copied().unwrap_or(0.0).sqrt();
-            let chance = chance_excess(p, own.max(mean_sigma), lump);
-            match ru > expected {
-                true => expected + (ru - expected - chance).max(0.0),
-                false => ru,
+        (0..parts)
+            .map(|i| {
+                let ru = t.get(i).copied().unwrap_or(0.0);
+                let expected = shares.get(i).copied().unwrap_or(0.0) * total;
+                // Each partition by its own lines' variance: one that takes twice the mean
+                // load has twice the variance, and the average would take its luck for load.
+                let own = sq.get(i).copied().unwrap_or(0.0).sqrt();
+                let chance = chance_excess(p, own.max(mean_sigma), lump);
+                match ru > expected {
+                    true => expected + (ru - expected - chance).max(0.0),
+                    false => ru,
+                }
+            })
+            .collect()
+    }
+
+    /// Each partition's own busiest window with `parts` partitions, its RU there judged as
+    /// [`Need::window_needs`] judges it (against the whole log's shares as counted, and
+    /// net of chance), each window read at the rate of the part of it the log covers
+    /// (`cover`): what each partition must be given when throughput is set partition by
+    /// partition instead of evenly.
+    ///
+    /// Also the busiest window's RU over all partitions, judged alike (as counted and net):
+    /// the key's own load spread perfectly, less than which no setting serves.
+    fn partition_peaks(&self, parts: usize, cover: &dyn Fn(usize) -> f64) -> Peaks {
+        let whole: f64 = self.totals.iter().sum();
+        let share = |v: &[f64]| -> Vec<f64> {
+            (v.iter())
+                .map(|n| match whole > 0.0 {
+                    true => n / whole,
+                    false => 1.0 / parts.max(1) as f64,
+                })
+                .collect()
+        };
+        let mut peaks = [(vec![0.0; parts], 0.0), (vec![0.0; parts], 0.0)];
+        let shares = [
+            share(&self.totals),
+            share(&self.net(&self.totals, &self.squares)),
+        ];
+        for w in 0..self.windows.len() {
+            let c = cover(w).max(f64::MIN_POSITIVE);
+            for ((peak, spread), shares) in peaks.iter_mut().zip(&shares) {
+                let judged = self.judged(w, parts, shares);
+                *spread = f64::max(*spread, judged.iter().sum::<f64>() / c);
+                for (p, ru) in peak.iter_mut().zip(judged) {
+                    *p = f64::max(*p, ru / c);
+                }
             }
-        });
-        max(hottest) * p
+        }
+        let [counted, net] = peaks;
+        Peaks { counted, net }
     }
 
     /// Whole-log `totals` net of the chance their lines' sampling gives them (`squares`:
@@ -184,6 +228,13 @@ impl Need {
         let net = self.net(&self.totals, &self.squares);
         (max(self.totals.iter().copied()), max(net))
     }
+}
+
+/// Each partition's own busiest window, and the busiest window over all of them: as
+/// counted and net of chance (see [`Need::partition_peaks`]).
+struct Peaks {
+    counted: (Vec<f64>, f64),
+    net: (Vec<f64>, f64),
 }
 
 fn max(values: impl IntoIterator<Item = f64>) -> f64 {
@@ -418,6 +469,12 @@ impl Replayer<'_, '_> {
         let (mut windows, mut windows_net) = self.need.windows();
         let parts = self.container.partitions().len();
         let (mut need, mut need_net) = self.need.window_needs(parts);
+        let clock = self.clock;
+        let n = windows.len();
+        let cover = |i: usize| clock.map_or(1.0, |c| c.cover(i, n));
+        let peaks = self.need.partition_peaks(parts, &cover);
+        (self.stats.partition_peak, self.stats.spread_peak) = peaks.counted;
+        (self.stats.partition_peak_net, self.stats.spread_peak_net) = peaks.net;
         // A window the log covers in part is read at the rate of the part it covers.
         if let Some(c) = self.clock {
             let n = windows.len();

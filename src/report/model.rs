@@ -486,7 +486,30 @@ pub struct CostReport {
     pub minimum_ru: f64,
     /// The monthly bill at the stated prices.
     pub monthly: Monthly,
+    /// The bill as needed: the least the key needs at the target (`required_ru` and
+    /// `monthly` again, under one name beside `provisioned`).
+    pub needed: Bill,
+    /// The bill as provisioned: what Azure charges for the throughput a flag or the
+    /// template gives (at least the storage minimum); absent when none is given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub provisioned: Option<Bill>,
 }
+
+/// RU/s (an autoscale maximum; serverless: the busiest hour's RU/s) and their monthly bill.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bill {
+    /// RU/s, `null` when the log gives no rates.
+    pub ru: Option<f64>,
+    /// Where the figure comes from: `the key's load` for the need, the flag or the
+    /// template for what is provisioned.
+    pub source: String,
+    /// The monthly bill at the stated prices.
+    pub monthly: Monthly,
+}
+
+/// What `cost.needed` is read from.
+pub const NEEDED_SOURCE: &str =
+    "the key's load at the target, at least the service's minimums and the container's history";
 
 /// A monthly bill.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -547,6 +570,34 @@ pub struct CandidateReport {
     /// When it breaks, at the ingest the run knows; absent without one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timeline: Option<TimelineReport>,
+    /// What throughput redistribution, burst capacity and merge do for it; absent when
+    /// rates are unknown, serverless, or for a layout.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub redistribution: Option<RedistributionReport>,
+}
+
+/// What the service itself does for a key's hot spot, without a new key.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RedistributionReport {
+    /// RU/s (an autoscale maximum) the key needs with each physical partition given its
+    /// own busiest window's load, as the billing model provisions; `null` when its
+    /// hottest partition needs more than the 20,000 RU/s one partition may be given, or a
+    /// value more than the 10,000 a partition serves.
+    pub needed_ru: Option<f64>,
+    /// RU/s it needs split evenly (its busiest window's hottest partition × partitions),
+    /// before the model's steps.
+    pub even_ru: f64,
+    /// RU/s its hottest partition needs in its own busiest window.
+    pub hottest_partition_ru: f64,
+    /// Whether the hot spot stays on the same partitions (a per-partition setting recovers
+    /// at least half of what the skew costs), so that redistribution can follow it.
+    pub stable: bool,
+    /// Whether burst capacity absorbs the hottest partition's peak with the container set
+    /// at the key's load spread evenly.
+    pub burst_absorbs: bool,
+    /// Whether the container could merge partitions at the RU/s the key needs (under
+    /// 3,000 RU/s and 20 GB per partition on average, one write region).
+    pub merge_possible: bool,
 }
 
 /// A candidate's physical partitions at the target, in EPK order, and the load the replayed
@@ -858,8 +909,8 @@ impl FindingCode {
             | FindingCode::WriteHotspot
             | FindingCode::FanOutQueries
             | FindingCode::UnsafeNumber
-            | FindingCode::ExcessRu
             | FindingCode::ThroughputShortfall => &[Warning],
+            FindingCode::ExcessRu => &[Warning, Info],
             FindingCode::MonotonicKey => &[Info],
         }
     }
@@ -1087,6 +1138,17 @@ pub(crate) mod testing {
                     total: 970.95,
                     currency: "USD".to_owned(),
                 },
+                needed: Bill {
+                    ru: Some(12_345.0),
+                    source: NEEDED_SOURCE.to_owned(),
+                    monthly: Monthly {
+                        throughput: Some(720.95),
+                        storage: 250.0,
+                        total: 970.95,
+                        currency: "USD".to_owned(),
+                    },
+                },
+                provisioned: None,
             },
             queries: QueryReport {
                 single: 0.7,
@@ -1118,6 +1180,7 @@ pub(crate) mod testing {
             role: Role::Given,
             partitions: None,
             timeline: None,
+            redistribution: None,
         }
     }
 }

@@ -21,8 +21,8 @@ use super::growth::growth_section;
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
 use super::remedy::recommended_warnings;
 use super::text::{
-    best_alternative, cost_line, declaration_lines, landing_line, largest_values, map_header,
-    map_legend, observed_line, partition_name, secondary_index_line, small_sample_line,
+    best_alternative, bills_line, cost_line, declaration_lines, landing_line, largest_values,
+    map_header, map_legend, observed_line, partition_name, secondary_index_line, small_sample_line,
     target_line, thousands, wrap,
 };
 use crate::units::human_bytes;
@@ -112,6 +112,10 @@ fn ranking(
     if let Some(r) = &report.recommendation {
         writeln!(out, "\nRecommendation: {}", r.spec)?;
         para(out, &r.reason, width, "")?;
+        let best = report.candidates.iter().find(|c| c.key.spec == r.spec);
+        if let Some(line) = best.and_then(bills_line) {
+            para(out, &line, width, "")?;
+        }
         let warnings = recommended_warnings(report);
         if !warnings.is_empty() {
             writeln!(out, "Its warnings, and what to do:")?;

@@ -96,6 +96,30 @@ pub fn cost_summary(c: &CandidateReport) -> String {
     }
 }
 
+/// The two bills of a key when a flag or the template gives the throughput: as
+/// provisioned (what Azure charges for it) and as needed (the least the key needs); `None`
+/// when no throughput is given.
+pub fn bills_line(c: &CandidateReport) -> Option<String> {
+    let p = c.cost.provisioned.as_ref()?;
+    let bill = |b: &crate::report::model::Bill| {
+        let ru = b.ru.map_or("unknown RU/s".to_owned(), |r| {
+            format!("{} RU/s", thousands(r))
+        });
+        match b.monthly.throughput {
+            Some(usd) => format!("{ru}, {} USD a month for throughput", thousands(usd)),
+            None => format!("{ru}, its monthly bill unknown without rates"),
+        }
+    };
+    Some(format!(
+        "Bills of {}: as provisioned ({}), {}; as needed, {} (at least {} RU/s: the storage and the throughput the container has had allow no less).",
+        c.key.spec,
+        p.source,
+        bill(p),
+        bill(&c.cost.needed),
+        thousands(c.cost.minimum_ru)
+    ))
+}
+
 /// The line above the table when the default target is far past the sample.
 pub fn small_sample_line(report: &Report) -> Option<String> {
     let ratio = report.target.sample_ratio?;
@@ -563,6 +587,18 @@ pub fn elide(text: &str, width: usize) -> String {
 pub fn cost_line(report: &Report, v: &CheckResult) -> String {
     let c = report.declared();
     let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
+    if let Some(p) = &c.cost.provisioned {
+        line.push_str(&format!(
+            " (as provisioned, {}: {} RU/s, {})",
+            p.source,
+            thousands(p.ru.unwrap_or(0.0)),
+            p.monthly
+                .throughput
+                .map_or("its bill unknown without rates".to_owned(), |u| {
+                    format!("{} USD a month for throughput", thousands(u))
+                })
+        ));
+    }
     let alt = v
         .cheapest_alternative
         .as_ref()

@@ -21,7 +21,7 @@ use crate::pricing::charge::Consistency;
 use crate::pricing::throughput::{
     AUTOSCALE_STEP, MANUAL_STEP, SERVERLESS_MAX_BYTES, SERVERLESS_RU,
 };
-use crate::pricing::{AutoscaleMode, Model, Prices, Reserved};
+use crate::pricing::{AutoscaleMode, Given, Model, Prices, Reserved};
 use crate::project::Target;
 use crate::project::kinds::{LogKind, SampleKind};
 use crate::report::Format;
@@ -143,7 +143,8 @@ impl Settings {
     /// used where no flag gives it.
     pub fn with_declared(args: &CommonArgs, declared: Declaration) -> Result<Settings> {
         let (target, defaults, mut sources) = target(args, declared.throughput.as_ref())?;
-        let (prices, indexing) = prices(args, &target, declared.indexing, &mut sources)?;
+        let (mut prices, indexing) = prices(args, &target, declared.indexing, &mut sources)?;
+        prices.given = given_throughput(args, &target, &defaults, &sources);
         let margin = args.margin.unwrap_or(DEFAULT_MARGIN);
         if !margin.is_finite() || margin <= 1.0 || margin > 1e6 {
             bail!("--margin must be more than 1 (times the target), not {margin}");
@@ -412,6 +413,33 @@ fn prices(
     };
     p.indexing = indexing.describe();
     Ok((p, indexing))
+}
+
+/// The throughput the container is given, and by what: a flag or a template; none when
+/// the default stands in or the account is serverless.
+fn given_throughput(
+    args: &CommonArgs,
+    target: &Target,
+    defaults: &[String],
+    sources: &BTreeMap<String, String>,
+) -> Option<Given> {
+    if args.serverless || defaults.iter().any(|d| d == "throughput") {
+        return None;
+    }
+    let source = match (
+        args.throughput,
+        args.autoscale_max,
+        sources.get("throughput"),
+    ) {
+        (Some(_), _, _) => "--throughput".to_owned(),
+        (None, Some(_), _) => "--autoscale-max".to_owned(),
+        (None, None, Some(file)) => file.clone(),
+        (None, None, None) => return None,
+    };
+    Some(Given {
+        ru: target.throughput.max_ru(),
+        source,
+    })
 }
 
 /// `ru` given with `flag`: at least `min`, at most a billion, in steps of `step`.

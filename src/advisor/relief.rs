@@ -1,0 +1,233 @@
+//! What the service itself does for a key's hot spot, without a new key
+//! ([`crate::pricing::relief`]): the RU/s the key needs when each physical partition is
+//! given its own load (throughput redistribution) instead of an even share, whether the
+//! hot spot holds still long enough for that, whether burst capacity absorbs its peaks,
+//! and whether the container could later merge partitions.
+//!
+//! * Even split (what `required_ru` bills): partitions × the hottest partition of the
+//!   busiest window, `E`.
+//! * Redistributed: each partition set once to its own busiest window's load, `R = Σ
+//!   peakᵢ` (a setting holds until changed, so it must cover every window). `R ≤ E`; a hot
+//!   spot that moves from partition to partition makes every partition's peak high and
+//!   `R` near `E`. The key's own load spread perfectly, `S` (the busiest window's load
+//!   over every partition), is less than which nothing serves.
+//! * Stable: the skew costs `E − S`; giving each partition its own peak recovers `E − R`.
+//!   The hot spot is stable when that recovers at least half of the skew's cost (or
+//!   there is no skew to speak of: `E ≤ 1.25 S`), moving otherwise.
+//! * Served: no partition needs more than the 20,000 RU/s one partition may be given, and
+//!   no single value more than the 10,000 a partition serves.
+//! * Burst: the container set at `S`, each partition has `s = S / P`; the hottest
+//!   partition's peak `h` over a window of `T` seconds is absorbed when `s < 3,000`,
+//!   `h ≤ 3,000` and `(h − s) × T` fits the five minutes of idle capacity, `300 × s`.
+//! * Merge: under 3,000 RU/s and 20 GB per partition on average at the RU/s the key
+//!   needs, one write region.
+
+use super::evaluate::Evaluation;
+use super::need::{Cost, is_sample};
+use crate::pricing::relief::{
+    BURST_RU, PARTITION_RU, PARTITION_TARGET_MAX, burst_bucket, merge_possible,
+};
+use crate::pricing::{Model, Prices};
+use crate::project::target::Target;
+use crate::report::model::{Finding, FindingCode};
+
+/// The skew below which a key has no hot spot to follow: `E ≤ 1.25 S`.
+pub const NO_SKEW: f64 = 1.25;
+/// A hot spot is stable when a per-partition setting recovers at least this share of
+/// what the skew costs.
+pub const STABLE_SHARE: f64 = 0.5;
+
+/// What redistribution, burst and merge do for one key.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Relief {
+    /// RU/s (an autoscale maximum) the key needs with each partition given its own load,
+    /// provisioned as the model provisions; `None` when a partition or a value needs more
+    /// than one partition may be given.
+    pub needed_ru: Option<f64>,
+    /// RU/s the key needs with the even split, before the model's steps (`E`).
+    pub even_ru: f64,
+    /// RU/s with each partition given its own busiest window, before steps (`R`).
+    pub redistributed_ru: f64,
+    /// RU/s of the key's own load spread perfectly over its busiest window (`S`).
+    pub spread_ru: f64,
+    /// RU/s the hottest partition needs in its busiest window.
+    pub hottest_ru: f64,
+    /// Whether the hot spot stays on the same partitions.
+    pub stable: bool,
+    /// Whether burst capacity absorbs the hottest partition's peak with the container set
+    /// at the spread load.
+    pub burst_absorbs: bool,
+    /// Whether the container could merge partitions at the RU/s it needs.
+    pub merge_possible: bool,
+    /// Physical partitions.
+    pub partitions: usize,
+}
+
+/// What the service does for `e`'s hot spot at `target`, or `None` when rates are unknown,
+/// the account is serverless (none of it applies) or the key is a client-side layout.
+pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> Option<Relief> {
+    let w = &e.workload;
+    let even = cost.load_ru?;
+    let seconds = w.window_seconds?.max(1.0);
+    if prices.model == Model::Serverless || e.layout.is_some() || w.partition_peak.is_empty() {
+        return None;
+    }
+    let per = seconds * prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
+    let (peaks, spread) = match is_sample(e, prices) {
+        true => (&w.partition_peak_net, w.spread_peak_net),
+        false => (&w.partition_peak, w.spread_peak),
+    };
+    let redistributed = (peaks.iter().sum::<f64>() / per).min(even);
+    let hottest = peaks.iter().copied().fold(0.0, f64::max) / per;
+    let spread = (spread / per).min(redistributed);
+    let parts = peaks.len().max(1);
+    let billing = prices.billing();
+    let history = prices.history_min(billing);
+    let provision = |ru: f64| billing.provision(ru.max(history), target.storage_bytes);
+    let served = hottest <= PARTITION_TARGET_MAX && cost.value_ru.is_none_or(|v| v <= PARTITION_RU);
+    let skew = even - spread;
+    let stable = even <= NO_SKEW * spread || even - redistributed >= STABLE_SHARE * skew;
+    let share = provision(spread) / parts as f64;
+    let burst_absorbs = hottest <= share
+        || (share < BURST_RU
+            && hottest <= BURST_RU
+            && (hottest - share) * seconds <= burst_bucket(share, f64::INFINITY));
+    let needed = cost.required_ru.unwrap_or_else(|| provision(even));
+    Some(Relief {
+        needed_ru: served.then(|| provision(redistributed)),
+        even_ru: even,
+        redistributed_ru: redistributed,
+        spread_ru: spread,
+        hottest_ru: hottest,
+        stable,
+        burst_absorbs,
+        merge_possible: merge_possible(
+            needed,
+            target.storage_bytes,
+            parts,
+            prices.multi_region_writes,
+        ),
+        partitions: parts,
+    })
+}
+
+/// Ends each `HOT_PARTITION` of `findings` with [`sentence`].
+pub fn annotate(findings: &mut [Finding], r: &Relief) {
+    for f in (findings.iter_mut()).filter(|f| f.code == FindingCode::HotPartition) {
+        f.message = format!("{}; {}", f.message, sentence(r));
+    }
+}
+
+/// The sentence `HOT_PARTITION` ends with: whether redistribution would serve the key's
+/// hot spot, and at what.
+pub fn sentence(r: &Relief) -> String {
+    let figures = format!(
+        "each partition given its own busiest window needs {:.0} RU/s against {:.0} split evenly",
+        r.redistributed_ru, r.even_ru
+    );
+    match (r.needed_ru, r.stable) {
+        (None, _) => format!(
+            "throughput redistribution would not serve it: its hottest partition needs {:.0} RU/s, past the {PARTITION_TARGET_MAX:.0} one partition may be given (or one value past the {PARTITION_RU:.0} a partition serves)",
+            r.hottest_ru
+        ),
+        (Some(ru), true) => format!(
+            "throughput redistribution would serve it at {ru:.0} RU/s: the hot spot stays on the same partitions ({figures})"
+        ),
+        (Some(_), false) => format!(
+            "throughput redistribution would not serve it: the hot spot moves between partitions ({figures})"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{GB, Throughput};
+
+    /// A key over four partitions whose windows last 300 seconds, with each partition's
+    /// own busiest window's RU `peaks`, the busiest window's RU over all of them `spread`,
+    /// and an even-split need of `even` RU/s, at `storage` GB.
+    fn case(peaks: [f64; 4], spread: f64, even: f64) -> (Evaluation, Cost) {
+        let mut e = crate::advisor::evaluate::testing::evaluation("/k");
+        let w = &mut e.workload;
+        w.window_seconds = Some(300.0);
+        (w.partition_peak, w.spread_peak) = (peaks.to_vec(), spread);
+        (w.partition_peak_net, w.spread_peak_net) = (peaks.to_vec(), spread);
+        let cost = Cost {
+            load_ru: Some(even),
+            required_ru: Some(even),
+            value_ru: None,
+            ..crate::advisor::need::testing::cost()
+        };
+        (e, cost)
+    }
+
+    fn run(peaks: [f64; 4], spread: f64, even: f64, gb: u64) -> Relief {
+        let (e, cost) = case(peaks, spread, even);
+        let target = Target {
+            storage_bytes: gb * GB,
+            throughput: Throughput::Manual(4_000.0),
+        };
+        relief(&e, &cost, &target, &Prices::list(target.throughput)).unwrap()
+    }
+
+    #[test]
+    fn a_hot_spot_that_holds_still_is_served_and_one_that_moves_is_not() {
+        // Stable: partition 0 peaks at 600 RU/s (180,000 RU over 300 s), the others at
+        // 100; the busiest window holds 900 RU/s in all. Even split: 4 × 600 = 2,400;
+        // each partition its own peak: 600 + 3 × 100 = 900, which recovers all of the
+        // 2,400 − 900 the skew costs; at 4 GB: 900 RU/s in steps of 100.
+        let r = run(
+            [180_000.0, 30_000.0, 30_000.0, 30_000.0],
+            270_000.0,
+            2_400.0,
+            4,
+        );
+        assert!((r.redistributed_ru - 900.0).abs() < 1e-9, "{r:?}");
+        assert!(r.stable, "{r:?}");
+        assert_eq!(r.needed_ru, Some(900.0));
+        // Moving: each partition is the hot one in some window, at 600 RU/s; a window
+        // holds 900. Each its own peak: 2,400, nothing recovered of the 1,500 the skew
+        // costs.
+        let r = run([180_000.0; 4], 270_000.0, 2_400.0, 4);
+        assert!((r.redistributed_ru - 2_400.0).abs() < 1e-9, "{r:?}");
+        assert!(!r.stable, "{r:?}");
+        // Past 20,000 RU/s on one partition (6,300,000 RU over 300 s = 21,000): refused.
+        let r = run([6_300_000.0, 0.0, 0.0, 0.0], 6_300_000.0, 84_000.0, 4);
+        assert_eq!(r.needed_ru, None, "{r:?}");
+        assert!(sentence(&r).contains("past the 20000"), "{}", sentence(&r));
+    }
+
+    #[test]
+    fn burst_capacity_absorbs_a_short_excess_of_a_partition_under_3000() {
+        // Spread 1,600 RU/s over four partitions: 400 each. A hottest partition at 700 RU/s
+        // (the others at 300) for a 300-second window takes 300 × 300 = 90,000 RU beyond its share, less than
+        // the 300 × 400 = 120,000 five idle minutes keep: absorbed.
+        let r = run(
+            [210_000.0, 90_000.0, 90_000.0, 90_000.0],
+            480_000.0,
+            2_800.0,
+            1,
+        );
+        assert!((r.spread_ru - 1_600.0).abs() < 1e-9, "{r:?}");
+        assert!(r.burst_absorbs, "{r:?}");
+        // At 900 RU/s (the others at 233): 500 × 300 = 150,000 RU beyond, more than 120,000: not absorbed.
+        let r = run(
+            [270_000.0, 70_000.0, 70_000.0, 70_000.0],
+            480_000.0,
+            3_600.0,
+            1,
+        );
+        assert!(!r.burst_absorbs, "{r:?}");
+    }
+
+    #[test]
+    fn merging_is_read_at_the_rus_the_key_needs_and_its_storage() {
+        // 2,400 RU/s over four partitions: 600 each; 4 GB: 1 GB each.
+        let r = run([180_000.0; 4], 270_000.0, 2_400.0, 4);
+        assert!(r.merge_possible, "{r:?}");
+        // 200 GB: 50 GB each, past 20.
+        let r = run([180_000.0; 4], 270_000.0, 2_400.0, 200);
+        assert!(!r.merge_possible, "{r:?}");
+    }
+}
