@@ -761,3 +761,86 @@ fn the_bill_as_provisioned_stands_beside_the_bill_as_needed() {
     assert!(cost(&r).get("provisioned").is_none(), "{}", cost(&r));
     assert_eq!(figure(&cost(&r)["minimum_ru"]), 400.0);
 }
+
+/// A day of point reads of two tenants, each on its own physical partition: 135 reads a
+/// second each (a line of 1,350 every ten seconds), but in hour 10 tenant `ta` and in hour
+/// 16 tenant `te` read 3,000 a second (three lines of 1,000 every second); and a create a
+/// minute of each.
+fn tenants_bursts_log() -> String {
+    let mut s = String::new();
+    let mut read = |tenant: &str, t: i64, count: u64| {
+        writeln!(
+            s,
+            r#"{{"op":"read","id":"{tenant}-1","known":{{"/tenant":"{tenant}"}},"ts":{},"count":{count}}}"#,
+            T0 + t
+        )
+        .unwrap();
+    };
+    for t in 0..24 * 3_600i64 {
+        let hour = t / 3_600;
+        for (tenant, burst) in [("ta", 10), ("te", 16)] {
+            match hour == burst {
+                true => (0..3).for_each(|_| read(tenant, t, 1_000)),
+                false if t % 10 == 0 => read(tenant, t, 1_350),
+                false => {}
+            }
+        }
+    }
+    // A create a minute for each tenant (0.2 RU/s in all): writes at a known rate.
+    for t in (0..24 * 3_600i64).step_by(60) {
+        for tenant in ["ta", "te"] {
+            writeln!(
+                s,
+                r#"{{"op":"create","doc":{{"id":"{tenant}-n{t}","tenant":"{tenant}"}},"ts":{}}}"#,
+                T0 + t
+            )
+            .unwrap();
+        }
+    }
+    s
+}
+
+#[test]
+fn autoscale_by_partition_bills_each_partition_its_own_hours() {
+    let dir = scratch("billing_partition_hours");
+    let docs: String = (0..2_000)
+        .map(|i| {
+            let tenant = if i % 2 == 0 { "ta" } else { "te" };
+            format!(
+                r#"{{"id":"{tenant}-{i}","tenant":"{tenant}","body":"{}"}}"#,
+                "z".repeat(900)
+            ) + "\n"
+        })
+        .collect();
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let log = write(&dir, "log.ndjson", &tenants_bursts_log());
+    let run = |mode: &str| {
+        let args = ["analyze", &docs, "--queries", &log, "--key", "/tenant"];
+        let more = ["--autoscale-max", "12000", "--autoscale-mode", mode];
+        let tail = ["--target-storage", "40GB", "--format", "json"];
+        json(&[&args[..], &more[..], &tail[..]].concat())
+    };
+    let bill = |ru: f64| ru / 100.0 * AUTOSCALE * HOURS;
+    // Two partitions, a tenant on each: quiet hours 135 RU/s on each, a burst hour 3,000
+    // on one. Classic autoscale scales the container to twice its hottest partition: a
+    // maximum of 6,000, each hour at least 600: (2 × 6,000 + 22 × 600) / 24 = 1,050 RU/s.
+    let r = run("container");
+    let c = &candidate(&r, "/tenant")["cost"];
+    assert_eq!(
+        candidate(&r, "/tenant")["storage"]["physical_partitions"],
+        2
+    );
+    assert_eq!(figure(&c["required_ru"]), 6_000.0, "{c}");
+    let classic = (2.0 * 6_000.0 + 22.0 * 600.0) / 24.0;
+    let got = figure(&c["monthly"]["throughput"]);
+    assert!(near(got, bill(classic)), "{got} vs {}", bill(classic));
+    // By partition, each partition scales on its own between 300 and 3,000: in a burst
+    // hour 3,000 + 300 (the quiet one at its floor), otherwise 300 + 300:
+    // (2 × 3,300 + 22 × 600) / 24 = 825 RU/s, where each partition's share of the whole
+    // log at each hour's volume would give (2 × (3,000 + 1,567.5) + 22 × 600) / 24 = 930.6.
+    let r = run("partition");
+    let c = &candidate(&r, "/tenant")["cost"];
+    let own = (2.0 * 3_300.0 + 22.0 * 600.0) / 24.0;
+    let got = figure(&c["monthly"]["throughput"]);
+    assert!(near(got, bill(own)), "{got} vs {}", bill(own));
+}

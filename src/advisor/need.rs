@@ -338,6 +338,16 @@ pub fn demand(e: &Evaluation, target: &Target, prices: &Prices) -> Result<Demand
         needs,
         partitions: pick(&w.partition_ru, &w.partition_ru_net, ideal),
         partition_writes: pick(&w.partition_write_ru, &w.partition_write_ru_net, ideal),
+        partition_hours: (w.hour_loads.iter())
+            .map(|h| {
+                let loads = if sample { &h.net } else { &h.counted };
+                let per = seconds * share;
+                (
+                    loads.iter().map(|&(ru, n)| (ru / per, n)).collect(),
+                    h.hours,
+                )
+            })
+            .collect(),
         consumed: w.counted_ru / ideal,
         mean_volume: w.ideal_need_ru / (windows * seconds) / share,
         storage_bytes: target.storage_bytes,

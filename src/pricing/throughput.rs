@@ -124,6 +124,11 @@ pub struct Demand {
     pub partitions: Vec<f64>,
     /// The same for the writes alone: what each partition serves in every other region.
     pub partition_writes: Vec<f64>,
+    /// Each clock hour's physical partitions by their own RU/s in it, as `(sketch, hours)`
+    /// (see [`crate::replay::outcome::HourLoads`]: `(RU/s, partitions)` buckets): what
+    /// autoscale by partition bills in the region serving the reads. Empty: each
+    /// partition's share of the whole log at each hour's volume.
+    pub partition_hours: Vec<(Vec<(f64, f64)>, f64)>,
     /// RU the key consumes over the ideal RU (fan-out included): serverless's bill.
     pub consumed: f64,
     /// The workload's mean volume over the log (ideal RU/s).
@@ -189,9 +194,13 @@ impl Demand {
     /// part of the key's load: the source of a global secondary index).
     pub fn scaled(&self, k: f64) -> Demand {
         let times = |v: &Vec<f64>| v.iter().map(|x| x * k).collect();
+        let sketch = |v: &Vec<(f64, f64)>| v.iter().map(|&(ru, n)| (ru * k, n)).collect();
         Demand {
             factor: self.factor * k,
             needs: self.needs.iter().map(|n| n * k).collect(),
+            partition_hours: (self.partition_hours.iter())
+                .map(|(loads, hours)| (sketch(loads), *hours))
+                .collect(),
             partitions: times(&self.partitions),
             partition_writes: times(&self.partition_writes),
             consumed: self.consumed * k,
@@ -360,13 +369,30 @@ impl ThroughputBilling for Autoscale {
                     let own = loads.iter().map(|l| l.clamp(floor / p, max / p));
                     own.sum::<f64>() + (p - shares.len() as f64).max(0.0) * floor / p
                 };
-                demand.hourly_mean(|v, need| {
-                    each(&demand.partitions, v, need / p)
-                        + (regions - 1.0) * each(&demand.partition_writes, v, 0.0)
-                })
+                let writes = demand.hourly_mean(|v, _| each(&demand.partition_writes, v, 0.0));
+                let reads = match demand.partition_hours.is_empty() {
+                    true => demand.hourly_mean(|v, need| each(&demand.partitions, v, need / p)),
+                    false => own_hours(&demand.partition_hours, floor / p, max / p),
+                };
+                reads + (regions - 1.0) * writes
             }
         }
     }
+}
+
+/// The mean over `hours` (each `(sketch, hours)`) of the sum over its partitions of each
+/// one's own RU/s held between `floor` and `ceiling`.
+fn own_hours(hours: &[(Vec<(f64, f64)>, f64)], floor: f64, ceiling: f64) -> f64 {
+    let span: f64 = hours.iter().map(|h| h.1).sum();
+    let total: f64 = (hours.iter())
+        .map(|(loads, n)| {
+            n * loads
+                .iter()
+                .map(|&(ru, k)| k * ru.clamp(floor, ceiling))
+                .sum::<f64>()
+        })
+        .sum();
+    total / span.max(f64::MIN_POSITIVE)
 }
 
 /// Serverless: no provisioned throughput, RU consumed billed by the million.
@@ -441,6 +467,7 @@ mod tests {
             needs: Vec::new(),
             partitions: vec![factor / 2.0; 2],
             partition_writes: vec![0.1; 2],
+            partition_hours: Vec::new(),
             consumed: 1.0,
             mean_volume: (500.0 * 22.0 + 9_000.0 * 2.0) / 24.0,
             storage_bytes: 10 * GB,
@@ -459,6 +486,26 @@ mod tests {
         assert_eq!(total, 10.0);
         let busy: f64 = h.iter().filter(|x| x.0 == 7.0).map(|x| x.1).sum();
         assert_eq!(busy, 5.0);
+    }
+
+    #[test]
+    fn by_partition_each_partition_is_billed_its_own_hour() {
+        // Two partitions, a maximum of 6,000 (each between 300 and 3,000): an hour with one
+        // at 3,000 and the other at 135, and three hours with both at 135.
+        let demand = Demand {
+            hours: vec![(3_135.0, 1.0), (270.0, 3.0)],
+            partitions: vec![0.5, 0.5],
+            partition_hours: vec![
+                (vec![(3_000.0, 1.0), (135.0, 1.0)], 1.0),
+                (vec![(135.0, 2.0)], 3.0),
+            ],
+            ..Demand::default()
+        };
+        let a = Autoscale {
+            mode: AutoscaleMode::Partition,
+        };
+        // (3,000 + 300 + 3 × 600) / 4 = 1,275.
+        assert!((a.billed_ru(&demand, 6_000.0, 1) - 1_275.0).abs() < 1e-9);
     }
 
     #[test]

@@ -106,6 +106,10 @@ pub struct WorkloadStats {
     pub partition_peak: Vec<f64>,
     /// The same against the whole log's shares net of chance.
     pub partition_peak_net: Vec<f64>,
+    /// Each clock hour's physical partitions, by their own RU in the hour (the busiest of
+    /// the hour's windows for each, judged as in `partition_peak`): what autoscale by
+    /// partition bills. Empty without times.
+    pub hour_loads: Vec<HourLoads>,
     /// The busiest window's RU over every partition, each judged as in `partition_peak`:
     /// the key's own load spread perfectly.
     pub spread_peak: f64,
@@ -149,4 +153,52 @@ pub struct OpCharge {
     pub reads: f32,
     /// Whether a read of it visited every physical partition (of more than one).
     pub everywhere: bool,
+}
+
+/// One clock hour's (or one window's, when windows are longer) physical partitions by
+/// their own RU, as a sketch: sorted from the busiest, at most [`HourLoads::BUCKETS`]
+/// `(mean RU, partitions)` buckets of equal counts (each partition its own bucket when
+/// they are fewer).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HourLoads {
+    /// Clock hours it stands for (1, or a longer window's hours).
+    pub hours: f64,
+    /// Against the whole log's shares as counted.
+    pub counted: Vec<(f64, f64)>,
+    /// Net of chance.
+    pub net: Vec<(f64, f64)>,
+}
+
+impl HourLoads {
+    /// Buckets a sketch keeps at most: a bill that clamps each partition between a floor
+    /// and a ceiling errs only on the buckets that straddle them.
+    pub const BUCKETS: usize = 64;
+
+    /// The sketch of `loads`.
+    pub fn sketch(mut loads: Vec<f64>) -> Vec<(f64, f64)> {
+        loads.sort_by(|a, b| b.total_cmp(a));
+        let per = loads.len().div_ceil(Self::BUCKETS).max(1);
+        (loads.chunks(per))
+            .map(|c| (c.iter().sum::<f64>() / c.len() as f64, c.len() as f64))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HourLoads;
+
+    #[test]
+    fn a_sketch_keeps_few_partitions_whole_and_many_in_equal_buckets() {
+        assert_eq!(
+            HourLoads::sketch(vec![1.0, 3.0, 2.0]),
+            vec![(3.0, 1.0), (2.0, 1.0), (1.0, 1.0)]
+        );
+        // 128 partitions, loads 0..127: 64 buckets of two, the busiest (127 + 126) / 2.
+        let s = HourLoads::sketch((0..128).map(f64::from).collect());
+        assert_eq!(s.len(), HourLoads::BUCKETS);
+        assert_eq!(s[0], (126.5, 2.0));
+        let total: f64 = s.iter().map(|(ru, n)| ru * n).sum();
+        assert_eq!(total, (0..128).sum::<i32>() as f64);
+    }
 }

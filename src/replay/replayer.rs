@@ -5,7 +5,7 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::load::{WindowLoad, chance_excess, net_of_chance, random_spread};
-use super::outcome::{OpCharge, WorkloadStats};
+use super::outcome::{HourLoads, OpCharge, WorkloadStats};
 use super::route::{self, Reach, RouteClass};
 use super::spread::Runs;
 use super::subject::{Sample, Subject};
@@ -129,15 +129,7 @@ impl Need {
     /// log's totals show is kept; one that moves keeps its excess; a window's busiest
     /// partition by the luck of its lines, which a window of any log has, is not billed.
     fn window_needs(&self, parts: usize) -> (Vec<f64>, Vec<f64>) {
-        let p = parts as f64;
-        let whole: f64 = self.totals.iter().sum();
-        let share = |v: &[f64]| -> Vec<f64> {
-            (v.iter())
-                .map(|n| if whole > 0.0 { n / whole } else { 1.0 / p })
-                .collect()
-        };
-        let counted = share(&self.totals);
-        let net = share(&self.net(&self.totals, &self.squares));
+        let [counted, net] = self.shares(parts);
         (0..self.windows.len())
             .map(|w| {
                 (
@@ -188,20 +180,8 @@ impl Need {
     /// Also the busiest window's RU over all partitions, judged alike (as counted and net):
     /// the key's own load spread perfectly, less than which no setting serves.
     fn partition_peaks(&self, parts: usize, cover: &dyn Fn(usize) -> f64) -> Peaks {
-        let whole: f64 = self.totals.iter().sum();
-        let share = |v: &[f64]| -> Vec<f64> {
-            (v.iter())
-                .map(|n| match whole > 0.0 {
-                    true => n / whole,
-                    false => 1.0 / parts.max(1) as f64,
-                })
-                .collect()
-        };
         let mut peaks = [(vec![0.0; parts], 0.0), (vec![0.0; parts], 0.0)];
-        let shares = [
-            share(&self.totals),
-            share(&self.net(&self.totals, &self.squares)),
-        ];
+        let shares = self.shares(parts);
         for w in 0..self.windows.len() {
             let c = cover(w).max(f64::MIN_POSITIVE);
             for ((peak, spread), shares) in peaks.iter_mut().zip(&shares) {
@@ -214,6 +194,67 @@ impl Need {
         }
         let [counted, net] = peaks;
         Peaks { counted, net }
+    }
+
+    /// Each partition's share of the whole log's RU, as counted and net of chance, with
+    /// `parts` partitions (even when nothing was charged).
+    fn shares(&self, parts: usize) -> [Vec<f64>; 2] {
+        let whole: f64 = self.totals.iter().sum();
+        let share = |v: &[f64]| -> Vec<f64> {
+            (v.iter())
+                .map(|n| match whole > 0.0 {
+                    true => n / whole,
+                    false => 1.0 / parts.max(1) as f64,
+                })
+                .collect()
+        };
+        [
+            share(&self.totals),
+            share(&self.net(&self.totals, &self.squares)),
+        ]
+    }
+
+    /// Each clock hour's partitions by their own RU in it, judged as
+    /// [`Need::partition_peaks`] judges them: the busiest of the hour's windows for each
+    /// (a window longer than an hour stands alone, for its hours).
+    fn hour_loads(
+        &self,
+        parts: usize,
+        clock: &Clock,
+        cover: &dyn Fn(usize) -> f64,
+    ) -> Vec<HourLoads> {
+        let shares = self.shares(parts);
+        let long = clock.seconds > 3_600.0;
+        let mut groups: Vec<(i64, [Vec<f64>; 2])> = Vec::new();
+        for w in 0..self.windows.len() {
+            let key = match long {
+                true => w as i64,
+                false => (clock.start as f64 + w as f64 * clock.seconds).div_euclid(3_600.0) as i64,
+            };
+            if groups.last().is_none_or(|g| g.0 != key) {
+                groups.push((key, [vec![0.0; parts], vec![0.0; parts]]));
+            }
+            let c = cover(w).max(f64::MIN_POSITIVE);
+            let Some((_, loads)) = groups.last_mut() else {
+                continue;
+            };
+            for (load, shares) in loads.iter_mut().zip(&shares) {
+                for (l, ru) in load.iter_mut().zip(self.judged(w, parts, shares)) {
+                    *l = f64::max(*l, ru / c);
+                }
+            }
+        }
+        let hours = match long {
+            true => clock.seconds / 3_600.0,
+            false => 1.0,
+        };
+        (groups.into_iter())
+            .map(|(_, [counted, net])| HourLoads {
+                hours,
+                counted: HourLoads::sketch(counted),
+                net: HourLoads::sketch(net),
+            })
+            .collect()
     }
 
     /// Whole-log `totals` net of the chance their lines' sampling gives them (`squares`:
@@ -473,6 +514,9 @@ impl Replayer<'_, '_> {
         let n = windows.len();
         let cover = |i: usize| clock.map_or(1.0, |c| c.cover(i, n));
         let peaks = self.need.partition_peaks(parts, &cover);
+        if let Some(c) = &clock {
+            self.stats.hour_loads = self.need.hour_loads(parts, c, &cover);
+        }
         (self.stats.partition_peak, self.stats.spread_peak) = peaks.counted;
         (self.stats.partition_peak_net, self.stats.spread_peak_net) = peaks.net;
         // A window the log covers in part is read at the rate of the part it covers.
