@@ -11,9 +11,11 @@
 //!   spot that moves from partition to partition makes every partition's peak high and
 //!   `R` near `E`. The key's own load spread perfectly, `S` (the busiest window's load
 //!   over every partition), is less than which nothing serves.
-//! * Stable: the skew costs `E − S`; giving each partition its own peak recovers `E − R`.
-//!   The hot spot is stable when that recovers at least half of the skew's cost (or
-//!   there is no skew to speak of: `E ≤ 1.25 S`), moving otherwise.
+//! * Stable: in each window the skew costs partitions × its hottest partition − its load;
+//!   the hot spot is stable when one partition is the hottest of windows that carry at
+//!   least half of that cost over the log (or there is no skew to speak of: `E ≤ 1.25 S`),
+//!   moving otherwise: a setting made from this log then serves the next hot value only
+//!   if it lands where this one did, which a moving hot spot does not.
 //! * Served: no partition needs more than the 20,000 RU/s one partition may be given, and
 //!   no single value more than the 10,000 a partition serves.
 //! * Burst: the container set at `S`, each partition has `s = S / P`; the hottest
@@ -33,8 +35,8 @@ use crate::report::model::{Finding, FindingCode};
 
 /// The skew below which a key has no hot spot to follow: `E ≤ 1.25 S`.
 pub const NO_SKEW: f64 = 1.25;
-/// A hot spot is stable when a per-partition setting recovers at least this share of
-/// what the skew costs.
+/// A hot spot is stable when one partition is the hottest of windows carrying at least
+/// this share of the skew's cost.
 pub const STABLE_SHARE: f64 = 0.5;
 
 /// What redistribution, burst and merge do for one key.
@@ -73,9 +75,9 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
         return None;
     }
     let per = seconds * prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
-    let (peaks, spread) = match is_sample(e, prices) {
-        true => (&w.partition_peak_net, w.spread_peak_net),
-        false => (&w.partition_peak, w.spread_peak),
+    let (peaks, spread, constancy) = match is_sample(e, prices) {
+        true => (&w.partition_peak_net, w.spread_peak_net, w.hot_constancy.1),
+        false => (&w.partition_peak, w.spread_peak, w.hot_constancy.0),
     };
     let redistributed = (peaks.iter().sum::<f64>() / per).min(even);
     let hottest = peaks.iter().copied().fold(0.0, f64::max) / per;
@@ -85,8 +87,7 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
     let history = prices.history_min(billing);
     let provision = |ru: f64| billing.provision(ru.max(history), target.storage_bytes);
     let served = hottest <= PARTITION_TARGET_MAX && cost.value_ru.is_none_or(|v| v <= PARTITION_RU);
-    let skew = even - spread;
-    let stable = even <= NO_SKEW * spread || even - redistributed >= STABLE_SHARE * skew;
+    let stable = even <= NO_SKEW * spread || constancy >= STABLE_SHARE;
     let share = provision(spread) / parts as f64;
     let burst_absorbs = hottest <= share
         || (share < BURST_RU
@@ -134,7 +135,7 @@ pub fn sentence(r: &Relief) -> String {
             "throughput redistribution would serve it at {ru:.0} RU/s: the hot spot stays on the same partitions ({figures})"
         ),
         (Some(_), false) => format!(
-            "throughput redistribution would not serve it: the hot spot moves between partitions ({figures})"
+            "throughput redistribution would not serve it: the hot spot moves between partitions, so a setting made for this log's windows ({figures}) misses where the next hot value lands"
         ),
     }
 }
@@ -150,6 +151,12 @@ mod tests {
     fn case(peaks: [f64; 4], spread: f64, even: f64) -> (Evaluation, Cost) {
         let mut e = crate::advisor::evaluate::testing::evaluation("/k");
         let w = &mut e.workload;
+        // One partition the hottest throughout when one peak stands out, else none.
+        let top = peaks.iter().filter(|&&p| p >= peaks[0]).count();
+        w.hot_constancy = match top {
+            1 => (1.0, 1.0),
+            n => (1.0 / n as f64, 1.0 / n as f64),
+        };
         w.window_seconds = Some(300.0);
         (w.partition_peak, w.spread_peak) = (peaks.to_vec(), spread);
         (w.partition_peak_net, w.spread_peak_net) = (peaks.to_vec(), spread);
@@ -173,10 +180,10 @@ mod tests {
 
     #[test]
     fn a_hot_spot_that_holds_still_is_served_and_one_that_moves_is_not() {
-        // Stable: partition 0 peaks at 600 RU/s (180,000 RU over 300 s), the others at
-        // 100; the busiest window holds 900 RU/s in all. Even split: 4 × 600 = 2,400;
-        // each partition its own peak: 600 + 3 × 100 = 900, which recovers all of the
-        // 2,400 − 900 the skew costs; at 4 GB: 900 RU/s in steps of 100.
+        // Stable: partition 0 peaks at 600 RU/s (180,000 RU over 300 s) and is the hottest
+        // of every window, the others at 100; the busiest window holds 900 RU/s in all.
+        // Even split: 4 × 600 = 2,400; each partition its own peak: 600 + 3 × 100 = 900;
+        // at 4 GB: 900 RU/s in steps of 100.
         let r = run(
             [180_000.0, 30_000.0, 30_000.0, 30_000.0],
             270_000.0,
@@ -186,9 +193,8 @@ mod tests {
         assert!((r.redistributed_ru - 900.0).abs() < 1e-9, "{r:?}");
         assert!(r.stable, "{r:?}");
         assert_eq!(r.needed_ru, Some(900.0));
-        // Moving: each partition is the hot one in some window, at 600 RU/s; a window
-        // holds 900. Each its own peak: 2,400, nothing recovered of the 1,500 the skew
-        // costs.
+        // Moving: each partition is the hot one in some window (a quarter of the skew's
+        // cost each), at 600 RU/s; a window holds 900. Each its own peak: 2,400.
         let r = run([180_000.0; 4], 270_000.0, 2_400.0, 4);
         assert!((r.redistributed_ru - 2_400.0).abs() < 1e-9, "{r:?}");
         assert!(!r.stable, "{r:?}");

@@ -115,6 +115,10 @@ pub struct WorkloadStats {
     pub spread_peak: f64,
     /// The same net of chance.
     pub spread_peak_net: f64,
+    /// How constantly one partition is the window's hottest: the share of the windows'
+    /// skew cost (partitions × the hottest − the window's RU) whose hottest partition is
+    /// the one most often hottest; as counted and net of chance.
+    pub hot_constancy: (f64, f64),
     /// Per logged operation (in log order): the RU its reads were charged (times `count`)
     /// and whether any of them visited every partition. Writes: zero.
     pub per_op: Vec<OpCharge>,

@@ -179,21 +179,19 @@ impl Need {
     ///
     /// Also the busiest window's RU over all partitions, judged alike (as counted and net):
     /// the key's own load spread perfectly, less than which no setting serves.
-    fn partition_peaks(&self, parts: usize, cover: &dyn Fn(usize) -> f64) -> Peaks {
-        let mut peaks = [(vec![0.0; parts], 0.0), (vec![0.0; parts], 0.0)];
+    fn partition_peaks(&self, parts: usize, cover: &dyn Fn(usize) -> f64) -> [Peaks; 2] {
         let shares = self.shares(parts);
+        let mut out = [Peaks::new(parts), Peaks::new(parts)];
         for w in 0..self.windows.len() {
             let c = cover(w).max(f64::MIN_POSITIVE);
-            for ((peak, spread), shares) in peaks.iter_mut().zip(&shares) {
-                let judged = self.judged(w, parts, shares);
-                *spread = f64::max(*spread, judged.iter().sum::<f64>() / c);
-                for (p, ru) in peak.iter_mut().zip(judged) {
-                    *p = f64::max(*p, ru / c);
-                }
+            for (peaks, shares) in out.iter_mut().zip(&shares) {
+                let judged: Vec<f64> = (self.judged(w, parts, shares).into_iter())
+                    .map(|ru| ru / c)
+                    .collect();
+                peaks.add(&judged);
             }
         }
-        let [counted, net] = peaks;
-        Peaks { counted, net }
+        out
     }
 
     /// Each partition's share of the whole log's RU, as counted and net of chance, with
@@ -271,11 +269,54 @@ impl Need {
     }
 }
 
-/// Each partition's own busiest window, and the busiest window over all of them: as
-/// counted and net of chance (see [`Need::partition_peaks`]).
+/// Over the windows, each partition's own busiest window, the busiest window over all of
+/// them, and how constantly the same partition is the hottest (see
+/// [`Need::partition_peaks`]).
 struct Peaks {
-    counted: (Vec<f64>, f64),
-    net: (Vec<f64>, f64),
+    /// Each partition's RU in its own busiest window.
+    peak: Vec<f64>,
+    /// The busiest window's RU over every partition.
+    spread: f64,
+    /// For each partition, the skew cost (partitions × the hottest − the window's RU) of
+    /// the windows where it was the hottest.
+    hottest: FxHashMap<usize, f64>,
+}
+
+impl Peaks {
+    fn new(parts: usize) -> Peaks {
+        Peaks {
+            peak: vec![0.0; parts],
+            spread: 0.0,
+            hottest: FxHashMap::default(),
+        }
+    }
+
+    /// Adds a window's RU per partition.
+    fn add(&mut self, window: &[f64]) {
+        let total: f64 = window.iter().sum();
+        self.spread = self.spread.max(total);
+        for (p, &ru) in self.peak.iter_mut().zip(window) {
+            *p = p.max(ru);
+        }
+        let top =
+            (0..window.len()).max_by(|&a, &b| window[a].total_cmp(&window[b]).then(b.cmp(&a)));
+        if let Some(i) = top {
+            let cost = window[i] * window.len() as f64 - total;
+            *self.hottest.entry(i).or_insert(0.0) += cost.max(0.0);
+        }
+    }
+
+    /// The share of the windows' skew cost whose hottest partition was the one most
+    /// often hottest: 1 when one partition is the hot spot throughout (or there is no
+    /// skew), near `1 / P` when the hot spot moves.
+    fn constancy(&self) -> f64 {
+        let total: f64 = self.hottest.values().sum();
+        let most = self.hottest.values().copied().fold(0.0, f64::max);
+        match total > 0.0 {
+            true => most / total,
+            false => 1.0,
+        }
+    }
 }
 
 fn max(values: impl IntoIterator<Item = f64>) -> f64 {
@@ -513,12 +554,13 @@ impl Replayer<'_, '_> {
         let clock = self.clock;
         let n = windows.len();
         let cover = |i: usize| clock.map_or(1.0, |c| c.cover(i, n));
-        let peaks = self.need.partition_peaks(parts, &cover);
+        let [counted, net] = self.need.partition_peaks(parts, &cover);
+        self.stats.hot_constancy = (counted.constancy(), net.constancy());
+        (self.stats.partition_peak, self.stats.spread_peak) = (counted.peak, counted.spread);
+        (self.stats.partition_peak_net, self.stats.spread_peak_net) = (net.peak, net.spread);
         if let Some(c) = &clock {
             self.stats.hour_loads = self.need.hour_loads(parts, c, &cover);
         }
-        (self.stats.partition_peak, self.stats.spread_peak) = peaks.counted;
-        (self.stats.partition_peak_net, self.stats.spread_peak_net) = peaks.net;
         // A window the log covers in part is read at the rate of the part it covers.
         if let Some(c) = self.clock {
             let n = windows.len();
