@@ -15,7 +15,8 @@ pub struct ProfileArgs {
     /// Documents and how to read them.
     #[command(flatten)]
     pub read: ReadArgs,
-    /// The profile file to write (`-`: standard output).
+    /// The profile file to write (`-`: standard output), whole or not at all; a FILE that
+    /// is one of the run's inputs is refused.
     #[arg(short, long, value_name = "FILE")]
     pub output: String,
     /// Without --key: how many candidates to generate.
@@ -347,7 +348,9 @@ pub struct CommonArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = FormatArg::Table)]
     pub format: FormatArg,
-    /// Write the report to FILE instead of standard output (`-`: standard output).
+    /// Write the report to FILE instead of standard output (`-`: standard output). It
+    /// appears whole or not at all (written beside it, then renamed over it); a FILE that
+    /// is one of the run's inputs is refused.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<String>,
     /// Weigh a global secondary index for the reads the recommended key fans out: `auto`
@@ -380,6 +383,18 @@ pub struct CommonArgs {
     /// How many of each candidate's largest values to list.
     #[arg(long, value_name = "N", default_value_t = crate::advisor::DEFAULT_TOP_VALUES)]
     pub top: usize,
+}
+
+impl CommonArgs {
+    /// The files the run reads (documents, the log, an indexing policy), `-` aside.
+    pub fn inputs(&self) -> Vec<&str> {
+        let read = &self.read;
+        (read.docs.iter().map(String::as_str))
+            .chain(self.queries.as_deref())
+            .chain(read.indexing_policy.as_deref())
+            .filter(|p| *p != "-")
+            .collect()
+    }
 }
 
 /// `pkadvisor analyze`.

@@ -14,6 +14,7 @@
 #![deny(missing_docs)]
 
 pub mod advisor;
+pub mod atomic;
 pub mod engine;
 pub mod field;
 pub mod flags;

@@ -139,6 +139,15 @@ pub fn human_bytes(b: u64) -> String {
     }
 }
 
+/// `text` for a message: whole up to `chars` characters, else its first `chars` and how
+/// long it is (an expression or a cell of any length stays one readable line).
+pub fn clipped(text: &str, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((i, _)) => format!("{}… ({} bytes)", &text[..i], text.len()),
+        None => text.to_owned(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -961,3 +961,80 @@ fn r28_a_log_share_past_counting_is_refused() {
     let ru = r["candidates"][0]["cost"]["required_ru"].as_f64();
     assert!(ru.is_none_or(|ru| ru.is_finite() && ru < 1e15), "{ru:?}");
 }
+
+/// An ARM template whose container declares `paths` as its partition key and `name` as its
+/// id.
+fn arm_container(name: &str, paths: &str) -> String {
+    json!({
+        "$schema": "https://schema.management.azure.com/schemas/2019-04-01/deploymentTemplate.json#",
+        "contentVersion": "1.0.0.0",
+        "resources": [{
+            "type": "Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers",
+            "apiVersion": "2023-04-15",
+            "name": "a/b/c",
+            "properties": {
+                "resource": {"id": name, "partitionKey": {"paths": [paths], "kind": "Hash"}},
+                "options": {"throughput": 400}
+            }
+        }]
+    })
+    .to_string()
+}
+
+#[test]
+fn r51_an_arm_expression_nested_20000_deep_is_refused_not_a_stack_overflow() {
+    let dir = scratch("hostile_arm_nested");
+    let deep = |inner: &str, n: usize| format!("[{}{inner}{}]", "concat(".repeat(n), ")".repeat(n));
+    let docs = write(&dir, "docs.ndjson", "{\"id\":\"1\",\"k\":\"a\"}\n");
+    // In the key: exit 2, the limit named, the expression shown in 200 characters.
+    let arm = write(&dir, "key.json", &arm_container("c", &deep("'/k'", 20_000)));
+    let out = pkadvisor()
+        .args(["check", "--container", &arm, &docs])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(err.contains("more than 64 deep"), "{err}");
+    assert!(err.contains("key.json") && err.len() < 1_000, "{err}");
+    // In the name, which needs no value: the key is read and checked.
+    let arm = write(
+        &dir,
+        "name.json",
+        &arm_container(&deep("'c'", 20_000), "/k"),
+    );
+    let out = pkadvisor()
+        .args(["check", "--container", &arm, &docs])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // 60 deep is an expression like any other.
+    let arm = write(&dir, "sixty.json", &arm_container("c", &deep("'/k'", 60)));
+    let out = pkadvisor()
+        .args(["check", "--container", &arm, &docs])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn r51_an_output_that_names_an_input_is_refused_and_a_failed_write_is_an_error() {
+    let dir = scratch("hostile_output_input");
+    let docs = write(&dir, "docs.ndjson", "{\"id\":\"1\",\"k\":\"a\"}\n");
+    let before = std::fs::read(&docs).unwrap();
+    for args in [
+        vec!["analyze", docs.as_str(), "-o", docs.as_str()],
+        vec!["check", docs.as_str(), "--key", "/k", "-o", docs.as_str()],
+        vec!["profile", docs.as_str(), "-o", docs.as_str()],
+    ] {
+        let out = pkadvisor().args(&args).arg("-q").output().expect("runs");
+        refused(&out, "names an input of this run");
+        assert_eq!(std::fs::read(&docs).unwrap(), before, "{args:?}");
+    }
+    // A report that cannot be written (a full device) is exit 2, naming it.
+    if std::path::Path::new("/dev/full").exists() {
+        let out = (pkadvisor().args(["analyze", &docs, "-q", "-o", "/dev/full"]))
+            .output()
+            .expect("runs");
+        refused(&out, "/dev/full");
+    }
+}

@@ -10,6 +10,10 @@ use crate::cli::CheckArgs;
 
 /// Evaluates the declared design against the sample, gates it and writes the verdict.
 pub fn run(args: CheckArgs) -> Result<Exit> {
+    let mut inputs = args.common.inputs();
+    inputs.extend(args.container.as_deref());
+    inputs.extend(args.parameters.as_deref());
+    super::refuse_overwriting(args.common.output.as_deref(), &inputs)?;
     let checked = check::check(&args, &mut request::Terminal::new(&args.common))?;
     let style = request::style(&args.common);
     super::write_report(args.common.output.as_deref(), |out| {

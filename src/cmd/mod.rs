@@ -30,26 +30,25 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// Where a report goes: the file of `-o FILE`, else (or with `-`) standard output.
-pub fn output(path: Option<&str>) -> anyhow::Result<Box<dyn Write>> {
-    match path {
-        None | Some("-") => Ok(Box::new(std::io::stdout().lock())),
-        Some(p) => {
-            let file = std::fs::File::create(p).with_context(|| format!("cannot write {p}"))?;
-            Ok(Box::new(std::io::BufWriter::new(file)))
-        }
+/// Refuses an `-o FILE` that names one of the run's `inputs`: the report would replace
+/// what it was read from.
+pub fn refuse_overwriting(output: Option<&str>, inputs: &[&str]) -> anyhow::Result<()> {
+    match output {
+        Some(o) if pkadvisor::atomic::is_input(o, inputs) => anyhow::bail!(
+            "-o {o} names an input of this run: the report would replace it; write it elsewhere"
+        ),
+        _ => Ok(()),
     }
 }
 
-/// Writes a report with `write` to where [`output`] says, flushed; errors name the file.
+/// Writes a report with `write` to the file of `-o FILE` (whole or not at all, see
+/// [`pkadvisor::atomic`]), else (or with `-`) to standard output; errors name the file.
 pub fn write_report(
     path: Option<&str>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> anyhow::Result<()> {
-    let mut out = output(path)?;
     let name = path.filter(|p| *p != "-").unwrap_or("standard output");
-    write(&mut out)
-        .and_then(|()| out.flush())
+    pkadvisor::atomic::write(path.unwrap_or("-"), write)
         .with_context(|| format!("writing the report to {name}"))
 }
 

@@ -37,10 +37,14 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
 pub fn run(args: ProfileArgs) -> Result<Exit> {
     // Interrupted (SIGINT, SIGTERM, SIGHUP), it leaves no half-written profile behind.
     ctrlc::set_handler(|| {
-        profile::remove_partials();
+        pkadvisor::atomic::remove_partials();
         std::process::exit(130);
     })
     .context("installing the interrupt handler")?;
+    let mut inputs: Vec<&str> = args.read.docs.iter().map(String::as_str).collect();
+    inputs.extend(args.read.indexing_policy.as_deref());
+    inputs.extend(args.redact_key_file.as_deref());
+    super::refuse_overwriting(Some(&args.output), &inputs)?;
     let specs = plan::parse_specs(&args.read.keys)?;
     let request = plan::profile_request(
         &args.read,

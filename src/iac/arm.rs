@@ -8,6 +8,11 @@ use serde_json::{Map, Value};
 
 /// The deepest chain of variables and parameter defaults followed (a cycle stops here).
 const MAX_DEPTH: usize = 32;
+/// Characters of an expression a message shows.
+const EXPR_CHARS: usize = 200;
+/// The deepest nesting of calls and indexes within one expression (each level is a frame
+/// of the parser's stack).
+const MAX_NEST: usize = 64;
 
 /// Why an expression has no value here.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,7 +29,8 @@ impl Unresolved {
     pub fn message(&self, field: &str, instead: &str) -> String {
         format!(
             "{field} is the ARM expression {}, which cannot be resolved ({}): pass the parameter with --parameters FILE (the ARM parameters format), or {instead}",
-            self.expr, self.why
+            crate::units::clipped(&self.expr, EXPR_CHARS),
+            self.why
         )
     }
 }
@@ -108,6 +114,7 @@ impl Scope {
             pos: 0,
             scope: self,
             depth,
+            nest: 0,
         };
         let v = p.expr().map_err(|e| match e {
             Error::Here(why) => fail(why),
@@ -169,6 +176,8 @@ struct Parser<'s> {
     pos: usize,
     scope: &'s Scope,
     depth: usize,
+    /// How deep in calls and indexes the parser is.
+    nest: usize,
 }
 
 impl Parser<'_> {
@@ -200,8 +209,22 @@ impl Parser<'_> {
         )))
     }
 
-    /// A primary value followed by indexes and property accesses.
+    /// A primary value followed by indexes and property accesses, at most [`MAX_NEST`]
+    /// levels deep.
     fn expr(&mut self) -> Result<Value, Error> {
+        if self.nest >= MAX_NEST {
+            return Err(Error::Here(format!(
+                "the expression nests calls or indexes more than {MAX_NEST} deep at character {}",
+                self.pos + 2
+            )));
+        }
+        self.nest += 1;
+        let v = self.chain();
+        self.nest -= 1;
+        v
+    }
+
+    fn chain(&mut self) -> Result<Value, Error> {
         let mut v = self.primary()?;
         loop {
             if self.eat('[') {

@@ -246,11 +246,7 @@ impl Row {
 
 /// A cell's content in a message: JSON text, cut past 40 characters.
 fn cell(v: &Value) -> String {
-    let text = v.to_string();
-    match text.char_indices().nth(40) {
-        Some((i, _)) => format!("{}… ({} bytes)", &text[..i], text.len()),
-        None => text,
-    }
+    crate::units::clipped(&v.to_string(), 40)
 }
 
 /// The heap bytes of key values.

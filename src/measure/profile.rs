@@ -833,107 +833,16 @@ fn read_up_to(input: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
     Ok(n)
 }
 
-/// The files being written (see [`save`]), removed by [`remove_partials`].
-static PARTIALS: std::sync::Mutex<Vec<std::path::PathBuf>> = std::sync::Mutex::new(Vec::new());
-
-/// A file being written, listed in [`PARTIALS`] while it is.
-struct Partial(std::path::PathBuf);
-
-impl Partial {
-    fn new(path: std::path::PathBuf) -> Partial {
-        if let Ok(mut list) = PARTIALS.lock() {
-            list.push(path.clone());
-        }
-        Partial(path)
-    }
-}
-
-impl Drop for Partial {
-    fn drop(&mut self) {
-        if let Ok(mut list) = PARTIALS.lock() {
-            list.retain(|p| *p != self.0);
-        }
-    }
-}
-
-/// Removes every file [`save`] is writing: for an interrupted process (SIGINT, SIGTERM),
-/// which leaves neither the profile nor a half of it.
-pub fn remove_partials() {
-    if let Ok(list) = PARTIALS.lock() {
-        for p in list.iter() {
-            let _ = std::fs::remove_file(p);
-        }
-    }
-}
-
-/// Where a path's symbolic links lead (at most 40 of them, as the kernel follows): the file
-/// to replace, so that a link stays a link.
-fn resolve_links(path: &std::path::Path) -> std::path::PathBuf {
-    let mut p = path.to_path_buf();
-    for _ in 0..40 {
-        let Ok(target) = std::fs::read_link(&p) else {
-            break;
-        };
-        p = match p.parent() {
-            Some(dir) if target.is_relative() => dir.join(target),
-            _ => target,
-        };
-    }
-    p
-}
-
 /// Writes `profile` to `path` (`-`: standard output), compressed when the name ends in
-/// `.gz` or `.zst`. A regular file appears whole or not at all: it is written under a name
-/// of its own beside its final one (two writers never share it), then renamed, keeping the
-/// permissions of a file it replaces; a symbolic link is followed, and its target replaced.
-/// A path that is not a regular file (a device, a FIFO) is written through, never replaced.
+/// `.gz` or `.zst`, whole or not at all ([`crate::atomic::write`]).
 pub fn save(profile: &Profile, path: &str) -> anyhow::Result<()> {
-    use anyhow::Context as _;
-    if path == "-" {
-        let mut out = std::io::stdout().lock();
-        profile.write(&mut out)?;
-        return Ok(out.flush()?);
+    match path {
+        "-" => crate::atomic::write(path, |w| profile.write(w)),
+        _ => crate::atomic::write(path, |w| write_compressed(profile, w, path)),
     }
-    let target = resolve_links(std::path::Path::new(path));
-    let existing = std::fs::metadata(&target).ok();
-    if existing.as_ref().is_some_and(|m| !m.is_file()) {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .open(&target)
-            .with_context(|| format!("writing {path}"))?;
-        let mut out = std::io::BufWriter::new(file);
-        profile.write(&mut out)?;
-        return out.flush().with_context(|| format!("writing {path}"));
-    }
-    let stamp = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos());
-    let mut partial = target.clone().into_os_string();
-    partial.push(format!(".{}.{stamp}.partial", std::process::id()));
-    let partial = Partial::new(partial.into());
-    let write = || -> std::io::Result<()> {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&partial.0)?;
-        if let Some(m) = &existing {
-            file.set_permissions(m.permissions())?;
-        }
-        write_compressed(profile, std::io::BufWriter::new(file), path)
-    };
-    if let Err(e) = write() {
-        let _ = std::fs::remove_file(&partial.0);
-        return Err(e).with_context(|| format!("writing {path}"));
-    }
-    std::fs::rename(&partial.0, &target).with_context(|| format!("writing {path}"))
 }
 
-/// The profile into `file`, compressed as `path`'s name says.
-fn write_compressed(
-    profile: &Profile,
-    mut file: std::io::BufWriter<std::fs::File>,
-    path: &str,
-) -> std::io::Result<()> {
+fn write_compressed(profile: &Profile, file: &mut dyn Write, path: &str) -> std::io::Result<()> {
     if path.ends_with(".gz") {
         let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::default());
         profile.write(&mut gz)?;
@@ -943,7 +852,7 @@ fn write_compressed(
         profile.write(&mut zst)?;
         zst.finish()?.flush()
     } else {
-        profile.write(&mut file)?;
+        profile.write(&mut *file)?;
         file.flush()
     }
 }
