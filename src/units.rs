@@ -92,11 +92,19 @@ pub fn parse_growth(text: &str) -> Result<f64, String> {
         _ => format!("1{period}"),
     };
     let seconds = parse_duration(&unit)?;
+    let per_day = bytes as f64 / seconds * 86_400.0;
     match bytes > 0 {
-        true => Ok(bytes as f64 / seconds * 86_400.0),
+        // A day past the largest container the engine models (1 PB) says nothing more.
+        true if per_day > MAX_GROWTH_PER_DAY => Err(format!(
+            "{text:?} is more than 1PB a day (the largest container the engine models is 1PB)"
+        )),
+        true => Ok(per_day),
         false => Err(format!("{text:?} must grow by more than 0 bytes")),
     }
 }
+
+/// The fastest growth accepted: 1 PB a day.
+const MAX_GROWTH_PER_DAY: f64 = 1e15;
 
 /// Seconds in the largest unit that holds at least one: `30 days`, `12 hours`, `90 s`.
 pub fn human_duration(seconds: f64) -> String {
@@ -188,6 +196,16 @@ mod tests {
         assert_eq!(human_bytes(730), "730 B");
         assert_eq!(human_bytes(1_500_000_000), "1.5 GB");
         assert_eq!(human_bytes(20_000_000_000), "20.0 GB");
+    }
+
+    #[test]
+    fn growth_past_a_petabyte_a_day_is_refused() {
+        assert!(
+            parse_growth("1PB/1s")
+                .unwrap_err()
+                .contains("more than 1PB a day")
+        );
+        assert_eq!(parse_growth("1PB/day"), Ok(1e15));
     }
 
     #[test]

@@ -1038,3 +1038,36 @@ fn r51_an_output_that_names_an_input_is_refused_and_a_failed_write_is_an_error()
         refused(&out, "/dev/full");
     }
 }
+
+#[test]
+fn r51_a_retention_of_ten_billion_years_settles_at_a_petabyte() {
+    let dir = scratch("hostile_retention");
+    let docs: String = (0..50)
+        .map(|i| format!("{{\"id\":\"{i}\",\"k\":\"v{}\"}}\n", i % 7))
+        .collect();
+    let docs = write(&dir, "docs.ndjson", &docs);
+    let log: String = (0..50)
+        .map(|i| {
+            format!(
+                "{{\"op\":\"create\",\"doc\":{{\"id\":\"n{i}\",\"k\":\"v{}\"}},\"ts\":{}}}\n",
+                i % 7,
+                1_794_700_800 + i
+            )
+        })
+        .collect();
+    let log = write(&dir, "log.ndjson", &log);
+    let out = (pkadvisor().args(["analyze", &docs, "--queries", &log, "--key", "/k", "-q"]))
+        .args(["--retention", "10000000000y", "--format", "json"])
+        .output()
+        .expect("runs");
+    let r = report(&out);
+    assert_eq!(
+        r["target"]["storage_bytes"], 1_000_000_000_000_000u64,
+        "{r}"
+    );
+    // A growth past a petabyte a day is refused, not printed as 18,446 PB.
+    let out = (pkadvisor().args(["analyze", &docs, "-q", "--growth", "1PB/1s"]))
+        .output()
+        .expect("runs");
+    refused(&out, "more than 1PB a day");
+}

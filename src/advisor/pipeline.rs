@@ -193,16 +193,24 @@ fn settle(
 ) -> Option<(u64, String)> {
     let r = retention.filter(|_| req.default_storage)?;
     let ingest = ingest?;
-    let bytes = (ingest.rate * r).round().max(1.0) as u64;
+    // A retention of ten billion years is a container the engine cannot lay out: it
+    // stops at the largest it models.
+    let max = Target::MAX_STORAGE as f64;
+    let settled = (ingest.rate * r).round();
+    let bytes = settled.clamp(1.0, max) as u64;
     req.target.storage_bytes = bytes;
     let how = format!(
-        "ingest {}/day{} × {} retention",
-        crate::units::human_bytes((ingest.rate * 86_400.0).round() as u64),
+        "ingest {}/day{} × {} retention{}",
+        crate::units::human_bytes((ingest.rate * 86_400.0).min(max).round() as u64),
         match ingest.from {
             IngestFrom::Log => " (the log's creates ÷ --log-share)",
             IngestFrom::Arrivals => "",
         },
-        crate::units::human_duration(r)
+        crate::units::human_duration(r),
+        match settled > max {
+            true => ", capped at 1 PB, the largest container the engine models",
+            false => "",
+        }
     );
     Some((bytes, how))
 }

@@ -15,6 +15,9 @@ pub struct Target {
 impl Target {
     /// Storage projected onto when none is given: 1 TB.
     pub const DEFAULT_STORAGE: u64 = 1_000 * GB;
+    /// The largest storage projected onto: 1 PB (20,000 partitions of 50 GB, past which
+    /// the engine's splits take minutes).
+    pub const MAX_STORAGE: u64 = 1_000_000_000_000_000;
     /// Throughput projected onto when none is given: 20,000 RU/s manual.
     pub const DEFAULT_THROUGHPUT: Throughput = Throughput::Manual(20_000.0);
 }

@@ -34,7 +34,7 @@ use crate::flags::{
 use crate::log::{LogContainer, LogFormat, LogOptions};
 
 /// The largest `--target-storage`: 1 PB.
-const MAX_TARGET_STORAGE: u64 = 1_000_000_000_000_000;
+const MAX_TARGET_STORAGE: u64 = Target::MAX_STORAGE;
 
 /// The smallest `--log-share`: one request in a million.
 const MIN_LOG_SHARE: f64 = 1e-6;
