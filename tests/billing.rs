@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::util::{candidate, codes, json, scratch, write};
+use crate::util::{candidate, codes, json, pkadvisor, scratch, write};
 
 /// `n` documents of about 1 KB with unique ids: a uniform key.
 fn uniform_docs(n: usize) -> String {
@@ -843,4 +843,38 @@ fn autoscale_by_partition_bills_each_partition_its_own_hours() {
     let own = (2.0 * 3_300.0 + 22.0 * 600.0) / 24.0;
     let got = figure(&c["monthly"]["throughput"]);
     assert!(near(got, bill(own)), "{got} vs {}", bill(own));
+}
+
+#[test]
+fn every_format_shows_both_bills_of_the_recommended_key() {
+    let run = |format: &str, extra: &[&str]| {
+        let out = (pkadvisor().args(["analyze", "fixtures/multitenant/docs.ndjson", "-q"]))
+            .args([
+                "--queries",
+                "fixtures/multitenant/queries.ndjson",
+                "--format",
+                format,
+            ])
+            .args(extra)
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        crate::util::flat(&String::from_utf8_lossy(&out.stdout))
+    };
+    for format in ["table", "markdown", "html"] {
+        let given = run(
+            format,
+            &["--throughput", "100000", "--target-storage", "5GB"],
+        );
+        assert!(
+            given.contains("as provisioned (--throughput), 100,000 RU/s, 5,840 USD a month"),
+            "{format}: {given}"
+        );
+        assert!(given.contains("as needed, "), "{format}");
+        assert!(!run(format, &[]).contains("as provisioned"), "{format}");
+    }
 }

@@ -13,21 +13,26 @@
 //!   over every partition), is less than which nothing serves.
 //! * Stable: in each window the skew costs partitions × its hottest partition − its load;
 //!   the hot spot is stable when one partition is the hottest of windows that carry at
-//!   least half of that cost over the log (or there is no skew to speak of: `E ≤ 1.25 S`),
-//!   moving otherwise: a setting made from this log then serves the next hot value only
-//!   if it lands where this one did, which a moving hot spot does not.
+//!   least half of that cost over the log (and more than its 1 / P by half the rest: three
+//!   quarters with two partitions), or there is no skew to speak of (`E ≤ 1.25 S`); moving
+//!   otherwise: a setting made from this log then serves the next hot value only if it
+//!   lands where this one did, which a moving hot spot does not.
 //! * Served: no partition needs more than the 20,000 RU/s one partition may be given, and
-//!   no single value more than the 10,000 a partition serves.
-//! * Burst: the container set at `S`, each partition has `s = S / P`; the hottest
-//!   partition's peak `h` over a window of `T` seconds is absorbed when `s < 3,000`,
-//!   `h ≤ 3,000` and `(h − s) × T` fits the five minutes of idle capacity, `300 × s`.
+//!   the busiest value fits what its partition gets: 10,000, or half of a partition set
+//!   above 10,000 (which is split into two).
+//! * Burst: the container set at `S`, each partition has `s = S / P`. The partition with
+//!   the busiest own window is followed window by window: it starts with five minutes of
+//!   idle capacity (`300 × s`), spends it where its load passes `s` (never above 3,000
+//!   RU/s, and not at all when `s ≥ 3,000`) and refills it, up to five minutes' worth,
+//!   where its load is below. Burst absorbs its peaks when the bucket never runs dry.
 //! * Merge: under 3,000 RU/s and 20 GB per partition on average at the RU/s the key
 //!   needs, one write region.
 
 use super::evaluate::Evaluation;
 use super::need::{Cost, is_sample};
 use crate::pricing::relief::{
-    BURST_RU, PARTITION_RU, PARTITION_TARGET_MAX, burst_bucket, merge_possible,
+    BURST_RU, PARTITION_RU, PARTITION_TARGET_MAX, Setting, burst_bucket, merge_possible,
+    set_partition,
 };
 use crate::pricing::{Model, Prices};
 use crate::project::target::Target;
@@ -54,6 +59,8 @@ pub struct Relief {
     pub spread_ru: f64,
     /// RU/s the hottest partition needs in its busiest window.
     pub hottest_ru: f64,
+    /// Why no per-partition setting serves it, when none does.
+    pub unserved: Option<String>,
     /// Whether the hot spot stays on the same partitions.
     pub stable: bool,
     /// Whether burst capacity absorbs the hottest partition's peak with the container set
@@ -75,9 +82,19 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
         return None;
     }
     let per = seconds * prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
-    let (peaks, spread, constancy) = match is_sample(e, prices) {
-        true => (&w.partition_peak_net, w.spread_peak_net, w.hot_constancy.1),
-        false => (&w.partition_peak, w.spread_peak, w.hot_constancy.0),
+    let (peaks, spread, constancy, series) = match is_sample(e, prices) {
+        true => (
+            &w.partition_peak_net,
+            w.spread_peak_net,
+            w.hot_constancy.1,
+            &w.hottest_series.1,
+        ),
+        false => (
+            &w.partition_peak,
+            w.spread_peak,
+            w.hot_constancy.0,
+            &w.hottest_series.0,
+        ),
     };
     let redistributed = (peaks.iter().sum::<f64>() / per).min(even);
     let hottest = peaks.iter().copied().fold(0.0, f64::max) / per;
@@ -86,22 +103,22 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
     let billing = prices.billing();
     let history = prices.history_min(billing);
     let provision = |ru: f64| billing.provision(ru.max(history), target.storage_bytes);
-    let served = hottest <= PARTITION_TARGET_MAX && cost.value_ru.is_none_or(|v| v <= PARTITION_RU);
-    let stable = even <= NO_SKEW * spread || constancy >= STABLE_SHARE;
+    let unserved = unserved(hottest, cost.value_ru);
+    // Of P shares the largest is at least 1 / P: two partitions would always pass a half.
+    let stable =
+        even <= NO_SKEW * spread || constancy >= STABLE_SHARE.max((1.0 + 1.0 / parts as f64) / 2.0);
     let share = provision(spread) / parts as f64;
-    let burst_absorbs = hottest <= share
-        || (share < BURST_RU
-            && hottest <= BURST_RU
-            && (hottest - share) * seconds <= burst_bucket(share, f64::INFINITY));
+    let loads: Vec<f64> = series.iter().map(|ru| ru / per).collect();
     let needed = cost.required_ru.unwrap_or_else(|| provision(even));
     Some(Relief {
-        needed_ru: served.then(|| provision(redistributed)),
+        needed_ru: unserved.is_none().then(|| provision(redistributed)),
+        unserved,
         even_ru: even,
         redistributed_ru: redistributed,
         spread_ru: spread,
         hottest_ru: hottest,
         stable,
-        burst_absorbs,
+        burst_absorbs: bursts_absorbed(&loads, share, seconds),
         merge_possible: merge_possible(
             needed,
             target.storage_bytes,
@@ -110,6 +127,45 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
         ),
         partitions: parts,
     })
+}
+
+/// Why no per-partition setting serves a hottest partition of `hottest` RU/s whose busiest
+/// value needs `value` RU/s, if none does: one partition may be given at most 20,000, and
+/// above 10,000 it is split into two of half each, so its busiest value must fit a half.
+fn unserved(hottest: f64, value: Option<f64>) -> Option<String> {
+    let value = value.unwrap_or(0.0);
+    match set_partition(hottest) {
+        None => Some(format!(
+            "its hottest partition needs {hottest:.0} RU/s, past the {PARTITION_TARGET_MAX:.0} one partition may be given"
+        )),
+        Some(Setting::Splits { each, .. }) if value > each => Some(format!(
+            "its hottest partition needs {hottest:.0} RU/s, so it is split into two of {each:.0}, and one value needs {value:.0}"
+        )),
+        _ if value > PARTITION_RU => Some(format!(
+            "one value needs {value:.0} RU/s, past the {PARTITION_RU:.0} a partition serves"
+        )),
+        _ => None,
+    }
+}
+
+/// Whether burst capacity carries the hottest partition through its windows' `loads`
+/// (RU/s) with `share` RU/s of its own and windows of `seconds`: five minutes of idle
+/// capacity to start with, spent where the load passes the share (never above 3,000 RU/s)
+/// and refilled, up to five minutes' worth, where it is below.
+fn bursts_absorbed(loads: &[f64], share: f64, seconds: f64) -> bool {
+    let cap = burst_bucket(share, f64::INFINITY);
+    let mut bucket = cap;
+    for &load in loads {
+        if load <= share {
+            bucket = (bucket + (share - load) * seconds).min(cap);
+            continue;
+        }
+        bucket -= (load - share) * seconds;
+        if share >= BURST_RU || load > BURST_RU || bucket < 0.0 {
+            return false;
+        }
+    }
+    true
 }
 
 /// Ends each `HOT_PARTITION` of `findings` with [`sentence`].
@@ -128,8 +184,8 @@ pub fn sentence(r: &Relief) -> String {
     );
     match (r.needed_ru, r.stable) {
         (None, _) => format!(
-            "throughput redistribution would not serve it: its hottest partition needs {:.0} RU/s, past the {PARTITION_TARGET_MAX:.0} one partition may be given (or one value past the {PARTITION_RU:.0} a partition serves)",
-            r.hottest_ru
+            "throughput redistribution would not serve it: {}",
+            r.unserved.as_deref().unwrap_or("no setting serves it")
         ),
         (Some(ru), true) => format!(
             "throughput redistribution would serve it at {ru:.0} RU/s: the hot spot stays on the same partitions ({figures})"
@@ -160,6 +216,8 @@ mod tests {
         w.window_seconds = Some(300.0);
         (w.partition_peak, w.spread_peak) = (peaks.to_vec(), spread);
         (w.partition_peak_net, w.spread_peak_net) = (peaks.to_vec(), spread);
+        // The hottest partition's windows: its peak, once.
+        w.hottest_series = (vec![peaks[0]], vec![peaks[0]]);
         let cost = Cost {
             load_ru: Some(even),
             required_ru: Some(even),
@@ -225,6 +283,37 @@ mod tests {
             1,
         );
         assert!(!r.burst_absorbs, "{r:?}");
+    }
+
+    #[test]
+    fn a_burst_lasts_as_long_as_five_idle_minutes_and_refills_only_when_idle() {
+        // 400 RU/s of its own, a five-minute bucket of 120,000 RU. At 700 RU/s for one
+        // 300-second window: 90,000 spent. For two in a row: 180,000, more than it keeps.
+        assert!(bursts_absorbed(&[700.0], 400.0, 300.0));
+        assert!(!bursts_absorbed(&[700.0, 700.0], 400.0, 300.0));
+        // A quiet window between them (100 RU/s: 90,000 refilled) carries the second.
+        assert!(bursts_absorbed(&[700.0, 100.0, 700.0], 400.0, 300.0));
+        // Above 3,000 RU/s, or a partition at 3,000 of its own: no burst at all.
+        assert!(!bursts_absorbed(&[3_100.0], 2_900.0, 1.0));
+        assert!(!bursts_absorbed(&[3_100.0], 3_000.0, 1.0));
+    }
+
+    #[test]
+    fn a_split_partition_serves_a_value_only_within_its_half() {
+        // 16,000 RU/s on one partition: split into two of 8,000; a value of 9,000 does
+        // not fit a half, one of 7,000 does; 12,000 on one value never fits.
+        assert!(
+            unserved(16_000.0, Some(9_000.0))
+                .unwrap()
+                .contains("two of 8000")
+        );
+        assert_eq!(unserved(16_000.0, Some(7_000.0)), None);
+        assert!(
+            unserved(9_000.0, Some(12_000.0))
+                .unwrap()
+                .contains("past the 10000")
+        );
+        assert_eq!(unserved(9_000.0, None), None);
     }
 
     #[test]

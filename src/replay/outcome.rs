@@ -115,6 +115,9 @@ pub struct WorkloadStats {
     pub spread_peak: f64,
     /// The same net of chance.
     pub spread_peak_net: f64,
+    /// The RU of the partition with the busiest own window, window by window (as in
+    /// `partition_peak`): as counted and net of chance. Burst capacity is judged on it.
+    pub hottest_series: (Vec<f64>, Vec<f64>),
     /// How constantly one partition is the window's hottest: the share of the windows'
     /// skew cost (partitions × the hottest − the window's RU) whose hottest partition is
     /// the one most often hottest; as counted and net of chance.

@@ -194,6 +194,29 @@ impl Need {
         out
     }
 
+    /// The RU of the partition whose own busiest window is the busiest, window by window
+    /// (judged and read by cover as in [`Need::partition_peaks`]): as counted and net,
+    /// each against its own `peaks`.
+    fn hottest_series(
+        &self,
+        parts: usize,
+        peaks: [&[f64]; 2],
+        cover: &dyn Fn(usize) -> f64,
+    ) -> (Vec<f64>, Vec<f64>) {
+        let shares = self.shares(parts);
+        let mut out = [Vec::new(), Vec::new()];
+        for ((series, shares), peaks) in out.iter_mut().zip(&shares).zip(peaks) {
+            let Some(top) = (0..peaks.len()).max_by(|&a, &b| peaks[a].total_cmp(&peaks[b])) else {
+                continue;
+            };
+            *series = (0..self.windows.len())
+                .map(|w| self.judged(w, parts, shares)[top] / cover(w).max(f64::MIN_POSITIVE))
+                .collect();
+        }
+        let [counted, net] = out;
+        (counted, net)
+    }
+
     /// Each partition's share of the whole log's RU, as counted and net of chance, with
     /// `parts` partitions (even when nothing was charged).
     fn shares(&self, parts: usize) -> [Vec<f64>; 2] {
@@ -556,6 +579,9 @@ impl Replayer<'_, '_> {
         let cover = |i: usize| clock.map_or(1.0, |c| c.cover(i, n));
         let [counted, net] = self.need.partition_peaks(parts, &cover);
         self.stats.hot_constancy = (counted.constancy(), net.constancy());
+        self.stats.hottest_series =
+            self.need
+                .hottest_series(parts, [&counted.peak, &net.peak], &cover);
         (self.stats.partition_peak, self.stats.spread_peak) = (counted.peak, counted.spread);
         (self.stats.partition_peak_net, self.stats.spread_peak_net) = (net.peak, net.spread);
         if let Some(c) = &clock {

@@ -190,6 +190,9 @@ fn recommendation(report: &Report) -> String {
         esc(&r.spec),
         esc(&r.reason)
     );
+    if let Some(line) = super::text::recommended_bills(report) {
+        s += &format!("<p>{}</p>\n", esc(&line));
+    }
     let warnings = super::remedy::recommended_warnings(report);
     if !warnings.is_empty() {
         s += "<p>Its warnings, and what to do:</p>\n<ul>\n";

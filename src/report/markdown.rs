@@ -79,6 +79,9 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             cell(&r.spec),
             r.reason
         )?;
+        if let Some(line) = super::text::recommended_bills(report) {
+            writeln!(out, "\n{line}")?;
+        }
         let warnings = super::remedy::recommended_warnings(report);
         if !warnings.is_empty() {
             writeln!(out, "\nIts warnings, and what to do:\n")?;

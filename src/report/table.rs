@@ -21,9 +21,9 @@ use super::growth::growth_section;
 use super::model::{CandidateReport, ExplainReport, FindingCode, Report, Severity};
 use super::remedy::recommended_warnings;
 use super::text::{
-    best_alternative, bills_line, cost_line, declaration_lines, landing_line, largest_values,
-    map_header, map_legend, observed_line, partition_name, secondary_index_line, small_sample_line,
-    target_line, thousands, wrap,
+    best_alternative, cost_line, declaration_lines, landing_line, largest_values, map_header,
+    map_legend, observed_line, partition_name, recommended_bills, secondary_index_line,
+    small_sample_line, target_line, thousands, wrap,
 };
 use crate::units::human_bytes;
 
@@ -112,8 +112,7 @@ fn ranking(
     if let Some(r) = &report.recommendation {
         writeln!(out, "\nRecommendation: {}", r.spec)?;
         para(out, &r.reason, width, "")?;
-        let best = report.candidates.iter().find(|c| c.key.spec == r.spec);
-        if let Some(line) = best.and_then(bills_line) {
+        if let Some(line) = recommended_bills(report) {
             para(out, &line, width, "")?;
         }
         let warnings = recommended_warnings(report);

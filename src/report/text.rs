@@ -120,6 +120,12 @@ pub fn bills_line(c: &CandidateReport) -> Option<String> {
     ))
 }
 
+/// [`bills_line`] of the recommended candidate, when a throughput is given.
+pub fn recommended_bills(report: &Report) -> Option<String> {
+    let spec = &report.recommendation.as_ref()?.spec;
+    bills_line(report.candidates.iter().find(|c| &c.key.spec == spec)?)
+}
+
 /// The line above the table when the default target is far past the sample.
 pub fn small_sample_line(report: &Report) -> Option<String> {
     let ratio = report.target.sample_ratio?;
