@@ -71,18 +71,19 @@ pub fn write(
             .and_then(|()| out.flush())
             .context("writing to standard output");
     }
-    let target = resolve_links(Path::new(path));
-    let existing = std::fs::metadata(&target).ok();
+    // The kernel follows the links first: `/dev/stdout` on a pipe is no file to replace.
+    let existing = std::fs::metadata(path).ok();
     if existing.as_ref().is_some_and(|m| !m.is_file()) {
         let file = std::fs::OpenOptions::new()
             .write(true)
-            .open(&target)
+            .open(path)
             .with_context(|| format!("writing {path}"))?;
         let mut out = std::io::BufWriter::new(file);
         return fill(&mut out)
             .and_then(|()| out.flush())
             .with_context(|| format!("writing {path}"));
     }
+    let target = resolve_links(Path::new(path));
     let stamp = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -106,18 +107,48 @@ pub fn write(
         let _ = std::fs::remove_file(&partial.0);
         return Err(e).with_context(|| format!("writing {path}"));
     }
-    std::fs::rename(&partial.0, &target).with_context(|| format!("writing {path}"))
+    std::fs::rename(&partial.0, &target)
+        .inspect_err(|_| {
+            let _ = std::fs::remove_file(&partial.0);
+        })
+        .with_context(|| format!("writing {path}"))
 }
 
-/// Whether `output` names the same file as one of `inputs` (after links; a file that does
-/// not exist yet names none).
-pub fn is_input(output: &str, inputs: &[&str]) -> bool {
-    let Ok(out) = std::fs::canonicalize(output) else {
+/// Whether `output` names the same file as one of `inputs` (after links), or a Terraform
+/// file, present or not yet, of a module folder in `modules` (a folder, or a file whose
+/// folder is read whole: its `.tf` and `.tfvars` files).
+pub fn is_input(output: &str, inputs: &[&str], modules: &[&str]) -> bool {
+    // A file not written yet is placed by its folder.
+    let path = Path::new(output);
+    let out = std::fs::canonicalize(path).ok().or_else(|| {
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d,
+            _ => Path::new("."),
+        };
+        Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+    });
+    let Some(out) = out else {
         return false;
     };
-    (inputs.iter())
+    let same = (inputs.iter())
         .filter(|i| **i != "-")
-        .any(|i| std::fs::canonicalize(i).is_ok_and(|p| p == out))
+        .any(|i| std::fs::canonicalize(i).is_ok_and(|p| p == out));
+    let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let terraform = [".tf", ".tf.json", ".tfvars", ".tfvars.json"]
+        .iter()
+        .any(|ext| name.ends_with(ext));
+    let folder = |m: &&str| {
+        let m = std::fs::canonicalize(m).ok()?;
+        Some(match m.is_dir() {
+            true => m,
+            false => m.parent()?.to_path_buf(),
+        })
+    };
+    same || (terraform
+        && modules
+            .iter()
+            .filter_map(folder)
+            .any(|d| out.parent() == Some(&d)))
 }
 
 #[cfg(test)]
@@ -139,8 +170,14 @@ mod tests {
         assert_eq!(std::fs::read(&path).unwrap(), b"first");
         let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
         assert_eq!(names.len(), 1, "{names:?}");
-        assert!(is_input(p, &["x", p]));
-        assert!(!is_input(dir.join("new").to_str().unwrap(), &[p]));
+        assert!(is_input(p, &["x", p], &[]));
+        assert!(!is_input(dir.join("new").to_str().unwrap(), &[p], &[]));
+        // A module's folder: its .tf files are inputs, a report beside them is not.
+        let tf = dir.join("main.tf");
+        std::fs::write(&tf, "").unwrap();
+        let folder = dir.to_str().unwrap();
+        assert!(is_input(tf.to_str().unwrap(), &[], &[folder]));
+        assert!(!is_input(p, &[], &[folder]));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -386,12 +386,16 @@ pub struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// The files the run reads (documents, the log, an indexing policy), `-` aside.
+    /// The files the run reads (documents, the log, an indexing policy, a layout's lookup
+    /// map), `-` aside.
     pub fn inputs(&self) -> Vec<&str> {
         let read = &self.read;
+        let lookups = (self.layouts.iter())
+            .filter_map(|l| l.strip_prefix("lookup:")?.split_once('=').map(|(_, f)| f));
         (read.docs.iter().map(String::as_str))
             .chain(self.queries.as_deref())
             .chain(read.indexing_policy.as_deref())
+            .chain(lookups)
             .filter(|p| *p != "-")
             .collect()
     }

@@ -1007,6 +1007,21 @@ fn r51_an_arm_expression_nested_20000_deep_is_refused_not_a_stack_overflow() {
         .output()
         .expect("runs");
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    // Variables that read each other twice a level (2^32 reads): refused at 100,000.
+    let mut t: Value = serde_json::from_str(&arm_container("c", "[variables('w0')]")).unwrap();
+    let mut vars = serde_json::Map::new();
+    for i in 0..32 {
+        let read = format!("[concat(variables('w{0}'), variables('w{0}'))]", i + 1);
+        vars.insert(format!("w{i}"), Value::from(read));
+    }
+    vars.insert("w32".into(), Value::from("/k"));
+    t["variables"] = Value::Object(vars);
+    let arm = write(&dir, "doubling.json", &t.to_string());
+    let out = pkadvisor()
+        .args(["check", "--container", &arm, &docs])
+        .output()
+        .expect("runs");
+    refused(&out, "read more than 100000 times");
     // 60 deep is an expression like any other.
     let arm = write(&dir, "sixty.json", &arm_container("c", &deep("'/k'", 60)));
     let out = pkadvisor()
@@ -1070,4 +1085,41 @@ fn r51_a_retention_of_ten_billion_years_settles_at_a_petabyte() {
         .output()
         .expect("runs");
     refused(&out, "more than 1PB a day");
+}
+
+#[test]
+fn r51_a_report_never_lands_on_a_module_it_reads_and_dev_stdout_is_written_through() {
+    let dir = scratch("hostile_output_module");
+    let docs = write(&dir, "docs.ndjson", "{\"id\":\"1\",\"k\":\"a\"}\n");
+    let module = dir.join("infra");
+    std::fs::create_dir_all(&module).unwrap();
+    let main = write(
+        &module,
+        "main.tf",
+        "resource \"azurerm_cosmosdb_sql_container\" \"c\" {\n  name = \"c\"\n  partition_key_paths = [\"/k\"]\n  throughput = 400\n}\n",
+    );
+    let before = std::fs::read(&main).unwrap();
+    let folder = module.to_str().unwrap();
+    for (container, output) in [(folder, main.as_str()), (main.as_str(), main.as_str())] {
+        let out = (pkadvisor().args(["check", &docs, "--container", container, "-q"]))
+            .args(["-o", output])
+            .output()
+            .expect("runs");
+        refused(&out, "names an input of this run");
+        assert_eq!(std::fs::read(&main).unwrap(), before);
+    }
+    // A Terraform file the module does not have yet would be read next time: refused too.
+    let next = module.join("report.tf");
+    let out = (pkadvisor().args(["check", &docs, "--container", folder, "-q"]))
+        .args(["-o", next.to_str().unwrap()])
+        .output()
+        .expect("runs");
+    refused(&out, "names an input of this run");
+    assert!(!next.exists());
+    // /dev/stdout on a pipe is written through, not replaced.
+    let out = (pkadvisor().args(["analyze", &docs, "-q", "-o", "/dev/stdout"]))
+        .output()
+        .expect("runs");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 documents"));
 }

@@ -13,7 +13,7 @@ pub fn run(args: AnalyzeArgs) -> Result<Exit> {
     let c = &args.common;
     let mut inputs = c.inputs();
     inputs.extend(args.profiles.iter().map(String::as_str));
-    super::refuse_overwriting(c.output.as_deref(), &inputs)?;
+    super::refuse_overwriting(c.output.as_deref(), &inputs, &[])?;
     let (analysis, format) = analyze::analyze(&args, &mut request::Terminal::new(c))?;
     let style = request::style(c);
     write_report(c.output.as_deref(), |out| match &analysis {

@@ -13,7 +13,8 @@ pub fn run(args: CheckArgs) -> Result<Exit> {
     let mut inputs = args.common.inputs();
     inputs.extend(args.container.as_deref());
     inputs.extend(args.parameters.as_deref());
-    super::refuse_overwriting(args.common.output.as_deref(), &inputs)?;
+    let modules: Vec<&str> = args.container.as_deref().into_iter().collect();
+    super::refuse_overwriting(args.common.output.as_deref(), &inputs, &modules)?;
     let checked = check::check(&args, &mut request::Terminal::new(&args.common))?;
     let style = request::style(&args.common);
     super::write_report(args.common.output.as_deref(), |out| {

@@ -30,11 +30,16 @@ impl From<Exit> for ExitCode {
     }
 }
 
-/// Refuses an `-o FILE` that names one of the run's `inputs`: the report would replace
-/// what it was read from.
-pub fn refuse_overwriting(output: Option<&str>, inputs: &[&str]) -> anyhow::Result<()> {
+/// Refuses an `-o FILE` that names one of the run's `inputs`, or a Terraform file of one
+/// of the module folders `modules` it reads: the report would replace what it was read
+/// from.
+pub fn refuse_overwriting(
+    output: Option<&str>,
+    inputs: &[&str],
+    modules: &[&str],
+) -> anyhow::Result<()> {
     match output {
-        Some(o) if pkadvisor::atomic::is_input(o, inputs) => anyhow::bail!(
+        Some(o) if pkadvisor::atomic::is_input(o, inputs, modules) => anyhow::bail!(
             "-o {o} names an input of this run: the report would replace it; write it elsewhere"
         ),
         _ => Ok(()),

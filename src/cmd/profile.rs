@@ -44,7 +44,7 @@ pub fn run(args: ProfileArgs) -> Result<Exit> {
     let mut inputs: Vec<&str> = args.read.docs.iter().map(String::as_str).collect();
     inputs.extend(args.read.indexing_policy.as_deref());
     inputs.extend(args.redact_key_file.as_deref());
-    super::refuse_overwriting(Some(&args.output), &inputs)?;
+    super::refuse_overwriting(Some(&args.output), &inputs, &[])?;
     let specs = plan::parse_specs(&args.read.keys)?;
     let request = plan::profile_request(
         &args.read,

@@ -8,6 +8,9 @@ use serde_json::{Map, Value};
 
 /// The deepest chain of variables and parameter defaults followed (a cycle stops here).
 const MAX_DEPTH: usize = 32;
+/// Variables and parameter defaults one template may evaluate: far past what copy loops
+/// of the service's 800 copies read.
+const MAX_READS: usize = 100_000;
 /// Characters of an expression a message shows.
 const EXPR_CHARS: usize = 200;
 /// The deepest nesting of calls and indexes within one expression (each level is a frame
@@ -49,6 +52,10 @@ pub struct Scope {
     pub copy_index: Option<usize>,
     /// Unresolvable calls give `?` instead of an error (names, to tell databases apart).
     pub lenient: bool,
+    /// Variables and parameter defaults evaluated so far, by this scope and every copy of
+    /// it (a copy loop's): each is evaluated where it is read, so variables that read
+    /// each other twice a level would take 2^depth.
+    pub reads: std::rc::Rc<std::cell::Cell<usize>>,
 }
 
 impl Scope {
@@ -66,6 +73,18 @@ impl Scope {
             variables: object("variables"),
             copy_index: None,
             lenient: false,
+            reads: Default::default(),
+        }
+    }
+
+    /// Counts one more variable or parameter default evaluated, at most [`MAX_READS`].
+    fn read_one(&self) -> Result<(), Error> {
+        self.reads.set(self.reads.get() + 1);
+        match self.reads.get() > MAX_READS {
+            true => Err(Error::Here(format!(
+                "the template's variables and parameters are read more than {MAX_READS} times (variables that read each other twice a level grow as 2^depth)"
+            ))),
+            false => Ok(()),
         }
     }
 
@@ -144,7 +163,10 @@ impl Scope {
         }
         match find(&self.declared) {
             Some(decl) => match decl.get("defaultValue") {
-                Some(d) => self.resolve_at(d, depth + 1).map_err(Error::Inner),
+                Some(d) => {
+                    self.read_one()?;
+                    self.resolve_at(d, depth + 1).map_err(Error::Inner)
+                }
                 None => Err(Error::Here(format!(
                     "parameter '{name}' has no defaultValue and no value was given"
                 ))),
@@ -157,7 +179,10 @@ impl Scope {
 
     fn variable(&self, name: &str, depth: usize) -> Result<Value, Error> {
         match self.variables.get(name) {
-            Some(v) => self.resolve_at(v, depth + 1).map_err(Error::Inner),
+            Some(v) => {
+                self.read_one()?;
+                self.resolve_at(v, depth + 1).map_err(Error::Inner)
+            }
             None => Err(Error::Here(format!(
                 "the template declares no variable '{name}'"
             ))),
