@@ -31,8 +31,8 @@
 use super::evaluate::Evaluation;
 use super::need::{Cost, is_sample};
 use crate::pricing::relief::{
-    BURST_RU, PARTITION_RU, PARTITION_TARGET_MAX, Setting, burst_bucket, merge_possible,
-    set_partition,
+    BURST_RU, BURST_SECONDS, PARTITION_RU, PARTITION_TARGET_MAX, Setting, burst_bucket,
+    merge_possible, set_partition,
 };
 use crate::pricing::{Model, Prices};
 use crate::project::target::Target;
@@ -68,8 +68,6 @@ pub struct Relief {
     pub burst_absorbs: bool,
     /// Whether the container could merge partitions at the RU/s it needs.
     pub merge_possible: bool,
-    /// Physical partitions.
-    pub partitions: usize,
 }
 
 /// What the service does for `e`'s hot spot at `target`, or `None` when rates are unknown,
@@ -78,24 +76,15 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
     let w = &e.workload;
     let even = cost.load_ru?;
     let seconds = w.window_seconds?.max(1.0);
-    if prices.model == Model::Serverless || e.layout.is_some() || w.partition_peak.is_empty() {
+    let p = match is_sample(e, prices) {
+        true => &w.partition_peaks_net,
+        false => &w.partition_peaks,
+    };
+    if prices.model == Model::Serverless || e.layout.is_some() || p.peak.is_empty() {
         return None;
     }
     let per = seconds * prices.log_share.clamp(f64::MIN_POSITIVE, 1.0);
-    let (peaks, spread, constancy, series) = match is_sample(e, prices) {
-        true => (
-            &w.partition_peak_net,
-            w.spread_peak_net,
-            w.hot_constancy.1,
-            &w.hottest_series.1,
-        ),
-        false => (
-            &w.partition_peak,
-            w.spread_peak,
-            w.hot_constancy.0,
-            &w.hottest_series.0,
-        ),
-    };
+    let (peaks, spread, constancy, series) = (&p.peak, p.spread, p.constancy, &p.hottest_series);
     let redistributed = (peaks.iter().sum::<f64>() / per).min(even);
     let hottest = peaks.iter().copied().fold(0.0, f64::max) / per;
     let spread = (spread / per).min(redistributed);
@@ -125,7 +114,6 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
             parts,
             prices.multi_region_writes,
         ),
-        partitions: parts,
     })
 }
 
@@ -153,7 +141,7 @@ fn unserved(hottest: f64, value: Option<f64>) -> Option<String> {
 /// capacity to start with, spent where the load passes the share (never above 3,000 RU/s)
 /// and refilled, up to five minutes' worth, where it is below.
 fn bursts_absorbed(loads: &[f64], share: f64, seconds: f64) -> bool {
-    let cap = burst_bucket(share, f64::INFINITY);
+    let cap = burst_bucket(share, BURST_SECONDS);
     let mut bucket = cap;
     for &load in loads {
         if load <= share {
@@ -200,6 +188,7 @@ pub fn sentence(r: &Relief) -> String {
 mod tests {
     use super::*;
     use crate::engine::{GB, Throughput};
+    use crate::replay::outcome::PartitionPeaks;
 
     /// A key over four partitions whose windows last 300 seconds, with each partition's
     /// own busiest window's RU `peaks`, the busiest window's RU over all of them `spread`,
@@ -209,15 +198,15 @@ mod tests {
         let w = &mut e.workload;
         // One partition the hottest throughout when one peak stands out, else none.
         let top = peaks.iter().filter(|&&p| p >= peaks[0]).count();
-        w.hot_constancy = match top {
-            1 => (1.0, 1.0),
-            n => (1.0 / n as f64, 1.0 / n as f64),
-        };
         w.window_seconds = Some(300.0);
-        (w.partition_peak, w.spread_peak) = (peaks.to_vec(), spread);
-        (w.partition_peak_net, w.spread_peak_net) = (peaks.to_vec(), spread);
-        // The hottest partition's windows: its peak, once.
-        w.hottest_series = (vec![peaks[0]], vec![peaks[0]]);
+        w.partition_peaks = PartitionPeaks {
+            peak: peaks.to_vec(),
+            spread,
+            constancy: 1.0 / top as f64,
+            // The hottest partition's windows: its peak, once.
+            hottest_series: vec![peaks[0]],
+        };
+        w.partition_peaks_net = w.partition_peaks.clone();
         let cost = Cost {
             load_ru: Some(even),
             required_ru: Some(even),

@@ -5,11 +5,13 @@
 //! runs in time windows (`window`): the logged operations, and the sample documents as
 //! creates when the log holds no writes. Write spread is judged apart, over short runs of
 //! consecutive writes ([`spread`]) and by load in each window, where the busiest single
-//! value's load is also kept ([`load`]). What a replay is given is in [`subject`], what it found
+//! value's load is also kept ([`load`]). What throughput set partition by partition meets is
+//! read from the windows in `peaks`. What a replay is given is in [`subject`], what it found
 //! in [`outcome`]. The log itself is read by [`crate::log`].
 
 pub mod load;
 pub mod outcome;
+mod peaks;
 mod replayer;
 pub mod route;
 pub mod spread;

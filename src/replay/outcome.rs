@@ -100,28 +100,15 @@ pub struct WorkloadStats {
     pub partition_write_ru: Vec<f64>,
     /// The same net of chance.
     pub partition_write_ru_net: Vec<f64>,
-    /// Each physical partition's RU in its own busiest window, beyond its share of that
-    /// window only by what chance would not give it (against the whole log's shares as
-    /// counted): what it must be given when throughput is set partition by partition.
-    pub partition_peak: Vec<f64>,
+    /// What throughput set partition by partition meets, against the whole log's shares
+    /// as counted (see [`PartitionPeaks`]).
+    pub partition_peaks: PartitionPeaks,
     /// The same against the whole log's shares net of chance.
-    pub partition_peak_net: Vec<f64>,
+    pub partition_peaks_net: PartitionPeaks,
     /// Each clock hour's physical partitions, by their own RU in the hour (the busiest of
-    /// the hour's windows for each, judged as in `partition_peak`): what autoscale by
+    /// the hour's windows for each, judged as in `partition_peaks`): what autoscale by
     /// partition bills. Empty without times.
     pub hour_loads: Vec<HourLoads>,
-    /// The busiest window's RU over every partition, each judged as in `partition_peak`:
-    /// the key's own load spread perfectly.
-    pub spread_peak: f64,
-    /// The same net of chance.
-    pub spread_peak_net: f64,
-    /// The RU of the partition with the busiest own window, window by window (as in
-    /// `partition_peak`): as counted and net of chance. Burst capacity is judged on it.
-    pub hottest_series: (Vec<f64>, Vec<f64>),
-    /// How constantly one partition is the window's hottest: the share of the windows'
-    /// skew cost (partitions × the hottest − the window's RU) whose hottest partition is
-    /// the one most often hottest; as counted and net of chance.
-    pub hot_constancy: (f64, f64),
     /// Per logged operation (in log order): the RU its reads were charged (times `count`)
     /// and whether any of them visited every partition. Writes: zero.
     pub per_op: Vec<OpCharge>,
@@ -160,6 +147,24 @@ pub struct OpCharge {
     pub reads: f32,
     /// Whether a read of it visited every physical partition (of more than one).
     pub everywhere: bool,
+}
+
+/// Over the replay's windows, each physical partition's RU judged beyond its share of the
+/// window only by what chance would not give it: what throughput set partition by
+/// partition meets.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PartitionPeaks {
+    /// Each partition's RU in its own busiest window: what it must be given.
+    pub peak: Vec<f64>,
+    /// The busiest window's RU over every partition: the key's own load spread perfectly.
+    pub spread: f64,
+    /// How constantly one partition is the window's hottest: the share of the windows'
+    /// skew cost (partitions × the hottest − the window's RU) whose hottest partition is
+    /// the one most often hottest (1 without skew).
+    pub constancy: f64,
+    /// The RU of the partition with the busiest own window, window by window: what burst
+    /// capacity is judged on.
+    pub hottest_series: Vec<f64>,
 }
 
 /// One clock hour's (or one window's, when windows are longer) physical partitions by

@@ -5,7 +5,8 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::load::{WindowLoad, chance_excess, net_of_chance, random_spread};
-use super::outcome::{HourLoads, OpCharge, WorkloadStats};
+use super::outcome::{OpCharge, WorkloadStats};
+use super::peaks;
 use super::route::{self, Reach, RouteClass};
 use super::spread::Runs;
 use super::subject::{Sample, Subject};
@@ -128,22 +129,24 @@ impl Need {
     /// put 4 or 5 on one of them by chance, 14 to 17 times the mean). A hot spot the
     /// log's totals show is kept; one that moves keeps its excess; a window's busiest
     /// partition by the luck of its lines, which a window of any log has, is not billed.
-    fn window_needs(&self, parts: usize) -> (Vec<f64>, Vec<f64>) {
-        let [counted, net] = self.shares(parts);
-        (0..self.windows.len())
-            .map(|w| {
-                (
-                    self.window_need(w, parts, &counted),
-                    self.window_need(w, parts, &net),
-                )
-            })
-            .unzip()
+    fn window_needs(judged: &Judged) -> (Vec<f64>, Vec<f64>) {
+        let need = |windows: &[Vec<f64>]| -> Vec<f64> {
+            (windows.iter())
+                .map(|w| max(w.iter().copied()) * w.len() as f64)
+                .collect()
+        };
+        (need(&judged[0]), need(&judged[1]))
     }
 
-    /// Window `w`'s need with `parts` partitions, each partition's RU judged against its
-    /// share `shares` of the window's (see [`Need::window_needs`]).
-    fn window_need(&self, w: usize, parts: usize, shares: &[f64]) -> f64 {
-        max(self.judged(w, parts, shares)) * parts as f64
+    /// Each window's partitions by their RU judged as [`Need::window_needs`] says, against
+    /// the whole log's shares as counted and net of chance, with `parts` partitions: what
+    /// the windows' needs, each partition's peak and each hour's loads are read from.
+    fn judged_windows(&self, parts: usize) -> Judged {
+        self.shares(parts).map(|shares| {
+            (0..self.windows.len())
+                .map(|w| self.judged(w, parts, &shares))
+                .collect()
+        })
     }
 
     /// Each partition's RU in window `w`, beyond its share `shares` of the window's only
@@ -171,52 +174,6 @@ impl Need {
             .collect()
     }
 
-    /// Each partition's own busiest window with `parts` partitions, its RU there judged as
-    /// [`Need::window_needs`] judges it (against the whole log's shares as counted, and
-    /// net of chance), each window read at the rate of the part of it the log covers
-    /// (`cover`): what each partition must be given when throughput is set partition by
-    /// partition instead of evenly.
-    ///
-    /// Also the busiest window's RU over all partitions, judged alike (as counted and net):
-    /// the key's own load spread perfectly, less than which no setting serves.
-    fn partition_peaks(&self, parts: usize, cover: &dyn Fn(usize) -> f64) -> [Peaks; 2] {
-        let shares = self.shares(parts);
-        let mut out = [Peaks::new(parts), Peaks::new(parts)];
-        for w in 0..self.windows.len() {
-            let c = cover(w).max(f64::MIN_POSITIVE);
-            for (peaks, shares) in out.iter_mut().zip(&shares) {
-                let judged: Vec<f64> = (self.judged(w, parts, shares).into_iter())
-                    .map(|ru| ru / c)
-                    .collect();
-                peaks.add(&judged);
-            }
-        }
-        out
-    }
-
-    /// The RU of the partition whose own busiest window is the busiest, window by window
-    /// (judged and read by cover as in [`Need::partition_peaks`]): as counted and net,
-    /// each against its own `peaks`.
-    fn hottest_series(
-        &self,
-        parts: usize,
-        peaks: [&[f64]; 2],
-        cover: &dyn Fn(usize) -> f64,
-    ) -> (Vec<f64>, Vec<f64>) {
-        let shares = self.shares(parts);
-        let mut out = [Vec::new(), Vec::new()];
-        for ((series, shares), peaks) in out.iter_mut().zip(&shares).zip(peaks) {
-            let Some(top) = (0..peaks.len()).max_by(|&a, &b| peaks[a].total_cmp(&peaks[b])) else {
-                continue;
-            };
-            *series = (0..self.windows.len())
-                .map(|w| self.judged(w, parts, shares)[top] / cover(w).max(f64::MIN_POSITIVE))
-                .collect();
-        }
-        let [counted, net] = out;
-        (counted, net)
-    }
-
     /// Each partition's share of the whole log's RU, as counted and net of chance, with
     /// `parts` partitions (even when nothing was charged).
     fn shares(&self, parts: usize) -> [Vec<f64>; 2] {
@@ -235,49 +192,6 @@ impl Need {
         ]
     }
 
-    /// Each clock hour's partitions by their own RU in it, judged as
-    /// [`Need::partition_peaks`] judges them: the busiest of the hour's windows for each
-    /// (a window longer than an hour stands alone, for its hours).
-    fn hour_loads(
-        &self,
-        parts: usize,
-        clock: &Clock,
-        cover: &dyn Fn(usize) -> f64,
-    ) -> Vec<HourLoads> {
-        let shares = self.shares(parts);
-        let long = clock.seconds > 3_600.0;
-        let mut groups: Vec<(i64, [Vec<f64>; 2])> = Vec::new();
-        for w in 0..self.windows.len() {
-            let key = match long {
-                true => w as i64,
-                false => (clock.start as f64 + w as f64 * clock.seconds).div_euclid(3_600.0) as i64,
-            };
-            if groups.last().is_none_or(|g| g.0 != key) {
-                groups.push((key, [vec![0.0; parts], vec![0.0; parts]]));
-            }
-            let c = cover(w).max(f64::MIN_POSITIVE);
-            let Some((_, loads)) = groups.last_mut() else {
-                continue;
-            };
-            for (load, shares) in loads.iter_mut().zip(&shares) {
-                for (l, ru) in load.iter_mut().zip(self.judged(w, parts, shares)) {
-                    *l = f64::max(*l, ru / c);
-                }
-            }
-        }
-        let hours = match long {
-            true => clock.seconds / 3_600.0,
-            false => 1.0,
-        };
-        (groups.into_iter())
-            .map(|(_, [counted, net])| HourLoads {
-                hours,
-                counted: HourLoads::sketch(counted),
-                net: HourLoads::sketch(net),
-            })
-            .collect()
-    }
-
     /// Whole-log `totals` net of the chance their lines' sampling gives them (`squares`:
     /// Σ lump², scaled by [`Need::noise`]).
     fn net(&self, totals: &[f64], squares: &[f64]) -> Vec<f64> {
@@ -292,55 +206,9 @@ impl Need {
     }
 }
 
-/// Over the windows, each partition's own busiest window, the busiest window over all of
-/// them, and how constantly the same partition is the hottest (see
-/// [`Need::partition_peaks`]).
-struct Peaks {
-    /// Each partition's RU in its own busiest window.
-    peak: Vec<f64>,
-    /// The busiest window's RU over every partition.
-    spread: f64,
-    /// For each partition, the skew cost (partitions × the hottest − the window's RU) of
-    /// the windows where it was the hottest.
-    hottest: FxHashMap<usize, f64>,
-}
-
-impl Peaks {
-    fn new(parts: usize) -> Peaks {
-        Peaks {
-            peak: vec![0.0; parts],
-            spread: 0.0,
-            hottest: FxHashMap::default(),
-        }
-    }
-
-    /// Adds a window's RU per partition.
-    fn add(&mut self, window: &[f64]) {
-        let total: f64 = window.iter().sum();
-        self.spread = self.spread.max(total);
-        for (p, &ru) in self.peak.iter_mut().zip(window) {
-            *p = p.max(ru);
-        }
-        let top =
-            (0..window.len()).max_by(|&a, &b| window[a].total_cmp(&window[b]).then(b.cmp(&a)));
-        if let Some(i) = top {
-            let cost = window[i] * window.len() as f64 - total;
-            *self.hottest.entry(i).or_insert(0.0) += cost.max(0.0);
-        }
-    }
-
-    /// The share of the windows' skew cost whose hottest partition was the one most
-    /// often hottest: 1 when one partition is the hot spot throughout (or there is no
-    /// skew), near `1 / P` when the hot spot moves.
-    fn constancy(&self) -> f64 {
-        let total: f64 = self.hottest.values().sum();
-        let most = self.hottest.values().copied().fold(0.0, f64::max);
-        match total > 0.0 {
-            true => most / total,
-            false => 1.0,
-        }
-    }
-}
+/// Each window's partitions by their judged RU, against the shares as counted and net of
+/// chance (see [`Need::judged_windows`]).
+type Judged = [Vec<Vec<f64>>; 2];
 
 fn max(values: impl IntoIterator<Item = f64>) -> f64 {
     values.into_iter().fold(0.0, f64::max)
@@ -573,19 +441,15 @@ impl Replayer<'_, '_> {
         self.stats.usable_relative = self.usable_relative();
         let (mut windows, mut windows_net) = self.need.windows();
         let parts = self.container.partitions().len();
-        let (mut need, mut need_net) = self.need.window_needs(parts);
+        let judged = self.need.judged_windows(parts);
+        let (mut need, mut need_net) = Need::window_needs(&judged);
         let clock = self.clock;
         let n = windows.len();
         let cover = |i: usize| clock.map_or(1.0, |c| c.cover(i, n));
-        let [counted, net] = self.need.partition_peaks(parts, &cover);
-        self.stats.hot_constancy = (counted.constancy(), net.constancy());
-        self.stats.hottest_series =
-            self.need
-                .hottest_series(parts, [&counted.peak, &net.peak], &cover);
-        (self.stats.partition_peak, self.stats.spread_peak) = (counted.peak, counted.spread);
-        (self.stats.partition_peak_net, self.stats.spread_peak_net) = (net.peak, net.spread);
+        self.stats.partition_peaks = peaks::partition_peaks(&judged[0], parts, &cover);
+        self.stats.partition_peaks_net = peaks::partition_peaks(&judged[1], parts, &cover);
         if let Some(c) = &clock {
-            self.stats.hour_loads = self.need.hour_loads(parts, c, &cover);
+            self.stats.hour_loads = peaks::hour_loads(&judged, parts, c, &cover);
         }
         // A window the log covers in part is read at the rate of the part it covers.
         if let Some(c) = self.clock {
