@@ -389,14 +389,20 @@ impl CommonArgs {
     /// The files the run reads (documents, the log, an indexing policy, a layout's lookup
     /// map), `-` aside.
     pub fn inputs(&self) -> Vec<&str> {
-        let read = &self.read;
         let lookups = (self.layouts.iter())
             .filter_map(|l| l.strip_prefix("lookup:")?.split_once('=').map(|(_, f)| f));
-        (read.docs.iter().map(String::as_str))
-            .chain(self.queries.as_deref())
-            .chain(read.indexing_policy.as_deref())
-            .chain(lookups)
-            .filter(|p| *p != "-")
+        let mut inputs = self.read.inputs();
+        inputs.extend(self.queries.as_deref().into_iter().chain(lookups));
+        inputs.retain(|p| *p != "-");
+        inputs
+    }
+}
+
+impl ReadArgs {
+    /// The files the documents are read with (the documents, an indexing policy).
+    pub fn inputs(&self) -> Vec<&str> {
+        (self.docs.iter().map(String::as_str))
+            .chain(self.indexing_policy.as_deref())
             .collect()
     }
 }

@@ -41,8 +41,7 @@ pub fn run(args: ProfileArgs) -> Result<Exit> {
         std::process::exit(130);
     })
     .context("installing the interrupt handler")?;
-    let mut inputs: Vec<&str> = args.read.docs.iter().map(String::as_str).collect();
-    inputs.extend(args.read.indexing_policy.as_deref());
+    let mut inputs = args.read.inputs();
     inputs.extend(args.redact_key_file.as_deref());
     super::refuse_overwriting(Some(&args.output), &inputs, &[])?;
     let specs = plan::parse_specs(&args.read.keys)?;

@@ -12,7 +12,7 @@ const MAX_DEPTH: usize = 32;
 /// of the service's 800 copies read.
 const MAX_READS: usize = 100_000;
 /// Characters of an expression a message shows.
-const EXPR_CHARS: usize = 200;
+pub(crate) const EXPR_CHARS: usize = 200;
 /// The deepest nesting of calls and indexes within one expression (each level is a frame
 /// of the parser's stack).
 const MAX_NEST: usize = 64;

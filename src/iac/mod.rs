@@ -183,7 +183,7 @@ fn unresolved(field: &str, text: &str) -> Option<String> {
     (text.starts_with('[') && text.ends_with(']') && !text.starts_with("[[")).then(|| {
         format!(
             "{field} is the ARM expression {}, known only when deployed: give a template with its parameters resolved, or the key with --key",
-            crate::units::clipped(text, 200)
+            crate::units::clipped(text, arm::EXPR_CHARS)
         )
     })
 }

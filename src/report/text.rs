@@ -101,15 +101,6 @@ pub fn cost_summary(c: &CandidateReport) -> String {
 /// when no throughput is given.
 pub fn bills_line(c: &CandidateReport) -> Option<String> {
     let p = c.cost.provisioned.as_ref()?;
-    let bill = |b: &crate::report::model::Bill| {
-        let ru = b.ru.map_or("unknown RU/s".to_owned(), |r| {
-            format!("{} RU/s", thousands(r))
-        });
-        match b.monthly.throughput {
-            Some(usd) => format!("{ru}, {} USD a month for throughput", thousands(usd)),
-            None => format!("{ru}, its monthly bill unknown without rates"),
-        }
-    };
     Some(format!(
         "Bills of {}: as provisioned ({}), {}; as needed, {} (at least {} RU/s: the storage and the throughput the container has had allow no less).",
         c.key.spec,
@@ -118,6 +109,17 @@ pub fn bills_line(c: &CandidateReport) -> Option<String> {
         bill(&c.cost.needed),
         thousands(c.cost.minimum_ru)
     ))
+}
+
+/// A bill in words: its RU/s and what they cost a month.
+fn bill(b: &crate::report::model::Bill) -> String {
+    let ru = b.ru.map_or("unknown RU/s".to_owned(), |r| {
+        format!("{} RU/s", thousands(r))
+    });
+    match b.monthly.throughput {
+        Some(usd) => format!("{ru}, {} USD a month for throughput", thousands(usd)),
+        None => format!("{ru}, its monthly bill unknown without rates"),
+    }
 }
 
 /// [`bills_line`] of the recommended candidate, when a throughput is given.
@@ -594,16 +596,7 @@ pub fn cost_line(report: &Report, v: &CheckResult) -> String {
     let c = report.declared();
     let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
     if let Some(p) = &c.cost.provisioned {
-        line.push_str(&format!(
-            " (as provisioned, {}: {} RU/s, {})",
-            p.source,
-            thousands(p.ru.unwrap_or(0.0)),
-            p.monthly
-                .throughput
-                .map_or("its bill unknown without rates".to_owned(), |u| {
-                    format!("{} USD a month for throughput", thousands(u))
-                })
-        ));
+        line.push_str(&format!(" (as provisioned, {}: {})", p.source, bill(p)));
     }
     let alt = v
         .cheapest_alternative

@@ -33,9 +33,6 @@ use crate::flags::{
 };
 use crate::log::{LogContainer, LogFormat, LogOptions};
 
-/// The largest `--target-storage`: 1 PB.
-const MAX_TARGET_STORAGE: u64 = Target::MAX_STORAGE;
-
 /// The smallest `--log-share`: one request in a million.
 const MIN_LOG_SHARE: f64 = 1e-6;
 
@@ -247,7 +244,7 @@ fn target(
         bail!("--target-storage must be more than 0 bytes");
     }
     // 20,000 partitions of 50 GB: past it the engine's splits take minutes.
-    if storage_bytes > MAX_TARGET_STORAGE {
+    if storage_bytes > Target::MAX_STORAGE {
         bail!("--target-storage must be at most 1PB (the largest container the engine models)");
     }
     let throughput = match (args.throughput, args.autoscale_max, args.serverless) {
@@ -783,7 +780,7 @@ impl TimelineFlags {
             .map(parse_size)
             .transpose()
             .map_err(|e| anyhow!("invalid --start-storage: {e}"))?;
-        if start == Some(0) || start.is_some_and(|s| s > MAX_TARGET_STORAGE) {
+        if start == Some(0) || start.is_some_and(|s| s > Target::MAX_STORAGE) {
             bail!("--start-storage must be more than 0 bytes and at most 1PB");
         }
         let as_of = (args.as_of.as_deref())
