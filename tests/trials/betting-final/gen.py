@@ -7,13 +7,12 @@ The final's match-odds market (`mkt-wc2026-final-match-odds`) takes 2,000 of the
 placements a second; receipts and "my bets" are read by user. The log is 1% of the requests
 (--log-share 0.01); the target is 500 GB at 60,000 RU/s. See VERDICT.md for the workload and
 the verdict. Deterministic: one seeded random.Random, compact JSON, no clock."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso_ms, jdump, write  # noqa: E402
+from workload import cli, cumulative, hexid, iso_ms, jdump, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 FINAL = "mkt-wc2026-final-match-odds"
@@ -151,11 +150,8 @@ def main(out):
         "log_reads": n_read, "log_my_bets": n_mine,
         "hand_final_market_ru_s": 2000 * (5.5 + 0.2 * 24),
     }
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

@@ -9,13 +9,12 @@ creates, 5,040 page upserts, 1,080 page creates, 176 renames (replaces under a n
 pages written earlier in the log, 138 of pages only the sample holds), 18,000 renders by site
 and slug, 1,800 history queries. Target 400 GB at 8,000 RU/s. See VERDICT.md. Deterministic:
 one seeded random.Random, compact JSON, no clock."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
+from workload import cli, cumulative, hexid, iso, iso_ms, jdump, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 WORDS = (
@@ -204,11 +203,8 @@ def main(out):
         "renames_share_of_items": round(len(renamed) / len(items), 5),
         "log_lines": len(ops),
     }
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

@@ -5,13 +5,12 @@ pilot never saw. See VERDICT.md.
 
 Usage: python3 gen.py OUTDIR   (writes docs.ndjson, queries.ndjson, truth.json)
 Deterministic: one seeded random.Random, compact JSON, no clock."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
+from workload import cli, cumulative, hexid, iso, iso_ms, jdump, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 STADIUM, STADIUM_SHARE = "st-9000", 0.16
@@ -98,11 +97,8 @@ def main(out):
         "log_creates": len(created), "log_stores": len({d["storeId"] for d in created}),
         "log_stadium_creates": sum(1 for d in created if d["storeId"] == STADIUM),
     }
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

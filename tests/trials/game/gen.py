@@ -12,7 +12,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from random import Random
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso, jdump_ascii as jdump  # noqa: E402
+from workload import cli, iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 36
 PLAYERS, PLAYER_S = 120000, 0.8
@@ -127,6 +127,4 @@ def main(outdir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

@@ -13,7 +13,7 @@ import sys
 from datetime import datetime, timedelta, timezone
 from random import Random
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import iso, jdump_ascii as jdump  # noqa: E402
+from workload import cli, iso, jdump_ascii as jdump  # noqa: E402
 
 SEED = 31
 TENANTS, USERS, ITEMS_PER_USER = 100, 100, 2
@@ -119,6 +119,4 @@ def main(outdir):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

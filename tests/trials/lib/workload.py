@@ -2,6 +2,7 @@
 writing a workload's two files. Standard library only; deterministic."""
 import json
 import os
+import sys
 from datetime import datetime, timezone
 
 
@@ -81,3 +82,16 @@ def query(sql, t, params):
     """A logged query at time t, its parameters given as a dict (names without the @)."""
     return {"op": "query", "sql": sql, "ts": iso_ms(t),
             "parameters": [{"name": "@" + k, "value": v} for k, v in params.items()]}
+
+
+def write_truth(out, truth):
+    """Writes what the generator knows of its workload to OUTDIR/truth.json."""
+    with open(os.path.join(out, "truth.json"), "w") as f:
+        json.dump(truth, f, indent=1, sort_keys=True)
+
+
+def cli(main):
+    """Runs main(OUTDIR) with the one argument gen.py takes."""
+    if len(sys.argv) != 2:
+        sys.exit("usage: gen.py OUTDIR")
+    main(sys.argv[1])

@@ -6,13 +6,12 @@ See VERDICT.md.
 Usage: python3 gen.py OUTDIR   (writes docs.ndjson, queries.ndjson, truth.json)
 Deterministic: one seeded random.Random, compact JSON, no clock."""
 import bisect
-import json
 import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso, iso_ms, query, write  # noqa: E402
+from workload import cli, cumulative, hexid, iso, iso_ms, query, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 EVENTS, VENUES, USERS, ARENA = 4_000, 300, 2_000_000, "v-arena"
@@ -76,11 +75,8 @@ def main(out):
     truth = {"documents": len(docs), "log_lines": len(ops), "creates": len(created),
              "arena_creates": sum(1 for o in created if o["doc"]["venueId"] == ARENA),
              "arena_sample": sum(1 for d in docs if d["venueId"] == ARENA)}
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

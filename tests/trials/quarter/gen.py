@@ -8,14 +8,13 @@ is 2% of 20 minutes' requests (--log-share 0.02): 36,000 entry creates, 78% date
 current quarter and 22% late postings in the nine earlier ones (weights 0.6^k), and 7,200
 statement pages by account and quarter. Target 1 TB at 30,000 RU/s. See VERDICT.md.
 Deterministic: one seeded random.Random, compact JSON, no clock."""
-import json
 import math
 import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
+from workload import cli, cumulative, hexid, iso, iso_ms, jdump, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 QUARTERS = ["%dQ%d" % (y, q) for y in (2024, 2025, 2026) for q in (1, 2, 3, 4)][:10]  # 2024Q1 .. 2026Q2
@@ -110,11 +109,8 @@ def main(out):
         "log_queries": sum(1 for _, o in ops if o["op"] == "query"),
         "partitions_hand": {"at_creation": math.ceil(30000 / 6000), "of_50GB": 20, "of_25GB": 40},
     }
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

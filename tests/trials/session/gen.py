@@ -13,7 +13,7 @@ import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import hexid, iso, iso_ms, jdump  # noqa: E402
+from workload import cli, hexid, iso, iso_ms, jdump, write_truth  # noqa: E402
 
 UTC = timezone.utc
 
@@ -97,11 +97,8 @@ def main(out):
         "thin_log_by_op": dict(sorted(kinds.items())),
         "hand_ru_s": 120 * 1 + 35 * 11.6 + 25 * (5.5 + 0.2 * 22),
     }
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)

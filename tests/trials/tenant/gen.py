@@ -8,13 +8,12 @@ within each tenant), and the largest tenant's integration account `svc-sync` wit
 all items (6.9 GB at 2 TB). The log is 1% of 10 minutes' requests (--log-share 0.01): 7,200
 creates, 6,000 user queries, 9,000 point reads, 600 tenant dashboards. Target 2 TB at 60,000
 RU/s. See VERDICT.md. Deterministic: one seeded random.Random, compact JSON, no clock."""
-import json
 import os
 import random
 import sys
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cumulative, hexid, iso, iso_ms, jdump, write  # noqa: E402
+from workload import cli, cumulative, hexid, iso, iso_ms, jdump, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 SVC_SHARE = 0.00345
@@ -137,11 +136,8 @@ def main(out):
         "log_creates_svc_sync": sum(1 for _, d in created if d["userId"] == "svc-sync"),
         "log_lines": len(ops),
     }
-    with open(os.path.join(out, "truth.json"), "w") as f:
-        json.dump(truth, f, indent=1, sort_keys=True)
+    write_truth(out, truth)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: gen.py OUTDIR")
-    main(sys.argv[1])
+    cli(main)
