@@ -87,6 +87,10 @@ pub enum Command {
     /// exit 0 when it passes, 1 when it fails, 2 on usage or input errors.
     #[command(after_help = CHECK_EXAMPLES)]
     Check(CheckArgs),
+    /// Plan a change of key before the copy starts: what would stop the copy, its RU, money
+    /// and duration, and the container it leaves; exit 1 when the copy would fail.
+    #[command(after_help = MIGRATE_EXAMPLES)]
+    Migrate(MigrateArgs),
     /// Print the effective partition key (EPK) of a key value, as Cosmos DB computes it.
     #[command(after_help = EPK_EXAMPLES)]
     Epk(EpkArgs),
@@ -181,6 +185,17 @@ Key specs: /path, /a/b (nested), /\"my-prop\" (quoted), /a,/b[,/c] (hierarchical
 concat(/a,/b), rand_suffix(/a,N), hash_suffix(/a,/b,N).
 Layouts (--layout, DocumentDB-era collections): spillover[:SIZE], range:/p=A..M,N..Z,
 lookup:/p=FILE, hash:/p=N.";
+
+const MIGRATE_EXAMPLES: &str = "\
+Examples:
+  pkadvisor migrate tests/data/migrate/docs.ndjson --from /customerId --to /customerId,/orderId --target-storage 400GB --throughput 20000
+  pkadvisor migrate tests/data/migrate/docs.ndjson --from /customerId --to /region --target-storage 400GB --throughput 20000 --copy-throughput 100000
+  pkadvisor migrate --container tests/data/infra/arm-nested.json fixtures/multitenant/docs.ndjson --to /tenantId,/userId --queries fixtures/multitenant/queries.ndjson --online
+
+The copy reads the source's partitions in EPK order, each in write order (--time-path),
+and stops when a value of the new key passes 20 GB (403 substatus 1014) or an (id, new key)
+pair is held by two items (insert conflicts). Exit 0 when the copy would complete, 1 when
+it would fail, 2 on usage or input errors.";
 
 const EPK_EXAMPLES: &str = "\
 Examples:

@@ -83,6 +83,51 @@ pub struct CheckArgs {
     pub horizon: Option<String>,
 }
 
+/// The flags of `pkadvisor migrate`.
+#[derive(Debug, clap::Args)]
+pub struct MigrateArgs {
+    /// Inputs, the container's size and throughput, and output.
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The container's key today (or --container).
+    #[arg(long, value_name = "SPEC", required_unless_present = "container")]
+    pub from: Option<String>,
+    /// The infrastructure file declaring the container today (its key, throughput, indexing
+    /// policy and defaultTtl), as `check` reads it.
+    #[arg(long, value_name = "FILE", conflicts_with = "from")]
+    pub container: Option<String>,
+    /// Which container of the file, when it declares several.
+    #[arg(long, value_name = "NAME", requires = "container")]
+    pub container_name: Option<String>,
+    /// Parameter values for --container, as deployed (ARM parameters, .tfvars).
+    #[arg(
+        long,
+        value_name = "FILE",
+        visible_alias = "var-file",
+        requires = "container"
+    )]
+    pub parameters: Option<String>,
+    /// The key of the new container.
+    #[arg(long, value_name = "SPEC")]
+    pub to: String,
+    /// RU/s given to the new container during the copy [default: its own, the container's
+    /// throughput]; a raise splits its partitions, and they stay split.
+    #[arg(long, value_name = "RU")]
+    pub copy_throughput: Option<f64>,
+    /// Plan an online copy (writes continue; the all-versions change feed): the source's
+    /// writes pay a surcharge while it runs.
+    #[arg(long)]
+    pub online: bool,
+    /// The online surcharge on the source's writes, as a share (1: charged double, as the
+    /// docs say; a training unit says 0.5-1 on replaces and deletes only).
+    #[arg(long, value_name = "SHARE", requires = "online")]
+    pub online_surcharge: Option<f64>,
+    /// The container has had a partition merge (the portal's change of key is then not
+    /// offered).
+    #[arg(long)]
+    pub merged: bool,
+}
+
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FormatArg {

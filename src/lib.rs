@@ -26,6 +26,7 @@ pub mod json_error;
 pub mod key;
 pub mod log;
 pub mod measure;
+pub mod migrate;
 pub mod mix;
 pub mod parallel;
 pub mod pricing;

@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         cli::Command::Analyze(args) => cmd::analyze::run(args),
         cli::Command::Check(args) => cmd::check::run(args),
+        cli::Command::Migrate(args) => cmd::migrate::run(args),
         cli::Command::Epk(args) => cmd::epk::run(args),
         cli::Command::Profile(args) => cmd::profile::run(args),
         cli::Command::Completions(args) => cmd::completions::run(args),

@@ -328,3 +328,30 @@ fn analyze_reports_validate_against_the_schema() {
     assert_eq!(errors_of(&auto), Vec::<String>::new());
     assert!(auto["candidates"].as_array().unwrap().len() >= 2);
 }
+
+#[test]
+fn migration_plans_validate_against_their_closed_schema() {
+    let root: Value = serde_json::from_str(include_str!("../schema/migrate.schema.json"))
+        .expect("schema is JSON");
+    let docs = "tests/data/migrate/docs.ndjson";
+    let base = ["migrate", docs, "--from", "/customerId", "--format", "json"];
+    for extra in [
+        &["--to", "/region", "--target-storage", "100GB"][..],
+        &[
+            "--to",
+            "/customerId,/orderId",
+            "--copy-throughput",
+            "100000",
+            "--online",
+        ][..],
+    ] {
+        let args: Vec<&str> = base.iter().chain(extra).copied().collect();
+        let plan = report(&args);
+        let mut errors = Vec::new();
+        validate(&root, &root, &plan, "", &mut errors);
+        assert!(errors.is_empty(), "{args:?}: {errors:?}");
+    }
+    let mut open = Vec::new();
+    open_objects(&root, "", &mut open);
+    assert_eq!(open, ["/properties/input/properties/monitor"]);
+}

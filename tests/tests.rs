@@ -71,3 +71,5 @@ mod hostile;
 mod real;
 // Screens at 80, 100 and 140 columns.
 mod screens;
+// `pkadvisor migrate`: what stops a copy, its RU, money and duration, the partitions after.
+mod migrate;

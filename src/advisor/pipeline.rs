@@ -156,6 +156,9 @@ pub struct Request {
     /// The container's declared state turns time to live off (a template without
     /// `defaultTtl`): Cosmos DB then ignores the items' own `ttl`, and so does the run.
     pub ttl_off: bool,
+    /// For `migrate`: the candidates (source key, new key) whose copy is traced document by
+    /// document (see [`crate::stats::copy`]); the trace takes a quarter of `memory`.
+    pub trace: Option<(usize, usize)>,
 }
 
 /// Evaluated candidates and what was read.
@@ -182,6 +185,8 @@ pub struct Outcome {
     pub arrivals_end: Option<i64>,
     /// What the sample and the log are, and why.
     pub kinds: Kinds,
+    /// The copy traced when the request asked for one.
+    pub trace: Option<crate::stats::copy::CopyTrace>,
 }
 
 /// With a default storage, a retention and an ingest rate: projects onto ingest ×
@@ -543,13 +548,21 @@ fn profile_summary(p: &Profile) -> input::ReadSummary {
 }
 
 fn plan(req: &Request) -> Plan {
-    Plan::new(
-        &req.candidates,
-        req.time_path.as_ref(),
-        req.memory,
-        req.seed,
-    )
+    let Some((from, to)) = req.trace else {
+        return Plan::new(
+            &req.candidates,
+            req.time_path.as_ref(),
+            req.memory,
+            req.seed,
+        );
+    };
+    let traced = req.memory / TRACE_SHARE;
+    let rest = req.memory - traced;
+    Plan::new(&req.candidates, req.time_path.as_ref(), rest, req.seed).with_trace(from, to, traced)
 }
+
+/// A traced copy takes this share of the run's memory (one over it).
+const TRACE_SHARE: usize = 4;
 
 /// What reading counted over all the documents, beside the candidates' statistics.
 #[derive(Clone, Debug, Default)]
@@ -562,6 +575,8 @@ struct Counted {
     terms: u64,
     /// The sample's values on the probed paths (none from a profile).
     novelty: Novelty,
+    /// The copy traced, when the plan traces one.
+    trace: Option<crate::stats::copy::CopyTrace>,
 }
 
 /// Reads the documents into statistics: `(stats, counts, what was read)`.
@@ -579,6 +594,7 @@ fn read_documents(
         ttl: sink.ttl,
         terms: sink.terms,
         novelty: sink.novelty,
+        trace: sink.trace,
     };
     Ok((sink.stats, counted, summary))
 }
@@ -615,6 +631,7 @@ fn with_profile(
         },
         terms: p.terms,
         novelty: Novelty::default(),
+        trace: None,
     };
     if !req.sources.is_empty() {
         let (stats, now, read) = read_documents(req, plan, progress)?;
@@ -695,11 +712,12 @@ fn evaluate_all(
             "the profiles hold key values as hashes (profile --redact) and the documents given here do not: write them to a redacted profile too, with the same key"
         );
     }
-    let (stats, counted, summary) = match req.profile.take() {
+    let (stats, mut counted, summary) = match req.profile.take() {
         Some(p) => with_profile(&req, &plan, p, progress)?,
         None => read_documents(&req, &plan, progress)?,
     };
     let started = std::time::Instant::now();
+    let trace = counted.trace.take();
     let (retention, ttl_ignored) = retention_of(&req, &counted);
     let timed = req.time_path.is_some();
     let ingest = ingest(log.as_ref(), req.log_share, &stats, summary.bytes, timed);
@@ -751,6 +769,7 @@ fn evaluate_all(
         log_end,
         arrivals_end,
         kinds,
+        trace,
     })
 }
 

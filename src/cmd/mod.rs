@@ -5,6 +5,7 @@ pub mod check;
 pub mod completions;
 pub mod epk;
 pub mod man;
+pub mod migrate;
 pub mod profile;
 pub mod request;
 

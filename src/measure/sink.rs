@@ -12,6 +12,7 @@ use crate::engine::{KeyPath, PartitionKeyDefinition};
 use crate::field::Field;
 use crate::input::{Document, Sink};
 use crate::key::{KeyLevel, KeySpec, KeyValue, Layout, Scratch};
+use crate::stats::copy::{CopyTrace, EpkPrefix, Record};
 use crate::stats::novelty::Novelty;
 use crate::stats::owners::{Owners, id_hash};
 use crate::stats::{CandidateStats, value_hash};
@@ -41,6 +42,9 @@ pub struct Plan {
     probe_digests: Vec<Option<usize>>,
     /// How many paths there were before the probed ones were added.
     probe_from: usize,
+    /// For `migrate`: the candidates (source key, new key) whose copy is traced, and the
+    /// trace's bytes (see [`crate::stats::copy`]).
+    trace: Option<(usize, usize, usize)>,
 }
 
 #[derive(Debug)]
@@ -118,7 +122,15 @@ impl Plan {
             probe: Vec::new(),
             probe_digests: Vec::new(),
             probe_from: 0,
+            trace: None,
         }
+    }
+
+    /// Traces a copy from candidate `from`'s key to candidate `to`'s (see
+    /// [`crate::stats::copy`]) within `budget` bytes.
+    pub fn with_trace(mut self, from: usize, to: usize, budget: usize) -> Plan {
+        self.trace = Some((from, to, budget));
+        self
     }
 
     /// Reads `paths` too, into the record of the sample's values that tells a pilot from a
@@ -194,6 +206,8 @@ pub struct MeasureSink {
     digests: Vec<Option<V2Digest>>,
     /// Threads that merge two sinks' statistics (candidate by candidate).
     threads: usize,
+    /// The copy traced for `migrate`, when the plan asks for one.
+    pub trace: Option<CopyTrace>,
 }
 
 impl MeasureSink {
@@ -215,6 +229,7 @@ impl MeasureSink {
             })
             .collect();
         let novelty = Novelty::new(plan.probe.len());
+        let trace = (plan.trace).map(|(_, _, b)| CopyTrace::new(b / threads.max(BUDGET_SHARES)));
         MeasureSink {
             plan,
             stats,
@@ -225,6 +240,7 @@ impl MeasureSink {
             scratch: Default::default(),
             digests: Vec::new(),
             threads,
+            trace,
         }
     }
 
@@ -354,6 +370,61 @@ fn probe(
     if let Some(h) = id {
         novelty.add_id(h);
     }
+}
+
+/// Records the document as the copy of `plan`'s trace sees it: the source key's EPK, the
+/// new key's value, its id. A document whose source value is invalid (an object) is not
+/// in the source container and is left out.
+fn trace(
+    plan: &Plan,
+    doc: &Document<'_>,
+    position: Option<i64>,
+    scratch: &mut Scratch,
+    out: Option<&mut CopyTrace>,
+) {
+    let (Some((from, to, _)), Some(out)) = (plan.trace, out) else {
+        return;
+    };
+    let epk_of = |c: &Planned, scratch: &mut Scratch| {
+        let fields: Vec<Field<'_>> = c.fields.iter().map(|&i| doc.fields[i]).collect();
+        match c.spec.evaluate(&fields, doc.ordinal, plan.seed, scratch) {
+            KeyValue::Components(parts) => {
+                let parts = parts.as_slice();
+                let missing = parts.iter().any(|p| matches!(p, PkValueRef::Undefined));
+                let epk = c.definition.epk_unchecked(parts);
+                Some((epk, crate::stats::label(parts), missing))
+            }
+            KeyValue::Invalid => None,
+        }
+    };
+    let (f, t) = (&plan.candidates[from], &plan.candidates[to]);
+    let Some((source, _, _)) = epk_of(f, scratch) else {
+        return;
+    };
+    let Some((target, label, missing)) = epk_of(t, scratch) else {
+        return;
+    };
+    let id_text = match doc.fields[plan.id_field] {
+        Field::Scalar(PkValueRef::Str(s)) => Some(s),
+        _ => None,
+    };
+    out.add(Record {
+        source: EpkPrefix::of(source.as_bytes()),
+        position: position.unwrap_or(i64::MAX),
+        from: value_hash(&source, f.definition.is_v1()),
+        to: value_hash(&target, t.definition.is_v1()),
+        to_epk: EpkPrefix::of(target.as_bytes()),
+        // Without an id, sampled by its position: every document still counts.
+        id: id_text.map_or_else(
+            || crate::engine::murmur::murmur3_x64_128(&doc.ordinal.to_le_bytes()).0,
+            id_hash,
+        ),
+        bytes: doc.bytes.min(u64::from(u32::MAX)) as u32,
+        terms: doc.terms,
+        label,
+        id_text: id_text.map_or_else(String::new, crate::stats::cut_label),
+        missing,
+    });
 }
 
 /// The documents' own time to live (`ttl`, seconds; -1: never).
@@ -517,6 +588,7 @@ impl Sink for MeasureSink {
                 KeyValue::Invalid => stats.add_invalid(doc.bytes),
             }
         }
+        trace(plan, doc, position, scratch, self.trace.as_mut());
     }
 
     fn merge(&mut self, other: Self) {
@@ -527,6 +599,9 @@ impl Sink for MeasureSink {
         self.terms += other.terms;
         self.ttl.merge(other.ttl);
         self.novelty.merge(other.novelty);
+        if let (Some(mine), Some(theirs)) = (&mut self.trace, other.trace) {
+            mine.merge(theirs);
+        }
     }
 
     fn finish(&mut self) {

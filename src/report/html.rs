@@ -104,6 +104,13 @@ pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
             let status = if v.passed { "PASS" } else { "FAIL" };
             (format!("pkadvisor check: {status}"), verdict(r, v))
         }
+        View::Migration(p) => {
+            let mut text = Vec::new();
+            super::plan::terminal(p, None, &mut text)?;
+            let title = super::plan::heading(p);
+            let text = String::from_utf8_lossy(&text).into_owned();
+            (title, format!("<pre>{}</pre>\n", esc(&text)))
+        }
     };
     let page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\

@@ -12,6 +12,7 @@ pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
     match view {
         View::Ranking(report) | View::Verdict(report) => document(report, out),
         View::Map(map) => document(map, out),
+        View::Migration(plan) => document(plan, out),
     }
 }
 

@@ -28,6 +28,7 @@ pub fn render(view: View, out: &mut dyn Write) -> io::Result<()> {
             }
         }
         View::Verdict(report) => verdict(report, out),
+        View::Migration(plan) => super::plan::markdown(plan, out),
     }
 }
 

@@ -20,7 +20,9 @@ pub mod growth;
 pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod migration;
 pub mod model;
+pub mod plan;
 pub mod remedy;
 pub mod table;
 pub mod text;
@@ -41,6 +43,8 @@ pub enum View<'a> {
     Map(&'a ExplainReport),
     /// `check`: the verdict on the declared design (a report with its `check` block).
     Verdict(&'a Report),
+    /// `migrate`: the plan for a change of key.
+    Migration(&'a migration::MigrationReport),
 }
 
 /// Output formats.

@@ -51,6 +51,7 @@ pub fn render(
             }
         }
         View::Verdict(report) => verdict(report, width, out),
+        View::Migration(plan) => super::plan::terminal(plan, table_width, out),
     }
 }
 

@@ -117,11 +117,13 @@ fn gate_options(args: &CheckArgs) -> Result<GateOptions> {
 
 /// What `--container` declares: the design's key and container, and what the file declares
 /// beside it.
-struct FileDesign {
-    candidate: Candidate,
+pub(crate) struct FileDesign {
+    /// The key it declares, as the declared design.
+    pub candidate: Candidate,
     /// The container's name.
-    name: String,
-    declaration: Declaration,
+    pub name: String,
+    /// What it declares beside the key.
+    pub declaration: Declaration,
 }
 
 /// The design to check: a key (see [`declared_key`]), the one `file` declares, or a
@@ -165,11 +167,30 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
 
 /// The `--parameters` file: its name and contents.
 fn parameters(args: &CheckArgs) -> Result<Option<(String, String)>> {
-    let Some(file) = &args.parameters else {
+    parameters_file(args.parameters.as_deref())
+}
+
+/// A parameters file's name and contents.
+fn parameters_file(file: Option<&str>) -> Result<Option<(String, String)>> {
+    let Some(file) = file else {
         return Ok(None);
     };
     let text = read_capped(file, "a parameters file (ARM parameters, .tfvars)")?;
-    Ok(Some((file.clone(), text)))
+    Ok(Some((file.to_owned(), text)))
+}
+
+/// The container `file` declares (the one named `name` when it declares several), read
+/// with the `parameters` file: its key as the declared design, and what it declares beside
+/// it (`migrate`'s source container).
+pub(crate) fn declared_container(
+    file: &str,
+    name: Option<&str>,
+    parameters: Option<&str>,
+    common: &CommonArgs,
+) -> Result<FileDesign> {
+    let parameters = parameters_file(parameters)?;
+    let given = parameters.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+    from_file(file, name, common, read_declared(file, given)?)
 }
 
 /// The `--parameters` file given, borrowed.
@@ -221,12 +242,20 @@ fn container_file(args: &CheckArgs, given: Given) -> Result<(Option<FileDesign>,
         return Ok((None, Vec::new()));
     };
     let found = read_declared(file, given)?;
-    Ok((Some(from_file(file, args, found.clone())?), found))
+    let name = args.container_name.as_deref();
+    Ok((
+        Some(from_file(file, name, &args.common, found.clone())?),
+        found,
+    ))
 }
 
 /// The design `file` declares among its containers `found`, picked by `--container-name`.
-fn from_file(file: &str, args: &CheckArgs, found: Vec<Declared>) -> Result<FileDesign> {
-    let name = args.container_name.as_deref();
+fn from_file(
+    file: &str,
+    name: Option<&str>,
+    common: &CommonArgs,
+    found: Vec<Declared>,
+) -> Result<FileDesign> {
     // Global secondary indexes are checked with their source, unless named.
     let found: Vec<Declared> = found
         .into_iter()
@@ -237,7 +266,7 @@ fn from_file(file: &str, args: &CheckArgs, found: Vec<Declared>) -> Result<FileD
     let name = chosen.name.clone();
     let qualified = chosen.qualified.clone();
     let policy = chosen.indexing_policy(file)?;
-    let throughput = declared_throughput(file, &chosen, &args.common)?;
+    let throughput = declared_throughput(file, &chosen, common)?;
     let ttl = chosen.default_ttl;
     let candidate = candidate_of(file, "container", chosen, origin)?;
     Ok(FileDesign {

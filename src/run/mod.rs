@@ -5,6 +5,7 @@
 
 pub mod analyze;
 pub mod check;
+pub mod migrate;
 pub mod request;
 
 use anyhow::Result;

@@ -440,7 +440,7 @@ fn given_throughput(
 }
 
 /// `ru` given with `flag`: at least `min`, at most a billion, in steps of `step`.
-fn check_ru(ru: f64, flag: &str, min: f64, step: f64) -> Result<f64> {
+pub(super) fn check_ru(ru: f64, flag: &str, min: f64, step: f64) -> Result<f64> {
     if !ru.is_finite() || ru < min || ru > 1e9 {
         bail!("{flag} must be between {min} and 1,000,000,000 RU/s, not {ru}");
     }
@@ -523,6 +523,7 @@ pub fn request(args: &CommonArgs, plan: Plan, settings: &Settings) -> Result<(Re
         retention,
         default_storage: args.target_storage.is_none(),
         ttl_off,
+        trace: None,
     };
     let finish = Finish {
         retention: retention_words,
@@ -565,6 +566,7 @@ pub fn profile_request(
             .map_err(|e| anyhow!("invalid --retention: {e}"))?,
         default_storage: false,
         ttl_off: false,
+        trace: None,
     })
 }
 

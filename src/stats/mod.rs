@@ -7,6 +7,7 @@ pub mod arrival;
 pub mod blocks;
 mod bounded;
 pub mod clock;
+pub mod copy;
 pub mod distinct;
 pub mod histogram;
 pub mod novelty;

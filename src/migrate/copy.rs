@@ -1,0 +1,295 @@
+//! The copy's request units, duration and money, and the new container after it.
+//!
+//! **RU.** Every item is read once from the source's change feed (a point read by its size:
+//! "reading items through a feed costs about what reading them one by one costs") and
+//! created once in the new container (5 RU by size plus 0.2 per indexed term under its
+//! indexing policy). With `--online`, the source's own writes pay a surcharge while the
+//! copy runs (the docs: "charged double", `--online-surcharge 1`).
+//!
+//! **Duration.** Three rates bound it: the source's RU/s left beyond its workload (reads),
+//! the new container's RU/s during the copy (writes), and each of its physical partitions'
+//! share of them (at most 10,000 RU/s), which the new key's skew loads unevenly. The fast
+//! end takes the copy as one mix: `max(R / free, max_p W_p / (C / P))`. The slow end reads
+//! the source one partition at a time, each as slow as its own busiest bound:
+//! `Σ_s max(R_s / free, max_p W_{s,p} / (C / P))`: a source partition whose items go to few
+//! values of the new key writes to few partitions at a time. A value of the new key holding
+//! at least 1% of the container lands where its EPK routes it; the smaller ones spread over
+//! every partition (a real partition holds many; the sample's few would be chance). The
+//! job's own compute (two instances) is not modelled: both ends are floors.
+//!
+//! **Money.** The new container's throughput over the copy's whole clock hours, in every
+//! region (serverless: the copy's RU at the price per million).
+//!
+//! **After.** The copy's throughput splits the new container's partitions as the engine's
+//! raise does (⌈C / 10,000⌉); lowering it afterwards merges nothing, so reads that visit
+//! every partition pay 2.5 RU for each partition the raise added.
+
+use super::Inputs;
+use crate::engine::{Epk, Throughput};
+use crate::pricing::charge::{QUERY_RU_PER_PARTITION, create, read};
+use crate::pricing::throughput::Model;
+use crate::report::migration::{After, CopyCost, Range};
+use crate::report::text::thousands;
+use crate::stats::copy::Record;
+
+/// The surcharge `--online` takes without `--online-surcharge`: writes charged double.
+pub const ONLINE_SURCHARGE: f64 = 1.0;
+
+/// The copy's cost and duration, the container after it, and what was assumed.
+pub fn copy(inp: &Inputs<'_>) -> (CopyCost, After, Vec<String>) {
+    let mut notes = Vec::new();
+    let order = super::preflight::copy_order(inp);
+    let copy_ru = inp.copy_ru.unwrap_or(inp.target.ru);
+    if inp.copy_ru.is_none() {
+        notes.push(format!(
+            "the new container is taken at its own {} RU/s during the copy (the docs advise twice the source's: give --copy-throughput to plan a raise, and see the partitions it leaves)",
+            thousands(inp.target.ru.round())
+        ));
+    }
+    let mut during = inp.target.container.clone();
+    during.set_throughput(in_mode(during.throughput(), copy_ru));
+    let partitions = during.partitions().len().max(1);
+    let partition_ru = (copy_ru / partitions as f64).min(during.limits().physical_ru);
+    let large = large_values(&during);
+    let source = inp.source.container;
+    let loads = Loads::of(
+        inp,
+        &order,
+        partitions,
+        |r| source.route(&Epk::from_bytes(r.source.as_bytes())),
+        |r| (large.contains(&r.to)).then(|| during.route(&Epk::from_bytes(r.to_epk.as_bytes()))),
+    );
+    let (free, surcharge) = source_free(inp, &mut notes);
+    let fast_reads = loads.read / free;
+    let fast_writes = loads.hottest() / partition_ru;
+    let low = fast_reads.max(fast_writes);
+    let high = loads.slow(free, partition_ru).max(low);
+    let even = loads.write / copy_ru;
+    let bound = match () {
+        _ if fast_reads >= fast_writes => "source reads",
+        _ if fast_writes > even * 1.05 => "hottest partition",
+        _ => "target RU/s",
+    };
+    let seconds = Range { low, high };
+    let online_ru = surcharge * high;
+    let cost = CopyCost {
+        read_ru: loads.read,
+        write_ru: loads.write,
+        online_ru: if high.is_finite() { online_ru } else { 0.0 },
+        online_surcharge: inp.online,
+        source_ru_free: free,
+        copy_ru,
+        copy_partitions: partitions,
+        partition_ru,
+        hottest_share: loads.hottest() / loads.write.max(f64::MIN_POSITIVE),
+        seconds: finite(seconds),
+        bound: bound.to_owned(),
+        money: money(inp, copy_ru, loads.read + loads.write, finite(seconds)),
+    };
+    let after = after(inp, during, cost.copy_partitions);
+    (cost, after, notes)
+}
+
+/// `ru` in the mode of `t`.
+fn in_mode(t: Throughput, ru: f64) -> Throughput {
+    match t {
+        Throughput::Manual(_) => Throughput::Manual(ru),
+        Throughput::Autoscale(_) => Throughput::Autoscale(ru),
+    }
+}
+
+/// Infinite seconds (no RU/s left for the copy) as 0: the plan fails instead.
+fn finite(r: Range) -> Range {
+    let f = |x: f64| if x.is_finite() { x } else { 0.0 };
+    Range {
+        low: f(r.low),
+        high: f(r.high),
+    }
+}
+
+/// The source's RU/s free for the copy's reads, and the RU/s its writes' surcharge takes
+/// with `--online`.
+fn source_free(inp: &Inputs<'_>, notes: &mut Vec<String>) -> (f64, f64) {
+    let s = &inp.source;
+    let load = match s.load_ru {
+        Some(l) => l,
+        None => {
+            notes.push("the log gives no rates (or there is none): the source's whole throughput is taken as free for the copy's reads".to_owned());
+            0.0
+        }
+    };
+    let surcharge = inp.online.map_or(0.0, |f| load * s.write_share * f);
+    if let Some(f) = inp.online {
+        notes.push(format!(
+            "online: the source's writes are charged {:.0}% extra during the copy (the docs say double; a training unit says 50-100% extra on replaces and deletes only: --online-surcharge sets it)",
+            f * 100.0
+        ));
+    }
+    (s.ru - load - surcharge, surcharge)
+}
+
+/// The copy's RU by where they land: per slice of the read order (a source partition),
+/// its reads, the writes of values too small to matter where they land (spread over every
+/// new partition, as the many values a partition of a real container holds are) and the
+/// writes of the large ones on their own partitions.
+struct Loads {
+    /// Read RU, whole copy.
+    read: f64,
+    /// Write RU, whole copy.
+    write: f64,
+    /// The new container's partitions.
+    partitions: usize,
+    /// Per slice: read RU, spread write RU, and write RU per partition of large values.
+    slices: Vec<(f64, f64, Vec<f64>)>,
+}
+
+impl Loads {
+    /// The loads of the records in `order` at `inp`'s weight: a record in slice `slice`,
+    /// of a large value written to the partition `route` gives.
+    fn of(
+        inp: &Inputs<'_>,
+        order: &[&Record],
+        partitions: usize,
+        slice: impl Fn(&Record) -> usize,
+        route: impl Fn(&Record) -> Option<usize>,
+    ) -> Loads {
+        let w = inp.weight();
+        let mut l = Loads {
+            read: 0.0,
+            write: 0.0,
+            partitions: partitions.max(1),
+            slices: Vec::new(),
+        };
+        for r in order {
+            let (rd, wr) = charges(r, w);
+            let i = slice(r);
+            if l.slices.len() <= i {
+                l.slices.resize(i + 1, (0.0, 0.0, Vec::new()));
+            }
+            l.read += rd;
+            l.write += wr;
+            let s = &mut l.slices[i];
+            s.0 += rd;
+            match route(r) {
+                Some(p) => add_at(&mut s.2, p, wr),
+                None => s.1 += wr,
+            }
+        }
+        l
+    }
+
+    /// Write RU per partition over the whole copy.
+    fn per_partition(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.partitions];
+        for (_, spread, large) in &self.slices {
+            for (p, x) in out.iter_mut().enumerate() {
+                *x += spread / self.partitions as f64 + large.get(p).copied().unwrap_or(0.0);
+            }
+        }
+        out
+    }
+
+    /// The busiest partition's write RU.
+    fn hottest(&self) -> f64 {
+        self.per_partition().into_iter().fold(0.0, f64::max)
+    }
+
+    /// Seconds when each slice of the read order takes as long as its slowest bound.
+    fn slow(&self, free: f64, partition_ru: f64) -> f64 {
+        (self.slices.iter())
+            .map(|(rd, spread, large)| {
+                let each = spread / self.partitions as f64;
+                let w = (0..self.partitions)
+                    .map(|p| each + large.get(p).copied().unwrap_or(0.0))
+                    .fold(0.0, f64::max);
+                (rd / free).max(w / partition_ru)
+            })
+            .sum()
+    }
+}
+
+/// A value holding at least this share of the container is placed where it lands; smaller
+/// ones are spread over every partition (a real partition holds many of them).
+pub const LARGE_VALUE: f64 = 0.01;
+
+/// The new key's values holding at least [`LARGE_VALUE`] of `c`'s bytes, by hash.
+fn large_values(c: &crate::engine::Container) -> std::collections::BTreeSet<u64> {
+    let mut c = c.clone();
+    let v1 = c.definition().is_v1();
+    let least = c.bytes() as f64 * LARGE_VALUE;
+    let mut out = std::collections::BTreeSet::new();
+    for i in 0..c.partitions().len() {
+        for l in c.logical_partitions(i) {
+            if l.bytes as f64 >= least {
+                out.insert(crate::stats::value_hash(&l.epk, v1));
+            }
+        }
+    }
+    out
+}
+
+/// Adds `x` at `i`, growing `v` as needed.
+fn add_at(v: &mut Vec<f64>, i: usize, x: f64) {
+    if v.len() <= i {
+        v.resize(i + 1, 0.0);
+    }
+    v[i] += x;
+}
+
+/// The read and write RU of the items one record stands for (`w` of them).
+pub fn charges(r: &Record, w: f64) -> (f64, f64) {
+    let bytes = f64::from(r.bytes);
+    (read(bytes) * w, create(bytes, f64::from(r.terms)) * w)
+}
+
+/// USD for the copy: the new container's `copy_ru` over its whole clock hours in every
+/// region (the slow and fast ends), or serverless, its `ru` at the price per million.
+fn money(inp: &Inputs<'_>, copy_ru: f64, ru: f64, seconds: Range) -> Range {
+    let p = inp.prices;
+    if p.model == Model::Serverless {
+        let usd = ru / 1e6 * p.ru_million;
+        return Range {
+            low: usd,
+            high: usd,
+        };
+    }
+    let price = p.ru_hour(p.billing());
+    let discount = p
+        .reserved
+        .map_or(0.0, crate::pricing::bill::Reserved::discount);
+    let at = |s: f64| {
+        let hours = (s / 3600.0).ceil().max(1.0);
+        copy_ru / 100.0 * price * hours * f64::from(p.regions.max(1)) * (1.0 - discount)
+    };
+    Range {
+        low: at(seconds.low),
+        high: at(seconds.high),
+    }
+}
+
+/// The new container once the copy is done and its throughput is back at the workload's.
+fn after(inp: &Inputs<'_>, mut during: crate::engine::Container, copied: usize) -> After {
+    let t = &inp.target;
+    let workload_partitions = t.container.partitions().len();
+    during.set_throughput(in_mode(during.throughput(), t.ru));
+    let partitions = during.partitions().len().max(copied);
+    let added = partitions.saturating_sub(workload_partitions) as f64;
+    let fan_out_extra_ru = match (t.replay.need_ru, t.replay.ru > 0.0) {
+        (Some(need), true) => {
+            need * t.replay.fan_out_reads * QUERY_RU_PER_PARTITION * added / t.replay.ru
+        }
+        _ => 0.0,
+    };
+    After {
+        workload_partitions,
+        partitions,
+        fan_out_extra_ru,
+        ru: t.ru,
+        merge_possible: crate::pricing::relief::merge_possible(
+            t.ru,
+            inp.storage_bytes,
+            partitions,
+            inp.prices.multi_region_writes,
+        ),
+    }
+}
