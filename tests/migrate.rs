@@ -97,8 +97,20 @@ fn planted_regions_past_20_gb_and_collisions_stop_the_copy_and_are_named() {
     assert_eq!(c["sample_conflicts"], 3);
     assert_eq!(c["repeated"], 1, "dup-d exported twice is one item");
     let failures = p["failures"].as_array().unwrap();
-    assert_eq!(failures.len(), 3, "{failures:?}");
-    assert!(failures[0].as_str().unwrap().contains("403 substatus 1014"));
+    assert_eq!(
+        failures.len(),
+        2,
+        "the first breach, the collisions: {failures:?}"
+    );
+    let first = failures[0].as_str().unwrap();
+    assert!(
+        first.contains("\"eu\"") && first.contains("403 substatus 1014"),
+        "{first}"
+    );
+    assert!(
+        first.ends_with("1 more value would stop it later"),
+        "{first}"
+    );
 }
 
 #[test]
@@ -149,12 +161,14 @@ fn the_duration_is_bounded_by_the_hottest_partition_under_each_skew() {
         assert_eq!(partitions, 10.0, "100,000 RU/s: ten partitions of 10,000");
         let share = f(c, "/hottest_share");
         assert!(close(share, hottest, 0.02), "{to}: {share}");
-        // The fast end: the busiest partition's share of the writes at 10,000 RU/s, or the
-        // source's free RU/s for the reads, whichever is slower.
+        // The fast end: the busiest partition's share of the writes at 10,000 RU/s, unless
+        // the source's reads take longer.
         let writes = f(c, "/write_ru") * share / 10_000.0;
-        let reads = f(c, "/read_ru") / f(c, "/source_ru_free");
         let low = f(c, "/seconds/low");
-        assert!(close(low, writes.max(reads), 0.001), "{to}: {low}");
+        match c["bound"].as_str() {
+            Some("source reads") => assert!(low >= writes, "{to}: {low}"),
+            _ => assert!(close(low, writes, 0.001), "{to}: {low} against {writes}"),
+        }
         assert!(f(c, "/seconds/high") >= low);
         let bound = if share > 0.11 {
             "hottest partition"
@@ -271,4 +285,25 @@ fn the_plan_reads_the_same_in_markdown_and_hides_values_under_redact() {
     for raw in ["\"eu\"", "\"us\"", "dup-a", "dup-b"] {
         assert!(!text.contains(raw), "{raw} printed under --redact: {text}");
     }
+}
+
+#[test]
+fn the_readmes_plan_is_what_the_binary_prints() {
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let section = &readme[readme.find("## Changing a key: `migrate`").unwrap()..];
+    let start = section.find("```text\n").unwrap() + "```text\n".len();
+    let shown = &section[start..start + section[start..].find("```").unwrap()];
+    let out = pkadvisor()
+        .args(["migrate", "--container", "tests/data/infra/arm-nested.json"])
+        .args(["fixtures/multitenant/docs.ndjson", "--queries"])
+        .args([
+            "fixtures/multitenant/queries.ndjson",
+            "--to",
+            "/tenantId,/userId",
+        ])
+        .args(["--target-storage", "60GB", "--copy-throughput", "100000"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
 }

@@ -157,7 +157,8 @@ pub struct Request {
     /// `defaultTtl`): Cosmos DB then ignores the items' own `ttl`, and so does the run.
     pub ttl_off: bool,
     /// For `migrate`: the candidates (source key, new key) whose copy is traced document by
-    /// document (see [`crate::stats::copy`]); the trace takes a quarter of `memory`.
+    /// document (see [`crate::stats::copy`]); the trace keeps an eighth of `memory` (each
+    /// reading thread's, before they merge).
     pub trace: Option<(usize, usize)>,
 }
 
@@ -557,12 +558,13 @@ fn plan(req: &Request) -> Plan {
         );
     };
     let traced = req.memory / TRACE_SHARE;
-    let rest = req.memory - traced;
+    let rest = req.memory - traced * 2;
     Plan::new(&req.candidates, req.time_path.as_ref(), rest, req.seed).with_trace(from, to, traced)
 }
 
-/// A traced copy takes this share of the run's memory (one over it).
-const TRACE_SHARE: usize = 4;
+/// A traced copy keeps this share of the run's memory (one over it); each of the reading
+/// threads' traces may hold as much before they merge.
+const TRACE_SHARE: usize = 8;
 
 /// What reading counted over all the documents, beside the candidates' statistics.
 #[derive(Clone, Debug, Default)]

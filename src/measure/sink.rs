@@ -229,7 +229,9 @@ impl MeasureSink {
             })
             .collect();
         let novelty = Novelty::new(plan.probe.len());
-        let trace = (plan.trace).map(|(_, _, b)| CopyTrace::new(b / threads.max(BUDGET_SHARES)));
+        // The whole budget for each thread's trace: merged, the trace then keeps the same
+        // ids however the input was divided.
+        let trace = (plan.trace).map(|(_, _, b)| CopyTrace::new(b));
         MeasureSink {
             plan,
             stats,

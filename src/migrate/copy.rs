@@ -26,7 +26,7 @@
 
 use super::Inputs;
 use crate::engine::{Epk, Throughput};
-use crate::pricing::charge::{QUERY_RU_PER_PARTITION, create, read};
+use crate::pricing::charge::{QUERY_RU_PER_PARTITION, RU_PER_TERM, create, read};
 use crate::pricing::throughput::Model;
 use crate::report::migration::{After, CopyCost, Range};
 use crate::report::text::thousands;
@@ -39,17 +39,17 @@ pub const ONLINE_SURCHARGE: f64 = 1.0;
 pub fn copy(inp: &Inputs<'_>) -> (CopyCost, After, Vec<String>) {
     let mut notes = Vec::new();
     let order = super::preflight::copy_order(inp);
-    let copy_ru = inp.copy_ru.unwrap_or(inp.target.ru);
-    if inp.copy_ru.is_none() {
-        notes.push(format!(
-            "the new container is taken at its own {} RU/s during the copy (the docs advise twice the source's: give --copy-throughput to plan a raise, and see the partitions it leaves)",
-            thousands(inp.target.ru.round())
-        ));
-    }
+    let serverless = inp.prices.model == Model::Serverless;
+    let asked = inp.copy_ru.unwrap_or(inp.target.ru);
     let mut during = inp.target.container.clone();
-    during.set_throughput(in_mode(during.throughput(), copy_ru));
+    if !serverless {
+        during.set_throughput(in_mode(during.throughput(), asked));
+    }
     let partitions = during.partitions().len().max(1);
+    // Serverless serves by its partitions, whatever is asked.
+    let copy_ru = inp.prices.billing().capacity(asked, partitions);
     let partition_ru = (copy_ru / partitions as f64).min(during.limits().physical_ru);
+    copy_notes(inp, partitions, &mut notes);
     let large = large_values(&during);
     let source = inp.source.container;
     let loads = Loads::of(
@@ -60,34 +60,52 @@ pub fn copy(inp: &Inputs<'_>) -> (CopyCost, After, Vec<String>) {
         |r| (large.contains(&r.to)).then(|| during.route(&Epk::from_bytes(r.to_epk.as_bytes()))),
     );
     let (free, surcharge) = source_free(inp, &mut notes);
-    let fast_reads = loads.read / free;
-    let fast_writes = loads.hottest() / partition_ru;
-    let low = fast_reads.max(fast_writes);
-    let high = loads.slow(free, partition_ru).max(low);
-    let even = loads.write / copy_ru;
-    let bound = match () {
-        _ if fast_reads >= fast_writes => "source reads",
-        _ if fast_writes > even * 1.05 => "hottest partition",
-        _ => "target RU/s",
-    };
-    let seconds = Range { low, high };
-    let online_ru = surcharge * high;
+    let sources = source.partitions().len().max(1) as f64;
+    let timing = (free > 0.0).then(|| loads.timing(free / sources, partition_ru, copy_ru));
     let cost = CopyCost {
         read_ru: loads.read,
         write_ru: loads.write,
-        online_ru: if high.is_finite() { online_ru } else { 0.0 },
+        online_ru: (inp.online.is_some() && inp.source.load_ru.is_some())
+            .then(|| timing.as_ref().map_or(0.0, |t| surcharge * t.seconds.high)),
         online_surcharge: inp.online,
         source_ru_free: free,
         copy_ru,
         copy_partitions: partitions,
         partition_ru,
-        hottest_share: loads.hottest() / loads.write.max(f64::MIN_POSITIVE),
-        seconds: finite(seconds),
-        bound: bound.to_owned(),
-        money: money(inp, copy_ru, loads.read + loads.write, finite(seconds)),
+        serverless,
+        hottest_share: (loads.hottest() / loads.write.max(f64::MIN_POSITIVE)).clamp(0.0, 1.0),
+        seconds: timing.as_ref().map(|t| t.seconds),
+        bound: timing.as_ref().map(|t| t.bound.to_owned()),
+        money: timing
+            .as_ref()
+            .map(|t| money(inp, copy_ru, loads.read + loads.write, t.seconds)),
     };
-    let after = after(inp, during, cost.copy_partitions);
+    let after = after(inp, during, cost.copy_partitions, copy_ru);
     (cost, after, notes)
+}
+
+/// What the copy's figures assume, in words.
+fn copy_notes(inp: &Inputs<'_>, partitions: usize, notes: &mut Vec<String>) {
+    let p = inp.prices;
+    if p.model == Model::Serverless {
+        notes.push("serverless: the new container serves 5,000 RU/s over up to five partitions and 1,000 more for each further one, and the copy is billed by its RU".to_owned());
+    } else if inp.copy_ru.is_none() {
+        notes.push(format!(
+            "the new container is taken at its own {} RU/s during the copy (the docs advise twice the source's: give --copy-throughput to plan a raise, and see the partitions it leaves)",
+            thousands(inp.target.ru.round())
+        ));
+    } else if partitions > inp.target.container.partitions().len() {
+        notes.push("a raise that needs more partitions is asynchronous, typically 4-6 hours: the copy runs at the old throughput until the splits finish (not counted in the duration)".to_owned());
+    }
+    if p.reserved.is_some() {
+        notes.push("reserved capacity is not applied to the copy: a temporary container's throughput beyond the reservation is billed at list price".to_owned());
+    }
+}
+
+/// How long the copy takes and what bounds it.
+struct Timing {
+    seconds: Range,
+    bound: &'static str,
 }
 
 /// `ru` in the mode of `t`.
@@ -95,15 +113,6 @@ fn in_mode(t: Throughput, ru: f64) -> Throughput {
     match t {
         Throughput::Manual(_) => Throughput::Manual(ru),
         Throughput::Autoscale(_) => Throughput::Autoscale(ru),
-    }
-}
-
-/// Infinite seconds (no RU/s left for the copy) as 0: the plan fails instead.
-fn finite(r: Range) -> Range {
-    let f = |x: f64| if x.is_finite() { x } else { 0.0 };
-    Range {
-        low: f(r.low),
-        high: f(r.high),
     }
 }
 
@@ -121,11 +130,13 @@ fn source_free(inp: &Inputs<'_>, notes: &mut Vec<String>) -> (f64, f64) {
     let surcharge = inp.online.map_or(0.0, |f| load * s.write_share * f);
     if let Some(f) = inp.online {
         notes.push(format!(
-            "online: the source's writes are charged {:.0}% extra during the copy (the docs say double; a training unit says 50-100% extra on replaces and deletes only: --online-surcharge sets it)",
+            "online: the source's writes are charged {:.0}% extra during the copy (the docs say double; a training unit says 50-100% extra on replaces and deletes only: --online-surcharge sets it); an online copy reads the all-versions-and-deletes change feed, which needs continuous backup on the account",
             f * 100.0
         ));
     }
-    (s.ru - load - surcharge, surcharge)
+    // Serverless serves by its partitions; manual and autoscale, what is provisioned.
+    let capacity = (inp.prices.billing()).capacity(s.ru, s.container.partitions().len());
+    (capacity - load - surcharge, surcharge)
 }
 
 /// The copy's RU by where they land: per slice of the read order (a source partition),
@@ -175,7 +186,20 @@ impl Loads {
                 None => s.1 += wr,
             }
         }
+        l.scale_to(exact(inp));
         l
+    }
+
+    /// Scales the kept records' loads to the copy's exact read and write RU.
+    fn scale_to(&mut self, (read, write): (f64, f64)) {
+        let r = ratio(read, self.read);
+        let w = ratio(write, self.write);
+        for (rd, spread, large) in &mut self.slices {
+            *rd *= r;
+            *spread *= w;
+            large.iter_mut().for_each(|x| *x *= w);
+        }
+        (self.read, self.write) = (read, write);
     }
 
     /// Write RU per partition over the whole copy.
@@ -194,17 +218,37 @@ impl Loads {
         self.per_partition().into_iter().fold(0.0, f64::max)
     }
 
-    /// Seconds when each slice of the read order takes as long as its slowest bound.
-    fn slow(&self, free: f64, partition_ru: f64) -> f64 {
+    /// Seconds when each source partition is read alone, each at `per_source` RU/s, and
+    /// takes as long as its slowest bound.
+    fn slow(&self, per_source: f64, partition_ru: f64) -> f64 {
         (self.slices.iter())
             .map(|(rd, spread, large)| {
                 let each = spread / self.partitions as f64;
                 let w = (0..self.partitions)
                     .map(|p| each + large.get(p).copied().unwrap_or(0.0))
                     .fold(0.0, f64::max);
-                (rd / free).max(w / partition_ru)
+                (rd / per_source).max(w / partition_ru)
             })
             .sum()
+    }
+
+    /// The duration's bounds when each source partition gives the copy `per_source` RU/s
+    /// and each new one takes `partition_ru` of the copy's `copy_ru`.
+    fn timing(&self, per_source: f64, partition_ru: f64, copy_ru: f64) -> Timing {
+        let busiest_source = self.slices.iter().map(|s| s.0).fold(0.0, f64::max);
+        let reads = busiest_source / per_source;
+        let writes = self.hottest() / partition_ru;
+        let low = reads.max(writes);
+        let high = self.slow(per_source, partition_ru).max(low);
+        let bound = match () {
+            _ if reads >= writes => "source reads",
+            _ if writes > self.write / copy_ru * 1.05 => "hottest partition",
+            _ => "target RU/s",
+        };
+        Timing {
+            seconds: Range { low, high },
+            bound,
+        }
     }
 }
 
@@ -228,6 +272,31 @@ fn large_values(c: &crate::engine::Container) -> std::collections::BTreeSet<u64>
     out
 }
 
+/// `a / b`, 1 when `b` is nothing.
+fn ratio(a: f64, b: f64) -> f64 {
+    match b > 0.0 {
+        true => a / b,
+        false => 1.0,
+    }
+}
+
+/// The copy's read and write RU over every document read, at the container's size: each
+/// size class's count at the charge of its mean size (the charges are linear within it),
+/// and 0.2 RU per indexed term.
+fn exact(inp: &Inputs<'_>) -> (f64, f64) {
+    let scale = inp.storage_bytes as f64 / inp.input.bytes.max(1) as f64;
+    let (mut rd, mut wr) = (0.0, 0.0);
+    for &(n, bytes, terms) in &inp.trace.sizes.classes {
+        if n == 0 {
+            continue;
+        }
+        let mean = bytes as f64 / n as f64;
+        rd += read(mean) * n as f64;
+        wr += create(mean, 0.0) * n as f64 + RU_PER_TERM * terms as f64;
+    }
+    (rd * scale, wr * scale)
+}
+
 /// Adds `x` at `i`, growing `v` as needed.
 fn add_at(v: &mut Vec<f64>, i: usize, x: f64) {
     if v.len() <= i {
@@ -243,7 +312,8 @@ pub fn charges(r: &Record, w: f64) -> (f64, f64) {
 }
 
 /// USD for the copy: the new container's `copy_ru` over its whole clock hours in every
-/// region (the slow and fast ends), or serverless, its `ru` at the price per million.
+/// region (the slow and fast ends) at list price (a reservation covers the steady
+/// throughput, not a temporary one), or serverless, its `ru` at the price per million.
 fn money(inp: &Inputs<'_>, copy_ru: f64, ru: f64, seconds: Range) -> Range {
     let p = inp.prices;
     if p.model == Model::Serverless {
@@ -268,21 +338,34 @@ fn money(inp: &Inputs<'_>, copy_ru: f64, ru: f64, seconds: Range) -> Range {
 }
 
 /// The new container once the copy is done and its throughput is back at the workload's.
-fn after(inp: &Inputs<'_>, mut during: crate::engine::Container, copied: usize) -> After {
+fn after(
+    inp: &Inputs<'_>,
+    mut during: crate::engine::Container,
+    copied: usize,
+    copy_ru: f64,
+) -> After {
     let t = &inp.target;
     let workload_partitions = t.container.partitions().len();
-    during.set_throughput(in_mode(during.throughput(), t.ru));
+    let limits = *during.limits();
+    let created = in_mode(during.throughput(), copy_ru).even_partitions(inp.storage_bytes, &limits);
+    if inp.prices.model != Model::Serverless {
+        during.set_throughput(in_mode(during.throughput(), t.ru));
+    }
     let partitions = during.partitions().len().max(copied);
     let added = partitions.saturating_sub(workload_partitions) as f64;
     let fan_out_extra_ru = match (t.replay.need_ru, t.replay.ru > 0.0) {
         (Some(need), true) => {
-            need * t.replay.fan_out_reads * QUERY_RU_PER_PARTITION * added / t.replay.ru
+            Some(need * t.replay.fan_out_reads * QUERY_RU_PER_PARTITION * added / t.replay.ru)
         }
-        _ => 0.0,
+        _ => None,
     };
     After {
         workload_partitions,
         partitions,
+        created_at_copy_partitions: match inp.prices.model {
+            Model::Serverless => partitions,
+            _ => created.max(workload_partitions),
+        },
         fan_out_extra_ru,
         ru: t.ru,
         merge_possible: crate::pricing::relief::merge_possible(

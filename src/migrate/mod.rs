@@ -33,6 +33,8 @@ pub struct Source<'a> {
     pub load_ru: Option<f64>,
     /// The share of the workload's RU its writes take.
     pub write_share: f64,
+    /// Its largest value and projected bytes, when past 20 GB beyond chance.
+    pub largest: Option<(String, u64)>,
 }
 
 /// The new container, under the new key.
@@ -43,6 +45,8 @@ pub struct Target<'a> {
     pub container: &'a Container,
     /// The workload's RU/s on it afterwards (the source's).
     pub ru: f64,
+    /// Its key's levels.
+    pub levels: usize,
     /// What the replayed workload charged it, RU, and of that the reads that visit every
     /// partition (their count).
     pub replay: Replayed,

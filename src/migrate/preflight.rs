@@ -10,9 +10,10 @@
 //! **Collisions.** Ids are unique only within a logical partition, so two source items of
 //! one id under different source values that share a new value collide on insert. They are
 //! counted exactly on the sample (on the ids the trace kept, see [`crate::stats::copy`]).
-//! At the container's size the conflicting items are taken at the sample's share of its
-//! items: a lower bound, since a snapshot holding a share `s` of the items holds both items
-//! of a pair only with chance `s²`.
+//! At the container's size that count (over the share of ids the trace kept) is a lower
+//! bound: the container holds every pair the sample does, and more that the sample holds
+//! one item of or none (a snapshot of a share `s` of the items holds both items of a pair
+//! with chance `s²`); the copy fails on the first.
 
 use super::Inputs;
 use crate::engine::{Epk, Limits};
@@ -118,7 +119,7 @@ fn collided(inp: &Inputs<'_>) -> CollisionsReport {
     CollisionsReport {
         sample_pairs: c.pairs.len() as u64,
         sample_conflicts: c.conflicts,
-        estimated_conflicts: c.conflicts as f64 * inp.weight(),
+        estimated_conflicts: c.conflicts as f64 / inp.trace.kept_share(),
         repeated: c.repeated,
         pairs: (c.pairs.into_iter().take(MAX_LISTED))
             .map(|p| CollisionPair {
@@ -169,9 +170,19 @@ fn portal(inp: &Inputs<'_>) -> Vec<String> {
 pub fn failures(pre: &Preflight, inp: &Inputs<'_>) -> Vec<String> {
     let limit = Limits::default().logical_bytes;
     let mut out = Vec::new();
-    for b in pre.breaches.iter().filter(|b| b.low_bytes > limit) {
+    let certain: Vec<&Breach> = pre
+        .breaches
+        .iter()
+        .filter(|b| b.low_bytes > limit)
+        .collect();
+    if let Some(b) = certain.first() {
+        let more = match certain.len() - 1 {
+            0 => String::new(),
+            1 => "; 1 more value would stop it later".to_owned(),
+            n => format!("; {n} more values would stop it later"),
+        };
         out.push(format!(
-            "value {} of {} reaches 20 GB at {:.0}% of the copy ({} at the target): the copy stops with 403 substatus 1014",
+            "value {} of {} reaches 20 GB at {:.0}% of the copy ({} at the target): the copy stops with 403 substatus 1014{more}",
             b.value,
             inp.target.spec,
             b.stops_at * 100.0,
@@ -180,10 +191,12 @@ pub fn failures(pre: &Preflight, inp: &Inputs<'_>) -> Vec<String> {
     }
     let c = &pre.collisions;
     if c.sample_conflicts > 0 {
+        let (pairs, are) = match c.sample_pairs {
+            1 => (format!("1 (id, {}) pair", inp.target.spec), "is"),
+            n => (format!("{n} (id, {}) pairs", inp.target.spec), "are"),
+        };
         out.push(format!(
-            "{} (id, {}) pairs in the sample are held by more than one item ({} inserts conflict; at least {} at the target): the copy fails on insert conflicts",
-            c.sample_pairs,
-            inp.target.spec,
+            "{pairs} in the sample {are} held by more than one item ({} inserts conflict, at least {} at the target): the copy fails on insert conflicts",
             c.sample_conflicts,
             thousands(c.estimated_conflicts.round())
         ));
@@ -204,18 +217,37 @@ pub fn notes(pre: &Preflight, inp: &Inputs<'_>) -> Vec<String> {
             b.stops_at * 100.0
         ));
     }
-    if pre.missing.documents > 0 {
+    let kept = inp.trace.kept_share();
+    if kept < 1.0 {
         out.push(format!(
-            "{} sample documents ({} items, {} at the target) lack {}: they are copied under no key value, all into one logical partition",
-            pre.missing.documents,
+            "the trace kept the items of 1 id in {} within --memory (an eighth of it): collisions are counted on those and scaled; {} times the --memory counts them all",
+            thousands(1.0 / kept),
+            thousands(1.0 / kept)
+        ));
+    }
+    if pre.missing.documents > 0 {
+        let where_ = match inp.target.levels {
+            1 => "under no key value, all into one logical partition",
+            _ => "with the levels they lack undefined",
+        };
+        out.push(format!(
+            "{} sample documents ({} items, {} at the target) lack {}: they are copied {where_}",
+            thousands(pre.missing.documents as f64),
             thousands(pre.missing.items as f64),
             human_bytes(pre.missing.bytes),
             inp.target.spec
         ));
     }
+    if let Some((value, bytes)) = &inp.source.largest {
+        out.push(format!(
+            "under {} the container's largest value, {value}, is projected to {} at this size, past 20 GB: the container cannot hold it today, so plan at the size it has (--target-storage)",
+            inp.source.spec,
+            human_bytes(*bytes)
+        ));
+    }
     if let Some(t) = pre.default_ttl {
         out.push(format!(
-            "the container's defaultTtl ({t}) is not copied: set it on the new container before the copy"
+            "the container's defaultTtl ({t}) is not copied: set it on the new container before the copy; each item's expiry then counts again from the copy, which rewrites its _ts"
         ));
     }
     out.extend(pre.portal.iter().cloned());

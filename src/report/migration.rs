@@ -128,8 +128,8 @@ pub struct CopyCost {
     /// RU to write every item into the new container (a create under its indexing policy).
     pub write_ru: f64,
     /// With `--online`: RU the source's own writes pay extra while the copy runs (over the
-    /// slowest duration).
-    pub online_ru: f64,
+    /// slowest duration); `null` offline or without a log's rates.
+    pub online_ru: Option<f64>,
     /// The surcharge on the source's writes taken with `--online` (1: charged double).
     pub online_surcharge: Option<f64>,
     /// RU/s the source has left for the copy's reads beyond its workload.
@@ -142,13 +142,16 @@ pub struct CopyCost {
     pub partition_ru: f64,
     /// The share of the writes' RU that the busiest of them takes.
     pub hottest_share: f64,
-    /// The duration's bounds, seconds.
-    pub seconds: Range,
+    /// Whether the account is serverless (the copy is billed by its RU, and the new
+    /// container serves what its partitions do).
+    pub serverless: bool,
+    /// The duration's bounds, seconds; `null` when the source has no RU/s left for it.
+    pub seconds: Option<Range>,
     /// What bounds the fast end: `source reads`, `target RU/s` or `hottest partition`.
-    pub bound: String,
+    pub bound: Option<String>,
     /// USD: the new container's throughput over the copy's hours (whole clock hours), in
-    /// every region; serverless: the copy's RU.
-    pub money: Range,
+    /// every region, at list price; serverless: the copy's RU. `null` with `seconds`.
+    pub money: Option<Range>,
 }
 
 /// A low and a high figure.
@@ -165,11 +168,15 @@ pub struct Range {
 pub struct After {
     /// Physical partitions for the workload alone (created at its throughput).
     pub workload_partitions: usize,
-    /// Physical partitions left after the copy (splits are not undone).
+    /// Physical partitions left after the copy (splits are not undone), for a container
+    /// created at the workload's throughput and raised for the copy.
     pub partitions: usize,
+    /// Physical partitions of a new container created at the copy's throughput instead
+    /// (⌈RU/s ÷ 6,000⌉ manual, ÷ 10,000 autoscale, split for its storage).
+    pub created_at_copy_partitions: usize,
     /// RU/s the workload's reads that visit every partition pay for the partitions the
-    /// copy added.
-    pub fan_out_extra_ru: f64,
+    /// copy added; `null` without a log's rates.
+    pub fan_out_extra_ru: Option<f64>,
     /// The RU/s the workload runs at afterwards.
     pub ru: f64,
     /// Whether the container could merge partitions back (under 3,000 RU/s and 20 GB each

@@ -116,7 +116,8 @@ fn preflight(p: &MigrationReport) -> Section {
     let missing = match f.missing.documents {
         0 => "none".to_owned(),
         n => format!(
-            "{n} sample documents ({} items, {} at the target)",
+            "{} sample documents ({} items, {} at the target)",
+            thousands(n as f64),
             thousands(f.missing.items as f64),
             human_bytes(f.missing.bytes)
         ),
@@ -142,6 +143,9 @@ fn preflight(p: &MigrationReport) -> Section {
     }
 }
 
+/// The logical-partition limit, bytes.
+const LIMIT: u64 = 20_000_000_000;
+
 fn breaches(b: &[Breach]) -> String {
     match b.len() {
         0 => "none".to_owned(),
@@ -149,9 +153,13 @@ fn breaches(b: &[Breach]) -> String {
             "{n}: {}",
             (b.iter().take(5))
                 .map(|b| format!(
-                    "{} ({}) stops the copy at {:.0}%",
+                    "{} ({}) {} the copy at {:.0}%",
                     b.value,
                     human_bytes(b.bytes),
+                    match b.low_bytes > LIMIT {
+                        true => "stops",
+                        false => "may stop",
+                    },
                     b.stops_at * 100.0
                 ))
                 .collect::<Vec<_>>()
@@ -162,10 +170,6 @@ fn breaches(b: &[Breach]) -> String {
 
 fn copy(p: &MigrationReport) -> Section {
     let c = &p.copy;
-    let span = |low: f64, high: f64| match (human_duration(low), human_duration(high)) {
-        (a, b) if a == b => a,
-        (a, b) => format!("{a} to {b}"),
-    };
     let mut rows = vec![
         (
             "read (change feed)".to_owned(),
@@ -175,36 +179,17 @@ fn copy(p: &MigrationReport) -> Section {
             "write (creates)".to_owned(),
             format!("{} RU", thousands(c.write_ru.round())),
         ),
-        (
-            "duration".to_owned(),
-            format!(
-                "{} (fast end bounded by {}; {} partitions at {} RU/s each, the busiest takes {:.0}% of the writes; {} RU/s free on the source)",
-                span(c.seconds.low, c.seconds.high),
-                c.bound,
-                c.copy_partitions,
-                thousands(c.partition_ru.round()),
-                c.hottest_share * 100.0,
-                thousands(c.source_ru_free.max(0.0).round())
-            ),
-        ),
-        (
-            "money".to_owned(),
-            format!(
-                "{} to {} USD ({} RU/s on the new container over the copy's clock hours)",
-                thousands(c.money.low),
-                thousands(c.money.high),
-                thousands(c.copy_ru)
-            ),
-        ),
+        ("duration".to_owned(), duration(c)),
+        ("money".to_owned(), money(p)),
     ];
     if let Some(f) = c.online_surcharge {
+        let ru = match c.online_ru {
+            Some(ru) => format!("{} RU", thousands(ru.round())),
+            None => "unknown without a log's rates".to_owned(),
+        };
         rows.push((
             "online surcharge".to_owned(),
-            format!(
-                "{} RU on the source's writes ({:.0}% extra)",
-                thousands(c.online_ru.round()),
-                f * 100.0
-            ),
+            format!("{ru} on the source's writes ({:.0}% extra)", f * 100.0),
         ));
     }
     Section {
@@ -213,10 +198,56 @@ fn copy(p: &MigrationReport) -> Section {
     }
 }
 
+/// "a to b", or one figure when both ends say the same.
+fn span(low: String, high: String) -> String {
+    match low == high {
+        true => low,
+        false => format!("{low} to {high}"),
+    }
+}
+
+/// `n` `what`s, the plural with an s.
+fn count(n: usize, what: &str) -> String {
+    match n {
+        1 => format!("1 {what}"),
+        _ => format!("{} {what}s", thousands(n as f64)),
+    }
+}
+
+fn duration(c: &super::migration::CopyCost) -> String {
+    let Some(s) = c.seconds else {
+        return "none: the source has no RU/s left for the copy's reads".to_owned();
+    };
+    format!(
+        "{} (the fast end bounded by the {}; {} at {} RU/s each, the busiest takes {:.0}% of the writes; {} RU/s free on the source)",
+        span(human_duration(s.low), human_duration(s.high)),
+        c.bound.as_deref().unwrap_or("source reads"),
+        count(c.copy_partitions, "partition"),
+        thousands(c.partition_ru.round()),
+        c.hottest_share * 100.0,
+        thousands(c.source_ru_free.max(0.0).round())
+    )
+}
+
+fn money(p: &MigrationReport) -> String {
+    let c = &p.copy;
+    let Some(m) = c.money else {
+        return "none: the copy cannot run".to_owned();
+    };
+    let usd = span(thousands(m.low), thousands(m.high));
+    match !c.serverless {
+        true => format!(
+            "{usd} USD ({} RU/s on the new container over the copy's clock hours, at list price)",
+            thousands(c.copy_ru)
+        ),
+        false => format!("{usd} USD (the copy's RU at the price per million)"),
+    }
+}
+
 fn after(p: &MigrationReport) -> Section {
     let a = &p.after;
     let added = a.partitions.saturating_sub(a.workload_partitions);
-    let partitions = match added {
+    let mut partitions = match added {
         0 => format!("{} (as for the workload alone)", a.partitions),
         n => format!(
             "{} (the workload alone: {}; the copy's {} RU/s added {n}, which stay after the throughput comes down)",
@@ -225,28 +256,36 @@ fn after(p: &MigrationReport) -> Section {
             thousands(p.copy.copy_ru)
         ),
     };
+    if a.created_at_copy_partitions != a.partitions {
+        partitions.push_str(&format!(
+            "; created at {} RU/s instead of raised, {}",
+            thousands(p.copy.copy_ru),
+            count(a.created_at_copy_partitions, "partition")
+        ));
+    }
     Section {
         heading: "After the copy".to_owned(),
         rows: vec![
             ("partitions".to_owned(), partitions),
             (
                 "fan-out".to_owned(),
-                match a.fan_out_extra_ru > 0.0 {
-                    true => format!(
+                match a.fan_out_extra_ru {
+                    Some(ru) if ru > 0.0 => format!(
                         "+{} RU/s for reads that visit every partition",
-                        thousands(a.fan_out_extra_ru.round())
+                        thousands(ru.round())
                     ),
-                    false => "no extra cost".to_owned(),
+                    Some(_) => "no extra cost".to_owned(),
+                    None => "unknown without a log's rates".to_owned(),
                 },
             ),
             (
                 "merge back".to_owned(),
                 match a.merge_possible {
                     true => format!(
-                        "possible at {} RU/s (under 3,000 RU/s and 20 GB a partition)",
+                        "possible at {} RU/s (under 3,000 RU/s and 20 GB per partition on average)",
                         thousands(a.ru)
                     ),
-                    false => "not possible (3,000 RU/s and 20 GB a partition on average, one write region)".to_owned(),
+                    false => "not possible (it needs under 3,000 RU/s and 20 GB per partition on average, one write region)".to_owned(),
                 },
             ),
         ],

@@ -32,6 +32,7 @@ pub fn migrate(args: &MigrateArgs, runner: &mut dyn Runner) -> Result<Migrated> 
     let settings = Settings::with_declared(c, declaration)?;
     let copy_ru = copy_throughput(args, &settings.target)?;
     let to_spec = to.to_string();
+    let levels = to.levels().len();
     let plan = Plan {
         declared: Some(from.spec.clone()),
         candidates: vec![from, Candidate::new(to, "the new key (--to)")],
@@ -43,13 +44,12 @@ pub fn migrate(args: &MigrateArgs, runner: &mut dyn Runner) -> Result<Migrated> 
     req.trace = Some((0, 1));
     let mut outcome = runner.run(req)?;
     let Some(trace) = outcome.trace.take() else {
-        bail!(
-            "the copy was not traced (documents from profiles hold no items): give the documents"
-        );
+        bail!("the copy was not traced: give the documents");
     };
     let m = measured(&outcome);
     let opts = settings.report_options(c, None, &outcome, &finish);
     let storage_bytes = opts.target.storage_bytes;
+    refuse_smaller(storage_bytes, outcome.input.bytes)?;
     let ru = opts.target.throughput.max_ru();
     let input = outcome.input.clone();
     let report = build_report(outcome.evaluations, outcome.input, &opts);
@@ -65,11 +65,14 @@ pub fn migrate(args: &MigrateArgs, runner: &mut dyn Runner) -> Result<Migrated> 
             ru,
             load_ru: f.cost.load_ru,
             write_share: m.write_share,
+            largest: (m.largest.clone())
+                .map(|(label, bytes)| (crate::redact::hider(c.redact)(&label), bytes)),
         },
         target: Target {
             spec: to_spec,
             container: &m.containers.1,
             ru,
+            levels,
             replay: Replayed {
                 need_ru: need(t),
                 ..m.replay
@@ -102,6 +105,8 @@ struct Measured {
     replay: Replayed,
     /// What the sample is.
     sample: crate::project::kinds::SampleKind,
+    /// The source key's largest value and its bytes, when past 20 GB beyond chance.
+    largest: Option<(String, u64)>,
 }
 
 fn measured(outcome: &crate::advisor::pipeline::Outcome) -> Measured {
@@ -118,6 +123,9 @@ fn measured(outcome: &crate::advisor::pipeline::Outcome) -> Measured {
             need_ru: None,
         },
         sample: outcome.kinds.sample,
+        largest: (ev[0].projection.largest.as_ref())
+            .filter(|l| l.low > crate::engine::Limits::default().logical_bytes)
+            .map(|l| (l.label.clone(), l.bytes)),
     }
 }
 
@@ -131,6 +139,18 @@ fn keys(args: &MigrateArgs) -> Result<(Candidate, Declaration, Option<i64>, KeyS
         bail!("--to {to} is the container's key already: there is nothing to copy");
     }
     Ok((from, declaration, ttl, to))
+}
+
+/// Refuses a container smaller than the sample read from it.
+fn refuse_smaller(storage: u64, sample: u64) -> Result<()> {
+    if storage < sample {
+        bail!(
+            "the container ({}) is smaller than the sample ({}): give --target-storage with the container's size",
+            crate::units::human_bytes(storage),
+            crate::units::human_bytes(sample)
+        );
+    }
+    Ok(())
 }
 
 /// What the new key needs for the workload, when the log gives rates.
@@ -189,6 +209,11 @@ fn copy_throughput(args: &MigrateArgs, target: &crate::project::Target) -> Resul
     let Some(ru) = args.copy_throughput else {
         return Ok(None);
     };
+    if args.common.serverless {
+        bail!(
+            "--copy-throughput cannot be given with --serverless: a serverless container serves what its partitions do (5,000 RU/s up to five, 1,000 more for each further one)"
+        );
+    }
     let flag = "--copy-throughput";
     let ru = match target.throughput {
         crate::engine::Throughput::Manual(_) => request::check_ru(ru, flag, 400.0, MANUAL_STEP)?,

@@ -11,7 +11,12 @@
 //! budget, documents are kept by the hash of their id (those whose hash has its `level`
 //! lowest bits zero, a share `2^-level`), and the level rises one step at a time until the
 //! records fit. Every document of an id is kept or dropped together, so the collisions of
-//! the ids kept are exact, and stand for `2^level` times as many.
+//! the ids kept are exact, and stand for `2^level` times as many. Each reading thread's
+//! trace has the whole budget and merged traces fit it again: the level is the lowest at
+//! which all the records fit, however the input was divided.
+//!
+//! Every document, kept or not, counts in [`SizeClasses`]: the copy's request units are
+//! sums over all of them.
 
 use serde::Serialize;
 
@@ -85,6 +90,41 @@ pub struct CopyTrace {
     level: u32,
     /// Documents seen, kept or not.
     pub documents: u64,
+    /// Every document's bytes and terms, by size class.
+    pub sizes: SizeClasses,
+}
+
+/// Documents by size class: ≤ 1 KB, then (2^(i-1), 2^i] KB up to 2,048 KB, then larger;
+/// each with its count, bytes and indexed terms. The published charges are linear in size
+/// between these sizes, so a class's charges are its count times the charge of its mean.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SizeClasses {
+    /// Per class: documents, bytes, terms.
+    pub classes: [(u64, u64, u64); SIZE_CLASSES],
+}
+
+/// Classes of [`SizeClasses`].
+pub const SIZE_CLASSES: usize = 13;
+
+impl SizeClasses {
+    /// Adds a document of `bytes` and `terms`.
+    pub fn add(&mut self, bytes: u64, terms: u64) {
+        let kb = bytes.div_ceil(1024).max(1);
+        let class = (kb.next_power_of_two().trailing_zeros() as usize).min(SIZE_CLASSES - 1);
+        let c = &mut self.classes[class];
+        c.0 += 1;
+        c.1 = c.1.saturating_add(bytes);
+        c.2 = c.2.saturating_add(terms);
+    }
+
+    /// Adds what `other` counted.
+    pub fn merge(&mut self, other: &SizeClasses) {
+        for (a, b) in self.classes.iter_mut().zip(&other.classes) {
+            a.0 += b.0;
+            a.1 = a.1.saturating_add(b.1);
+            a.2 = a.2.saturating_add(b.2);
+        }
+    }
 }
 
 impl CopyTrace {
@@ -109,6 +149,7 @@ impl CopyTrace {
     /// Adds one document.
     pub fn add(&mut self, r: Record) {
         self.documents += 1;
+        self.sizes.add(u64::from(r.bytes), u64::from(r.terms));
         if !self.keeps(r.id) {
             return;
         }
@@ -122,6 +163,7 @@ impl CopyTrace {
         self.budget = self.budget.max(other.budget);
         self.level = self.level.max(other.level);
         self.documents += other.documents;
+        self.sizes.merge(&other.sizes);
         self.used += other.used;
         self.records.extend(other.records);
         self.refilter();
@@ -318,5 +360,31 @@ mod tests {
         assert_eq!(a.kept_share(), whole.kept_share());
         assert_eq!(key(&a), key(&whole));
         assert_eq!(a.documents, whole.documents);
+        assert_eq!(a.sizes, whole.sizes);
+        assert_eq!(
+            whole.sizes.classes[0],
+            (4_000, 4_000_000, 40_000),
+            "all 1,000 bytes"
+        );
+    }
+
+    #[test]
+    fn size_classes_end_at_the_published_sizes() {
+        let mut s = SizeClasses::default();
+        for bytes in [
+            1,
+            1024,
+            1025,
+            2048,
+            2049,
+            4096,
+            2048 * 1024,
+            2048 * 1024 + 1,
+            u64::MAX / 2,
+        ] {
+            s.add(bytes, 1);
+        }
+        let counts: Vec<u64> = s.classes.iter().map(|c| c.0).collect();
+        assert_eq!(counts, [2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2]);
     }
 }
