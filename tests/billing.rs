@@ -878,3 +878,83 @@ fn every_format_shows_both_bills_of_the_recommended_key() {
         assert!(!run(format, &[]).contains("as provisioned"), "{format}");
     }
 }
+
+/// How a candidate fits the throughput given, read from its own figures: 0 served, 1 served
+/// only by throughput redistribution (split evenly it needs more, redistributed no more, its
+/// hot spot holding still), 2 short of it even so.
+fn fit_of(c: &serde_json::Value, given: f64) -> u8 {
+    let required = c["cost"]["required_ru"].as_f64().unwrap();
+    let r = &c["redistribution"];
+    let redistributed = r["needed_ru"].as_f64();
+    let stable = r["stable"].as_bool() == Some(true);
+    match required > given {
+        false => 0,
+        true if stable && redistributed.is_some_and(|n| n <= given) => 1,
+        true => 2,
+    }
+}
+
+#[test]
+fn a_key_only_redistribution_serves_ranks_below_the_keys_that_need_none_at_its_redistributed_bill()
+{
+    let given = 1_000.0;
+    let report = json(&[
+        "analyze",
+        "fixtures/multitenant/docs.ndjson",
+        "--queries",
+        "fixtures/multitenant/queries.ndjson",
+        "--throughput",
+        "1000",
+        "--format",
+        "json",
+    ]);
+    let all = report["candidates"].as_array().unwrap();
+    let violation = |c: &serde_json::Value| {
+        (c["findings"].as_array().unwrap().iter()).any(|f| f["severity"] == "violation")
+    };
+    let classes: Vec<(bool, u8)> = all
+        .iter()
+        .map(|c| (violation(c), fit_of(c, given)))
+        .collect();
+    let mut sorted = classes.clone();
+    sorted.sort();
+    assert_eq!(
+        classes, sorted,
+        "served, then redistributed, then short, in each class"
+    );
+    let served_only: Vec<&serde_json::Value> =
+        all.iter().filter(|c| fit_of(c, given) == 1).collect();
+    assert!(
+        served_only.len() >= 2,
+        "the tenant keys' hot spot holds still"
+    );
+    for c in &served_only {
+        assert_eq!(c["redistribution"]["only_served"], true, "{}", c["key"]);
+        let shortfall = (c["findings"].as_array().unwrap().iter())
+            .find(|f| f["code"] == "THROUGHPUT_SHORTFALL")
+            .expect("a shortfall split evenly");
+        let m = shortfall["message"].as_str().unwrap();
+        assert!(
+            m.contains("throughput redistribution would serve it within the 1000 RU/s given"),
+            "{m}"
+        );
+    }
+    // Among them, the redistributed bill orders.
+    let bills: Vec<f64> = (all.iter())
+        .filter(|c| fit_of(c, given) == 1 && violation(c) == violation(served_only[0]))
+        .map(|c| c["redistribution"]["needed_ru"].as_f64().unwrap())
+        .collect();
+    assert!(bills.windows(2).all(|w| w[0] <= w[1]), "{bills:?}");
+    // Without a throughput given, nothing is served only by redistribution.
+    let plain = json(&[
+        "analyze",
+        "fixtures/multitenant/docs.ndjson",
+        "--queries",
+        "fixtures/multitenant/queries.ndjson",
+        "--format",
+        "json",
+    ]);
+    for c in plain["candidates"].as_array().unwrap() {
+        assert_ne!(c["redistribution"]["only_served"], true, "{}", c["key"]);
+    }
+}

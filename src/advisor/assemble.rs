@@ -239,7 +239,7 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
     let mut findings = findings::findings(e, &opts.target, &cost, given, opts.redact);
     let relief = relief::relief(e, &cost, &opts.target, &opts.prices);
     if let Some(r) = &relief {
-        relief::annotate(&mut findings, r);
+        relief::annotate(&mut findings, r, &cost);
     }
     let w = &e.workload;
     let report = CandidateReport {
@@ -296,13 +296,14 @@ fn candidate(e: &mut Evaluation, opts: &ReportOptions) -> (CandidateReport, need
             .then(|| super::map::partition_load(e, &opts.prices, cost.required_ru)),
         timeline: (opts.timeline.as_ref())
             .map(|b| super::timeline::timeline(e, &cost, b, &opts.target)),
-        redistribution: relief.as_ref().map(redistribution_report),
+        redistribution: relief.as_ref().map(|r| redistribution_report(r, &cost)),
     };
     (report, cost)
 }
 
-fn redistribution_report(r: &relief::Relief) -> RedistributionReport {
+fn redistribution_report(r: &relief::Relief, cost: &need::Cost) -> RedistributionReport {
     RedistributionReport {
+        only_served: relief::only_redistribution(r, cost),
         needed_ru: r.needed_ru,
         even_ru: r.even_ru.round(),
         hottest_partition_ru: r.hottest_ru.round(),

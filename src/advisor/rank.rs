@@ -13,24 +13,71 @@ fn has_violation(c: &CandidateReport) -> bool {
     c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
-/// Orders candidates: without violations first; in each class the keys that need only the
-/// service's minimum first (they bill the same; then by their loads below it); the rest by score, then
-/// by spec (stable), and each run of keys that need the same RU/s as the run's first
-/// (within [`SAME_COST`]: the replay's own noise) by what an expert weighs between keys of
-/// one cost, as [`decided`] says it: no priced hazard, headroom, simplicity, the score.
+/// Orders candidates: without violations first; with a throughput given, in each class
+/// the keys it serves first, then those only throughput redistribution serves within it
+/// (at their redistributed bill), then those that need more; in each of these
+/// the keys that need only the service's minimum first (they bill the same; then by their
+/// loads below it); the rest by score, then by spec (stable), and each run of keys that
+/// need the same RU/s as the run's first (within [`SAME_COST`]: the replay's own noise) by
+/// what an expert weighs between keys of one cost, as [`decided`] says it: no priced
+/// hazard, headroom, simplicity, the score.
 pub fn rank(candidates: &mut [CandidateReport]) {
     candidates.sort_by(|a, b| {
         has_violation(a)
             .cmp(&has_violation(b))
+            .then(fit(a).cmp(&fit(b)))
+            .then(redistributed(a).total_cmp(&redistributed(b)))
             .then(b.exact_score.total_cmp(&a.exact_score))
             .then_with(|| a.key.spec.cmp(&b.key.spec))
     });
-    let clean = candidates.partition_point(|c| !has_violation(c));
-    let (without, with) = candidates.split_at_mut(clean);
-    order_class(without);
-    order_class(with);
+    let mut start = 0;
+    while start < candidates.len() {
+        let class = |c: &CandidateReport| (has_violation(c), fit(c));
+        let first = class(&candidates[start]);
+        let end = start + candidates[start..].partition_point(|c| class(c) == first);
+        if first.1 != Fit::Redistributed {
+            order_class(&mut candidates[start..end]);
+        }
+        start = end;
+    }
     for (i, c) in candidates.iter_mut().enumerate() {
         c.rank = i + 1;
+    }
+}
+
+/// How a key fits the throughput given (a flag or a template): all fit when none is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Fit {
+    /// It needs no more than is given.
+    Served,
+    /// Only throughput redistribution serves it within what is given: split evenly it
+    /// needs more, each partition given its own load no more, and its hot spot holds still.
+    Redistributed,
+    /// It needs more than is given, even redistributed.
+    Short,
+}
+
+fn fit(c: &CandidateReport) -> Fit {
+    let (Some(given), Some(required)) = (c.cost.provisioned.as_ref(), c.cost.required_ru) else {
+        return Fit::Served;
+    };
+    match given.ru {
+        Some(g) if required > g => match c.redistribution.as_ref().is_some_and(|r| r.only_served) {
+            true => Fit::Redistributed,
+            false => Fit::Short,
+        },
+        _ => Fit::Served,
+    }
+}
+
+/// The redistributed bill a key that only redistribution serves ranks at (0 for the rest,
+/// which this leaves in score order).
+fn redistributed(c: &CandidateReport) -> f64 {
+    match fit(c) {
+        Fit::Redistributed => (c.redistribution.as_ref())
+            .and_then(|r| r.needed_ru)
+            .unwrap_or(0.0),
+        _ => 0.0,
     }
 }
 
@@ -287,6 +334,9 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     if has_violation(next) && !has_violation(best) {
         return format!("Decided: {n} has a violation, {b} none.");
     }
+    if fit(best) < fit(next) {
+        return fit_decided(best, next);
+    }
     if need::floor_tied(best, next) {
         return at_floor_decided(best, next);
     }
@@ -310,6 +360,34 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
         SAME_COST * 100.0
     );
     tie_broken(best, next, &same)
+}
+
+/// What decided between keys that fit the throughput given unlike: `best` needs less of it
+/// (none, or only redistribution), `next` more.
+fn fit_decided(best: &CandidateReport, next: &CandidateReport) -> String {
+    let (b, n) = (&best.key.spec, &next.key.spec);
+    let given = (best.cost.provisioned.as_ref())
+        .and_then(|p| p.ru)
+        .unwrap_or(0.0);
+    let redistributed = |c: &CandidateReport| thousands(redistributed(c));
+    let required = |c: &CandidateReport| thousands(c.cost.required_ru.unwrap_or(0.0));
+    let g = thousands(given);
+    match (fit(best), fit(next)) {
+        (Fit::Served, Fit::Redistributed) => format!(
+            "Decided: {n} fits the {g} RU/s given only with throughput redistribution (at {} RU/s; split evenly it needs {}), {b} without it.",
+            redistributed(next),
+            required(next)
+        ),
+        (Fit::Served, _) => format!(
+            "Decided: {n} needs {} RU/s, more than the {g} given; {b} fits them.",
+            required(next)
+        ),
+        _ => format!(
+            "Decided: {n} needs {} RU/s, more than the {g} given even redistributed; {b} fits them with throughput redistribution (at {} RU/s).",
+            required(next),
+            redistributed(best)
+        ),
+    }
 }
 
 /// What decided between two keys at the same service minimum: they bill the same, so the

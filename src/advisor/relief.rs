@@ -156,10 +156,33 @@ fn bursts_absorbed(loads: &[f64], share: f64, seconds: f64) -> bool {
     true
 }
 
-/// Ends each `HOT_PARTITION` of `findings` with [`sentence`].
-pub fn annotate(findings: &mut [Finding], r: &Relief) {
+/// Whether only throughput redistribution serves the key within the throughput provisioned
+/// (`cost.provisioned`): split evenly it needs more, with each partition given its own load
+/// it needs no more, and its hot spot holds still so a setting keeps serving it.
+pub fn only_redistribution(r: &Relief, cost: &Cost) -> bool {
+    let (Some(given), Some(required)) = (cost.provisioned.as_ref(), cost.required_ru) else {
+        return false;
+    };
+    required > given.ru && r.stable && r.needed_ru.is_some_and(|n| n <= given.ru)
+}
+
+/// Ends each `HOT_PARTITION` of `findings` with [`sentence`], and a `THROUGHPUT_SHORTFALL`
+/// that only redistribution serves (see [`only_redistribution`]) with what it would take.
+pub fn annotate(findings: &mut [Finding], r: &Relief, cost: &Cost) {
     for f in (findings.iter_mut()).filter(|f| f.code == FindingCode::HotPartition) {
         f.message = format!("{}; {}", f.message, sentence(r));
+    }
+    let (Some(given), Some(ru)) = (cost.provisioned.as_ref(), r.needed_ru) else {
+        return;
+    };
+    if !only_redistribution(r, cost) {
+        return;
+    }
+    for f in (findings.iter_mut()).filter(|f| f.code == FindingCode::ThroughputShortfall) {
+        f.message = format!(
+            "{}; throughput redistribution would serve it within the {:.0} RU/s given, at {ru:.0} (the hot spot stays on the same partitions), so it ranks below the keys that need no redistribution",
+            f.message, given.ru
+        );
     }
 }
 

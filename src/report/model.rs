@@ -579,6 +579,10 @@ pub struct CandidateReport {
 /// What the service itself does for a key's hot spot, without a new key.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RedistributionReport {
+    /// Whether only redistribution serves the key within the throughput provisioned: split
+    /// evenly it needs more, redistributed no more, and its hot spot holds still. Such a
+    /// key ranks below the keys that need no redistribution, at its redistributed bill.
+    pub only_served: bool,
     /// RU/s (an autoscale maximum) the key needs with each physical partition given its
     /// own busiest window's load, as the billing model provisions; `null` when its
     /// hottest partition needs more than the 20,000 RU/s one partition may be given, or a
