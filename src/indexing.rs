@@ -76,6 +76,18 @@ fn etag() -> IndexPath {
     }
 }
 
+/// The fields an `indexingPolicy` object may have.
+const POLICY_FIELDS: [&str; 8] = [
+    "indexingMode",
+    "automatic",
+    "includedPaths",
+    "excludedPaths",
+    "compositeIndexes",
+    "spatialIndexes",
+    "vectorIndexes",
+    "fullTextIndexes",
+];
+
 impl IndexingPolicy {
     /// The policy of a JSON `indexingPolicy` object (as in ARM templates and the SDKs);
     /// `source` names it in the report. Errors name the field (a JSON pointer).
@@ -86,6 +98,12 @@ impl IndexingPolicy {
                 kind(v)
             ));
         };
+        if let Some(k) = obj.keys().find(|k| !POLICY_FIELDS.contains(&k.as_str())) {
+            return Err(format!(
+                "/{k} is not a field of an indexing policy (expected {}); a template or plan is read with check --container, not --indexing-policy",
+                POLICY_FIELDS.join(", ")
+            ));
+        }
         let mode = match obj.get("indexingMode") {
             None => "consistent".to_owned(),
             Some(Value::String(m)) => m.to_ascii_lowercase(),

@@ -305,6 +305,8 @@ resource "azurerm_cosmosdb_sql_container" "events" {
         "b.auto.tfvars",
         "key = [\"/tenantId\", \"/userId\"]\n",
     );
+    // Loaded after terraform.tfvars though it sorts before it, as Terraform loads them.
+    write(&dir, "a.auto.tfvars", "ru = 2000\n");
     let json = |extra: &[&str]| -> serde_json::Value {
         let mut args = vec!["check", "--container"];
         args.extend(extra);
@@ -318,13 +320,14 @@ resource "azurerm_cosmosdb_sql_container" "events" {
         serde_json::from_slice(&out.stdout).unwrap()
     };
     // main.tf alone reads its directory: the key from the .auto.tfvars (it beats the
-    // variable's default), the database's throughput from terraform.tfvars.
+    // variable's default), the database from terraform.tfvars, its throughput from the
+    // .auto.tfvars loaded after it.
     let r = json(&[&main]);
     assert_eq!(r["check"]["key"], "/tenantId,/userId");
-    assert_eq!(r["target"]["throughput_ru"], 1000.0);
+    assert_eq!(r["target"]["throughput_ru"], 2000.0);
     let source = r["target"]["sources"]["throughput"].as_str().unwrap();
     assert!(
-        source.contains("database app's throughput = 1000"),
+        source.contains("database app's throughput = 2000"),
         "{source}"
     );
     // The directory reads the same; a --var-file given wins over the files Terraform loads.

@@ -1123,3 +1123,104 @@ fn r51_a_report_never_lands_on_a_module_it_reads_and_dev_stdout_is_written_throu
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(String::from_utf8_lossy(&out.stdout).contains("1 documents"));
 }
+
+#[test]
+fn r51_explain_value_text_that_opens_as_json_must_be_json() {
+    let deep = format!("{}{}", "[".repeat(130), "]".repeat(130));
+    for (value, says) in [
+        (r#"["a","b""#, "not valid JSON at column 8"),
+        (r#"["a",]"#, "not valid JSON at column 6"),
+        (r#""\ud800""#, "not valid JSON"),
+        (r#"{"tenant":"a"}"#, "a level of a key is a string"),
+        (deep.as_str(), "not valid JSON"),
+    ] {
+        let out = pkadvisor()
+            .args(["analyze", DOCS, "--explain", "/tenantId,/userId"])
+            .args(["--explain-value", value])
+            .output()
+            .unwrap();
+        refused(&out, says);
+        assert!(stderr(&out).contains("--explain-value"), "{}", stderr(&out));
+    }
+    // Bare text is still a string, and a JSON string the same value.
+    for value in ["contoso", r#""contoso""#] {
+        let out = pkadvisor()
+            .args([
+                "analyze",
+                DOCS,
+                "--explain",
+                "/tenantId",
+                "--format",
+                "json",
+            ])
+            .args(["--explain-value", value])
+            .output()
+            .unwrap();
+        let map = report(&out);
+        assert!(map.to_string().contains("contoso"), "{value}");
+    }
+}
+
+#[test]
+fn r51_an_indexing_policy_with_a_field_it_does_not_have_is_refused() {
+    let dir = scratch("r51-indexing");
+    let misspelt = write(
+        &dir,
+        "policy.json",
+        r#"{"indexingMode":"consistent","includedPath":[{"path":"/*"}]}"#,
+    );
+    for (file, field) in [
+        (misspelt.as_str(), "/includedPath is not a field"),
+        (
+            "tests/data/infra/arm-nested.json",
+            "/$schema is not a field",
+        ),
+    ] {
+        let out = pkadvisor()
+            .args(["analyze", DOCS, "--indexing-policy", file])
+            .output()
+            .unwrap();
+        refused(&out, field);
+        assert!(
+            stderr(&out).contains("check --container"),
+            "{}",
+            stderr(&out)
+        );
+    }
+    // Every field the service takes is read.
+    let full = write(
+        &dir,
+        "full.json",
+        r#"{"indexingMode":"consistent","automatic":true,"includedPaths":[{"path":"/*"}],"excludedPaths":[],"compositeIndexes":[],"spatialIndexes":[],"vectorIndexes":[],"fullTextIndexes":[]}"#,
+    );
+    let out = pkadvisor()
+        .args(["analyze", DOCS, "--indexing-policy", &full, "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn r51_a_log_container_named_for_a_log_of_no_containers_is_said_to_be_ignored() {
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            DOCS,
+            "--queries",
+            "fixtures/multitenant/queries.ndjson",
+        ])
+        .args(["--log-container", "db/events", "--key", "/tenantId", "-q"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let e = stderr(&out);
+    assert!(
+        e.contains("--log-container db/events: fixtures/multitenant/queries.ndjson is an operations log, which names no containers"),
+        "{e}"
+    );
+    assert_eq!(
+        e.matches("--log-container db/events").count(),
+        1,
+        "once: {e}"
+    );
+}

@@ -302,7 +302,13 @@ fn forged_profiles_with_a_valid_checksum_are_refused_by_their_shape() {
         p.to_string_lossy().into_owned()
     };
     type Forgery<'a> = (&'a str, &'a dyn Fn(&mut serde_json::Value), &'a str);
-    let cases: [Forgery<'_>; 7] = [
+    let cases: [Forgery<'_>; 8] = [
+        // Items that live minus five seconds.
+        (
+            "retention",
+            &|f| f["retention"] = serde_json::json!(-5.0),
+            "items live -5 seconds",
+        ),
         // 400,000 empty windows would each expand to a row of slices.
         (
             "windows",

@@ -11,6 +11,20 @@ use crate::input::side::read_capped;
 const MODULE_FILES: usize = 1_000;
 const MODULE_BYTES: u64 = 64 << 20;
 
+/// The variable files Terraform loads itself from a directory of `names` (sorted), in the
+/// order it loads them, each overriding the ones before: `terraform.tfvars`, then
+/// `terraform.tfvars.json`, then every `*.auto.tfvars` and `*.auto.tfvars.json` in lexical
+/// order of their names.
+fn loaded_vars(names: &[String]) -> Vec<&String> {
+    let named = |want: &'static str| names.iter().filter(move |n| n.as_str() == want);
+    let auto =
+        (names.iter()).filter(|n| n.ends_with(".auto.tfvars") || n.ends_with(".auto.tfvars.json"));
+    (named("terraform.tfvars"))
+        .chain(named("terraform.tfvars.json"))
+        .chain(auto)
+        .collect()
+}
+
 /// The containers of the Terraform module `path` (a `.tf` file: its directory; or a
 /// directory): every `.tf` file there, read as one configuration as Terraform reads it,
 /// with the variable files Terraform loads itself, then `given` (`--var-file`).
@@ -41,15 +55,7 @@ pub fn read_directory(path: &str, given: Option<(&str, &str)>) -> Result<Vec<Dec
     names.sort();
     let is = |n: &str, tail: &str| n.to_ascii_lowercase().ends_with(tail);
     let tf: Vec<&String> = names.iter().filter(|n| is(n, ".tf")).collect();
-    let auto: Vec<&String> = (names.iter())
-        .filter(|n| {
-            let l = n.to_ascii_lowercase();
-            l == "terraform.tfvars"
-                || l == "terraform.tfvars.json"
-                || is(n, ".auto.tfvars")
-                || is(n, ".auto.tfvars.json")
-        })
-        .collect();
+    let auto = loaded_vars(&names);
     if tf.is_empty() {
         bail!(
             "{path}: no .tf file in {}: --container takes a Terraform file or module directory, or ARM/Terraform JSON",
@@ -82,4 +88,40 @@ pub fn read_directory(path: &str, given: Option<(&str, &str)>) -> Result<Vec<Dec
         .collect::<Result<Vec<_>>>()?;
     vars.extend(given.map(|(n, t)| (n.to_owned(), t.to_owned())));
     Ok(super::read_module(&files, &vars)?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variable_files_load_in_terraforms_order() {
+        let mut names: Vec<String> = [
+            "b.auto.tfvars.json",
+            "a.auto.tfvars",
+            "terraform.tfvars.json",
+            "terraform.tfvars",
+            "main.tf",
+            "prod.tfvars",
+            "c.auto.tfvars",
+        ]
+        .map(String::from)
+        .to_vec();
+        names.sort();
+        let order: Vec<&str> = loaded_vars(&names)
+            .into_iter()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            order,
+            [
+                "terraform.tfvars",
+                "terraform.tfvars.json",
+                "a.auto.tfvars",
+                "b.auto.tfvars.json",
+                "c.auto.tfvars"
+            ],
+            "a named --var-file comes after them all; prod.tfvars only when named"
+        );
+    }
 }

@@ -132,5 +132,14 @@ pub fn read_any(
         };
         return monitor::read_monitor(&name, reader, &m);
     }
-    ndjson::ndjson(&name, reader, paths, skip_invalid, max_ops)
+    let mut log = ndjson::ndjson(&name, reader, paths, skip_invalid, max_ops)?;
+    if let Some(c) = opts.container.as_ref().filter(|c| c.named_by == FLAG) {
+        log.warnings.push(format!(
+            "{FLAG} {c}: {name} is an operations log, which names no containers: every line is read"
+        ));
+    }
+    Ok(log)
 }
+
+/// The flag that names a log's container.
+pub const FLAG: &str = "--log-container";

@@ -488,6 +488,13 @@ impl<'a> State<'a> {
                 c.named_by,
                 list(&used)
             ),
+            (Some(c), 0) if c.named_by == super::FLAG => {
+                let name = self.name;
+                self.log.warnings.push(format!(
+                    "{} {c}: no row of {name} names a container (rows of account-level requests, or a table without them): every row is read",
+                    super::FLAG
+                ));
+            }
             _ => {}
         }
         self.seen.container = used.into_keys().next();

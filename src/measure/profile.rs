@@ -251,6 +251,9 @@ pub enum Invalid {
         /// Documents without a timestamp.
         untimed: u64,
     },
+    /// A time to live no item can have.
+    #[error("items live {0} seconds: a retention is a positive number of seconds")]
+    Retention(f64),
     /// More indexed terms than bytes: a term takes at least one.
     #[error("{terms} indexed terms in {bytes} bytes of documents: more than any input holds")]
     Terms {
@@ -678,6 +681,9 @@ fn check_header(file: &File) -> Result<(), Invalid> {
             invalid: file.invalid,
             untimed: file.untimed,
         });
+    }
+    if let Some(r) = file.retention.filter(|r| !(r.is_finite() && *r > 0.0)) {
+        return Err(Invalid::Retention(r));
     }
     if file.terms > file.bytes {
         return Err(Invalid::Terms {

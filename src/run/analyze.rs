@@ -99,7 +99,7 @@ pub fn analyze(args: &AnalyzeArgs, runner: &mut dyn Runner) -> Result<(Analysis,
 }
 
 /// An `--explain-value`: a JSON literal, a JSON array of a hierarchical key's levels, or
-/// bare text read as a string.
+/// bare text read as a string. Text that opens as JSON (`[`, `{`, `"`) must be JSON.
 fn asked_value(text: &str) -> Result<advisor::AskedValue> {
     use crate::engine::PkValue;
     let scalar = |v: &serde_json::Value, raw: &str| match v {
@@ -126,6 +126,11 @@ fn asked_value(text: &str) -> Result<advisor::AskedValue> {
         Ok(v) if t == "undefined" => (vec![scalar(&v, t)?], t.to_owned()),
         Ok(v) => (vec![scalar(&v, t)?], v.to_string()),
         Err(_) if t == "undefined" => (vec![PkValue::Undefined], t.to_owned()),
+        // Text that opens as JSON is JSON: a typo there is an error, not a string.
+        Err(e) if t.starts_with(['[', '{', '"']) => bail!(
+            "--explain-value {text}: not valid JSON at column {} ({e}); give a JSON literal, a JSON array of levels, or bare text",
+            e.column()
+        ),
         Err(_) => (
             vec![PkValue::String(text.to_owned())],
             serde_json::Value::from(text).to_string(),

@@ -588,7 +588,7 @@ pub fn log_options(
         QueriesFormat::AzureMonitor => LogFormat::AzureMonitor,
     };
     let container = match &args.log_container {
-        Some(c) => Some(LogContainer::parse(c, "--log-container").map_err(anyhow::Error::msg)?),
+        Some(c) => Some(LogContainer::parse(c, crate::log::FLAG).map_err(anyhow::Error::msg)?),
         None => container
             .and_then(|q| LogContainer::parse(q, "the container --container declares").ok()),
     };
