@@ -6,6 +6,14 @@ mod cmd;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Interrupted (SIGINT, SIGTERM, SIGHUP), a command leaves no half-written file behind:
+    // reports and profiles are written under names of their own until complete.
+    if let Err(e) = ctrlc::set_handler(|| {
+        pkadvisor::atomic::remove_partials();
+        std::process::exit(130);
+    }) {
+        cmd::to_stderr("warning", &format!("no interrupt handler ({e})"));
+    }
     let cli = cli::parse();
     let result = match cli.command {
         cli::Command::Analyze(args) => cmd::analyze::run(args),
@@ -22,7 +30,7 @@ fn main() -> ExitCode {
             if is_broken_pipe(&err) {
                 return cmd::Exit::Ok.into();
             }
-            eprintln!("pkadvisor: error: {err:#}");
+            cmd::to_stderr("error", &format!("{err:#}"));
             cmd::Exit::Error.into()
         }
     }

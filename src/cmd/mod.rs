@@ -31,6 +31,24 @@ impl From<Exit> for ExitCode {
     }
 }
 
+/// Prints `pkadvisor: KIND: MESSAGE` on standard error; on a terminal, wrapped at its
+/// width between words (`COLUMNS` first), later lines indented, as tables are.
+pub fn to_stderr(kind: &str, message: &str) {
+    use std::io::IsTerminal;
+    let first = format!("pkadvisor: {kind}: ");
+    if !std::io::stderr().is_terminal() {
+        eprintln!("{first}{message}");
+        return;
+    }
+    let width = (std::env::var("COLUMNS").ok().and_then(|v| v.parse().ok()))
+        .or_else(|| comfy_table::Table::new().width().map(usize::from))
+        .unwrap_or(pkadvisor::report::Style::PLAIN.width);
+    eprintln!(
+        "{}",
+        pkadvisor::report::text::wrap(message, width.max(40), &first, "  ")
+    );
+}
+
 /// Refuses an `-o FILE` that names one of the run's `inputs`, or a Terraform file of one
 /// of the module folders `modules` it reads: the report would replace what it was read
 /// from.

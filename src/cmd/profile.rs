@@ -1,7 +1,7 @@
 //! `pkadvisor profile`: measure candidate keys over one share of the documents and write
 //! the statistics to a profile file for `analyze --profile`.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use pkadvisor::advisor::pipeline;
 use pkadvisor::input::side::read_capped_bytes;
@@ -26,8 +26,9 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
         (None, None) => Vec::new(),
     };
     if key.is_empty() {
-        eprintln!(
-            "pkadvisor: warning: --redact without a key (PKADVISOR_REDACT_KEY or --redact-key-file): anyone can confirm a guessed value by hashing it"
+        super::to_stderr(
+            "warning",
+            "--redact without a key (PKADVISOR_REDACT_KEY or --redact-key-file): anyone can confirm a guessed value by hashing it",
         );
     }
     Ok(key)
@@ -35,12 +36,6 @@ fn redact_key(file: Option<&str>) -> Result<Vec<u8>> {
 
 /// Reads the documents and writes the profile.
 pub fn run(args: ProfileArgs) -> Result<Exit> {
-    // Interrupted (SIGINT, SIGTERM, SIGHUP), it leaves no half-written profile behind.
-    ctrlc::set_handler(|| {
-        pkadvisor::atomic::remove_partials();
-        std::process::exit(130);
-    })
-    .context("installing the interrupt handler")?;
     let mut inputs = args.read.inputs();
     inputs.extend(args.redact_key_file.as_deref());
     super::refuse_overwriting(Some(&args.output), &inputs, &[])?;

@@ -80,6 +80,6 @@ impl Runner for Terminal {
     }
 
     fn warn(&mut self, message: &str) {
-        eprintln!("pkadvisor: warning: {message}");
+        super::to_stderr("warning", message);
     }
 }

@@ -87,20 +87,84 @@ impl Progress for ProgressBar {
     }
 }
 
+/// Sizes in the report's units (MB, decimal); the time left from the last seconds' rate.
 fn style(known_total: bool) -> ProgressStyle {
     let template = if known_total {
-        "{spinner} reading [{wide_bar}] {bytes}/{total_bytes} · {bytes_per_sec} · ETA {eta} · {msg}"
+        "{spinner} reading [{wide_bar}] {decimal_bytes}/{decimal_total_bytes} · {decimal_bytes_per_sec} · ETA {recent_eta} · {msg}"
     } else {
-        "{spinner} reading {bytes} · {bytes_per_sec} · {elapsed} · {msg}"
+        "{spinner} reading {decimal_bytes} · {decimal_bytes_per_sec} · {elapsed} · {msg}"
     };
     ProgressStyle::with_template(template)
         .unwrap_or_else(|_| ProgressStyle::default_spinner())
+        .with_key("recent_eta", RecentEta::default())
         .progress_chars("=> ")
+}
+
+/// The time left at the rate of the last [`RECENT`]: not the mean since the start, which a
+/// slow first second (opening, discovery) inflates for the whole run.
+#[derive(Clone, Default)]
+struct RecentEta {
+    samples: std::collections::VecDeque<(std::time::Instant, u64)>,
+}
+
+/// How far back the rate is read.
+const RECENT: Duration = Duration::from_secs(3);
+
+impl RecentEta {
+    /// Seconds left, once half a second of progress is known.
+    fn seconds_left(&self, remaining: u64) -> Option<f64> {
+        let (&(t0, p0), &(t1, p1)) = (self.samples.front()?, self.samples.back()?);
+        let span = t1.duration_since(t0).as_secs_f64();
+        let rate = (p1.saturating_sub(p0)) as f64 / span;
+        (span >= 0.5 && rate > 0.0).then(|| remaining as f64 / rate)
+    }
+}
+
+impl indicatif::style::ProgressTracker for RecentEta {
+    fn clone_box(&self) -> Box<dyn indicatif::style::ProgressTracker> {
+        Box::new(self.clone())
+    }
+
+    fn tick(&mut self, state: &indicatif::ProgressState, now: std::time::Instant) {
+        self.samples.push_back((now, state.pos()));
+        while (self.samples.front()).is_some_and(|(t, _)| now.duration_since(*t) > RECENT) {
+            self.samples.pop_front();
+        }
+    }
+
+    fn reset(&mut self, _: &indicatif::ProgressState, _: std::time::Instant) {
+        self.samples.clear();
+    }
+
+    fn write(&self, state: &indicatif::ProgressState, w: &mut dyn std::fmt::Write) {
+        let remaining = state.len().unwrap_or(0).saturating_sub(state.pos());
+        let _ = match self.seconds_left(remaining) {
+            Some(s) if s < 60.0 => write!(w, "{:.0}s", s.ceil()),
+            Some(s) => write!(w, "{}m {:02.0}s", (s / 60.0).floor(), (s % 60.0).floor()),
+            None => write!(w, "…"),
+        };
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_time_left_is_read_from_the_last_seconds() {
+        let start = std::time::Instant::now();
+        let mut e = RecentEta::default();
+        assert_eq!(e.seconds_left(1_000), None, "nothing known yet");
+        // A slow first second, then 100 bytes a second for two seconds.
+        for (ms, pos) in [(0, 0), (1_000, 10), (2_000, 110), (3_000, 210)] {
+            e.samples
+                .push_back((start + Duration::from_millis(ms), pos));
+        }
+        let s = e.seconds_left(1_000).unwrap();
+        assert!((s - 1_000.0 / 70.0).abs() < 1e-9, "the window's mean: {s}");
+        e.samples.pop_front();
+        assert!((e.seconds_left(1_000).unwrap() - 10.0).abs() < 1e-9);
+    }
 
     #[test]
     fn counts_bytes_and_documents_while_hidden() {
