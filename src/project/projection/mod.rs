@@ -145,7 +145,8 @@ pub struct Projection {
     /// The largest value, when it is closed: its limit is an ingest rate.
     pub largest_closed: Option<ClosedValue>,
     /// The container size at which the largest value reaches the logical-partition
-    /// limit; `None` when values do not grow with the container (no limit from it).
+    /// limit net of chance (the low end of its 95% interval, as the finding judges it);
+    /// `None` when values do not grow with the container (no limit from it).
     pub max_container_bytes: Option<u64>,
     /// With a retention and a write rate: what it bounds.
     pub retention: Option<Retained>,
@@ -323,7 +324,11 @@ pub fn project_into(
     container.settle();
     let (largest, largest_closed) =
         largest(&carriers, &g, periods.as_ref(), &named_new, time.sample);
-    let max_container_bytes = limit_size(&carriers, &g, sample, periods.as_ref(), &named_new);
+    let central = limit_size(&carriers, &g, sample, periods.as_ref(), &named_new);
+    let max_container_bytes = match &largest_closed {
+        Some(_) => central,
+        None => central.and_then(|m| net_of_chance(m, largest.as_ref(), target.storage_bytes)),
+    };
     let new_values = arriving(&carriers, &g, periods.as_ref());
     let retention = retention
         .filter(|_| g.bound.is_finite())
@@ -601,6 +606,33 @@ fn limit_size(
         (None, true) => Some(new as u64),
         (o, false) => o,
     }
+}
+
+/// The container size at which the largest value passes the logical-partition limit net of
+/// chance, from `central`, the size at which its central estimate does. A value grows
+/// affinely with the container (its bytes now, plus its share of what arrives): through
+/// `B` at the target `T` and the limit `L` at `central`, so it reaches `L × B / low` (where
+/// its low end reaches `L`) at `T + (central − T) × (L B / low − B) / (L − B)`. `None` when
+/// its low end is nothing: chance alone could hold it (the finding does not fire either).
+fn net_of_chance(central: u64, largest: Option<&Largest>, target: u64) -> Option<u64> {
+    let Some(l) = largest else {
+        return Some(central);
+    };
+    let limit = crate::engine::Limits::default().logical_bytes as f64;
+    let (b, low, t, m) = (l.bytes as f64, l.low as f64, target as f64, central as f64);
+    if low >= b || b <= 0.0 {
+        return Some(central);
+    }
+    if low <= 0.0 {
+        return None;
+    }
+    let wanted = limit * b / low;
+    let size = match (limit - b).abs() > f64::EPSILON * limit {
+        true => t + (m - t) * (wanted - b) / (limit - b),
+        // At the limit now: it grows by its share of the container.
+        false => t * wanted / b,
+    };
+    (size.is_finite() && size < UNBOUNDED).then(|| size.max(0.0).round() as u64)
 }
 
 /// [`limit_size`] of the values the sample holds.
@@ -1031,9 +1063,12 @@ mod tests {
         assert_eq!(p.unseen_share, 0.0);
         let largest = p.largest.clone().unwrap().bytes;
         assert!((largest as f64 / 100e9 - 1.0).abs() < 1e-6, "{largest}");
-        // Each tenant holds 1 MB of the sample: 20 GB is reached at 200 GB of container.
+        // Each tenant holds 1 MB of the sample: 20 GB is reached at 200 GB of container,
+        // and net of chance later: the ten tenants past the limit pool their 10,000
+        // documents, 10,000 − 1.96 √10,000 of them.
         let max = p.max_container_bytes.unwrap() as f64;
-        assert!((max / 200e9 - 1.0).abs() < 1e-6, "{max}");
+        let net = 200e9 / (1.0 - 1.96 / 10_000f64.sqrt());
+        assert!((max / net - 1.0).abs() < 1e-6, "{max} against {net}");
         assert_eq!(p.container.bytes(), 1_000 * GB);
     }
 
