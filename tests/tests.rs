@@ -73,3 +73,5 @@ mod real;
 mod screens;
 // `pkadvisor migrate`: what stops a copy, its RU, money and duration, the partitions after.
 mod migrate;
+// What no ranking may depend on: property names, the documents' order.
+mod invariance;

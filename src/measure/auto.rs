@@ -446,7 +446,9 @@ fn hash_suffix(inp: &Inputs<'_>, f: &Filters, out: &mut Out) {
     let d = inp.discovery;
     let low = |p: &KeyPath| {
         d.paths.get(p).is_some_and(|s| {
-            let clock = s.repeats as f64 >= 0.5 * s.present as f64;
+            // A period is a clock reading by its values (dates, months), whatever order
+            // the file is in; runs of one value say so of values that are not dates.
+            let clock = (s.repeats.max(s.dates)) as f64 >= 0.5 * s.present as f64;
             s.distinct < 100.max(10 * inp.partitions) && (clock || s.top_count * 5 > s.present)
         })
     };
