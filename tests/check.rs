@@ -345,3 +345,97 @@ resource "azurerm_cosmosdb_sql_container" "events" {
         .code(2)
         .stderr(predicate::str::contains("zz.tf:2:"));
 }
+
+#[test]
+fn an_override_file_changes_the_container_it_names_instead_of_adding_one() {
+    let dir = scratch("tf-override");
+    write(
+        &dir,
+        "main.tf",
+        r#"resource "azurerm_cosmosdb_sql_container" "events" {
+  name                = "events"
+  database_name       = "app"
+  partition_key_paths = ["/tenantId"]
+  throughput          = 400
+}
+"#,
+    );
+    write(
+        &dir,
+        "override.tf",
+        "resource \"azurerm_cosmosdb_sql_container\" \"events\" {\n  partition_key_paths = [\"/userId\"]\n}\n",
+    );
+    let d = dir.display().to_string();
+    let out = pkadvisor()
+        .args(["check", "--container", &d, DOCS, "--format", "json", "-q"])
+        .output()
+        .unwrap();
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        r["check"]["key"], "/userId",
+        "the override's key, one container"
+    );
+    assert_eq!(
+        r["target"]["throughput_ru"], 400.0,
+        "the rest as main.tf declares it"
+    );
+    // An override of a block no other file declares is Terraform's error too.
+    write(
+        &dir,
+        "extra_override.tf",
+        "resource \"azurerm_cosmosdb_sql_container\" \"other\" {\n  name = \"x\"\n}\n",
+    );
+    pkadvisor()
+        .args(["check", "--container", &d, DOCS])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "extra_override.tf: resource azurerm_cosmosdb_sql_container.other overrides no block",
+        ));
+}
+
+#[test]
+fn a_module_of_terraform_json_is_read_as_its_hcl() {
+    let dir = scratch("tf-json-module");
+    let main = write(
+        &dir,
+        "main.tf.json",
+        r#"{"resource": {"azurerm_cosmosdb_sql_container": {"events": {
+            "name": "events", "database_name": "app",
+            "partition_key_paths": ["${var.key}"], "partition_key_version": 2,
+            "autoscale_settings": {"max_throughput": 4000}}}}}"#,
+    );
+    write(
+        &dir,
+        "variables.tf",
+        "variable \"key\" {\n  default = \"/tenantId\"\n}\n",
+    );
+    for container in [main.clone(), dir.display().to_string()] {
+        let out = pkadvisor()
+            .args([
+                "check",
+                "--container",
+                &container,
+                DOCS,
+                "--format",
+                "json",
+                "-q",
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(r["check"]["key"], "/tenantId", "{container}");
+        assert_eq!(r["target"]["throughput_mode"], "autoscale", "{container}");
+        assert_eq!(r["target"]["throughput_ru"], 4000.0, "{container}");
+    }
+}

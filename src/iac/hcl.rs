@@ -35,8 +35,16 @@ pub fn read_module(
     given: &Map<String, Value>,
 ) -> Result<Vec<Declared>, IacError> {
     let mut structures = Vec::new();
-    for (file, text) in files {
+    let (overrides, plain): (Vec<_>, Vec<_>) = files
+        .iter()
+        .partition(|(f, _)| super::overrides::is_override(f));
+    for (file, text) in plain {
         structures.extend(parse(file, text)?);
+    }
+    // Override files last, each merged into the blocks it names, as Terraform reads them.
+    for (file, text) in overrides {
+        super::overrides::merge(&mut structures, file, parse(file, text)?)
+            .map_err(IacError::Parameters)?;
     }
     let body = hcl::Body::from_iter(structures);
     let ctx = context(&body, given);
@@ -153,6 +161,9 @@ fn throughput(
 }
 
 fn parse(file: &str, text: &str) -> Result<hcl::Body, IacError> {
+    if file.to_ascii_lowercase().ends_with(".tf.json") {
+        return super::tf_json::body(file, text).map_err(IacError::Parameters);
+    }
     hcl::parse(text.trim_start_matches('\u{feff}')).map_err(|e| {
         let (line, column) = match &e {
             hcl::Error::Parse(p) => (p.location().line(), p.location().column()),

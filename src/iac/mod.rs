@@ -11,8 +11,10 @@ use crate::key::{KeyLevel, KeySpec};
 pub mod arm;
 pub mod hcl;
 pub mod module;
+mod overrides;
 pub mod template;
 pub mod terraform;
+mod tf_json;
 
 use arm::Scope;
 pub use template::arm_parameters;
@@ -368,10 +370,12 @@ pub enum Syntax {
 }
 
 impl Syntax {
-    /// The syntax `file` is written in, by its extension.
+    /// The syntax `file` is written in, by its extension (a `.tf.json` file is Terraform
+    /// configuration, read with its module).
     pub fn of(file: &str) -> Syntax {
         let lower = file.to_ascii_lowercase();
-        if lower.ends_with(".tf") {
+        // Terraform's JSON configuration syntax is a module's file like any .tf.
+        if lower.ends_with(".tf") || lower.ends_with(".tf.json") {
             Syntax::Hcl
         } else if lower.ends_with(".bicep") {
             Syntax::Bicep

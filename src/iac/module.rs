@@ -54,7 +54,9 @@ pub fn read_directory(path: &str, given: Option<(&str, &str)>) -> Result<Vec<Dec
         .collect();
     names.sort();
     let is = |n: &str, tail: &str| n.to_ascii_lowercase().ends_with(tail);
-    let tf: Vec<&String> = names.iter().filter(|n| is(n, ".tf")).collect();
+    let tf: Vec<&String> = (names.iter())
+        .filter(|n| is(n, ".tf") || is(n, ".tf.json"))
+        .collect();
     let auto = loaded_vars(&names);
     if tf.is_empty() {
         bail!(
