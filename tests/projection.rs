@@ -1513,3 +1513,48 @@ fn a_pilot_logged_whole_spreads_its_values_and_gathers_its_utilities() {
         .unwrap();
     assert!(largest < 1e10, "{largest}");
 }
+
+#[test]
+fn a_large_value_of_two_documents_hides_no_smaller_one_that_breaks() {
+    // A: 2 documents of 75 KB (net of chance, nothing); B: 50 documents of 2 KB; 500 values
+    // of 2 documents of 1 KB. B breaks the key at one size whatever the target.
+    let dir = crate::util::scratch("projection-hidden");
+    let mut text = String::new();
+    let doc = |id: String, k: &str, pad: usize| {
+        format!(
+            "{{\"id\":\"{id}\",\"k\":\"{k}\",\"p\":\"{}\"}}\n",
+            "x".repeat(pad)
+        )
+    };
+    for i in 0..2 {
+        text.push_str(&doc(format!("a{i}"), "A", 75_000));
+    }
+    for i in 0..50 {
+        text.push_str(&doc(format!("b{i}"), "B", 2_000));
+    }
+    for i in 0..500 {
+        for j in 0..2 {
+            text.push_str(&doc(format!("c{i}-{j}"), &format!("v{i}"), 1_000));
+        }
+    }
+    let docs = crate::util::write(&dir, "docs.ndjson", &text);
+    let sizes: Vec<u64> = ["125GB", "300GB", "1TB"]
+        .iter()
+        .map(|t| {
+            let r = crate::util::json(&[
+                "analyze",
+                &docs,
+                "--key",
+                "/k",
+                "--target-storage",
+                t,
+                "--format",
+                "json",
+            ]);
+            r["candidates"][0]["storage"]["max_container_bytes"]
+                .as_u64()
+                .expect("breaks")
+        })
+        .collect();
+    assert!(sizes.windows(2).all(|w| w[0] == w[1]), "{sizes:?}");
+}

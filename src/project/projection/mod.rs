@@ -144,9 +144,9 @@ pub struct Projection {
     pub largest: Option<Largest>,
     /// The largest value, when it is closed: its limit is an ingest rate.
     pub largest_closed: Option<ClosedValue>,
-    /// The container size at which the largest value reaches the logical-partition
-    /// limit net of chance (the low end of its 95% interval, as the finding judges it);
-    /// `None` when values do not grow with the container (no limit from it).
+    /// The container size at which a value reaches the logical-partition limit net of
+    /// chance (the low end of its own 95% interval); `None` when no value grows with the
+    /// container (no limit from it).
     pub max_container_bytes: Option<u64>,
     /// With a retention and a write rate: what it bounds.
     pub retention: Option<Retained>,
@@ -322,13 +322,9 @@ pub fn project_into(
         place_in_prefix(&mut container, prefix, mass, avg_doc);
     }
     container.settle();
-    let (largest, largest_closed) =
-        largest(&carriers, &g, periods.as_ref(), &named_new, time.sample);
-    let central = limit_size(&carriers, &g, sample, periods.as_ref(), &named_new);
-    let max_container_bytes = match &largest_closed {
-        Some(_) => central,
-        None => central.and_then(|m| net_of_chance(m, largest.as_ref(), target.storage_bytes)),
-    };
+    let kinds = (sample, time.sample);
+    let grown = (&carriers[..], &g, periods.as_ref(), &named_new[..]);
+    let (largest, largest_closed, max_container_bytes) = limits(grown, kinds);
     let new_values = arriving(&carriers, &g, periods.as_ref());
     let retention = retention
         .filter(|_| g.bound.is_finite())
@@ -589,11 +585,11 @@ pub fn named_sizes(
 fn limit_size(
     carriers: &[Carrier<'_>],
     g: &Growth,
-    sample: f64,
+    (sample, kind): (f64, SampleKind),
     periods: Option<&Periods>,
     named_new: &[Carried<'_>],
 ) -> Option<u64> {
-    let own = limit_size_of_sample(carriers, g, sample, periods);
+    let own = limit_size_of_sample(carriers, g, (sample, kind), periods);
     // A new value of the log's reaches the limit when its share of the new data does.
     let limit = crate::engine::Limits::default().logical_bytes as f64;
     let new = (named_new.iter())
@@ -608,48 +604,36 @@ fn limit_size(
     }
 }
 
-/// The container size at which the largest value passes the logical-partition limit net of
-/// chance, from `central`, the size at which its central estimate does. A value grows
-/// affinely with the container (its bytes now, plus its share of what arrives): through
-/// `B` at the target `T` and the limit `L` at `central`, so it reaches `L × B / low` (where
-/// its low end reaches `L`) at `T + (central − T) × (L B / low − B) / (L − B)`. `None` when
-/// its low end is nothing: chance alone could hold it (the finding does not fire either).
-fn net_of_chance(central: u64, largest: Option<&Largest>, target: u64) -> Option<u64> {
-    let Some(l) = largest else {
-        return Some(central);
-    };
-    let limit = crate::engine::Limits::default().logical_bytes as f64;
-    let (b, low, t, m) = (l.bytes as f64, l.low as f64, target as f64, central as f64);
-    if low >= b || b <= 0.0 {
-        return Some(central);
-    }
-    if low <= 0.0 {
-        return None;
-    }
-    let wanted = limit * b / low;
-    let size = match (limit - b).abs() > f64::EPSILON * limit {
-        true => t + (m - t) * (wanted - b) / (limit - b),
-        // At the limit now: it grows by its share of the container.
-        false => t * wanted / b,
-    };
-    (size.is_finite() && size < UNBOUNDED).then(|| size.max(0.0).round() as u64)
+/// The largest value (and whether it is closed), and the container size at which the key
+/// breaks, net of chance: of `(carriers, growth, periods, the log's new values)` and a
+/// sample of `(bytes, kind)`.
+fn limits(
+    (carriers, g, periods, named_new): (&[Carrier<'_>], &Growth, Option<&Periods>, &[Carried<'_>]),
+    (sample, kind): (f64, SampleKind),
+) -> (Option<Largest>, Option<ClosedValue>, Option<u64>) {
+    let (largest, closed) = largest(carriers, g, periods, named_new, kind);
+    let size = limit_size(carriers, g, (sample, kind), periods, named_new);
+    (largest, closed, size)
 }
 
 /// [`limit_size`] of the values the sample holds.
 fn limit_size_of_sample(
     carriers: &[Carrier<'_>],
     g: &Growth,
-    sample: f64,
+    (sample, kind): (f64, SampleKind),
     periods: Option<&Periods>,
 ) -> Option<u64> {
     let limit = crate::engine::Limits::default().logical_bytes as f64;
+    // Each value net of chance, as LOGICAL_PARTITION_LIMIT judges it: the low end of its
+    // 95% interval from its own count (a value of two documents is no break).
+    let net = |c: &Carrier<'_>| low_bound(1.0, c.count, kind);
     let named = carriers.iter().filter(|c| c.label.is_some());
     let period_max = (named.clone())
         .map(|c| match (c.closed, periods) {
-            (true, Some(p)) => p.closed(c.bytes),
-            (true, None) => c.bytes,
+            (true, Some(p)) => p.closed(c.bytes) * net(c),
+            (true, None) => c.bytes * net(c),
             // A period in progress reaches at most its cap.
-            (false, _) if c.cap.is_finite() => c.bytes * c.cap,
+            (false, _) if c.cap.is_finite() => c.bytes * c.cap * net(c),
             (false, _) => 0.0,
         })
         .fold(0.0, f64::max);
@@ -658,8 +642,8 @@ fn limit_size_of_sample(
     }
     // A value bounded (by its retention, or as a period) below the limit never reaches it.
     let open_max = named
-        .filter(|c| !c.closed && c.count >= 2 && c.bytes * g.bound.min(c.cap) >= limit)
-        .map(|c| c.bytes * c.credible)
+        .filter(|c| !c.closed && c.count >= 2 && c.bytes * net(c) * g.bound.min(c.cap) >= limit)
+        .map(|c| c.bytes * c.credible * net(c))
         .fold(0.0, f64::max);
     let per_k = sample * (1.0 - g.unseen_share) / g.growing.max(1.0);
     if open_max <= 0.0 || per_k <= 1e-12 {
@@ -1064,10 +1048,9 @@ mod tests {
         let largest = p.largest.clone().unwrap().bytes;
         assert!((largest as f64 / 100e9 - 1.0).abs() < 1e-6, "{largest}");
         // Each tenant holds 1 MB of the sample: 20 GB is reached at 200 GB of container,
-        // and net of chance later: the ten tenants past the limit pool their 10,000
-        // documents, 10,000 − 1.96 √10,000 of them.
+        // and net of chance later: each tenant's 1,000 documents, 1,000 − 1.96 √1,000.
         let max = p.max_container_bytes.unwrap() as f64;
-        let net = 200e9 / (1.0 - 1.96 / 10_000f64.sqrt());
+        let net = 200e9 / (1.0 - 1.96 / 1_000f64.sqrt());
         assert!((max / net - 1.0).abs() < 1e-6, "{max} against {net}");
         assert_eq!(p.container.bytes(), 1_000 * GB);
     }
