@@ -51,7 +51,7 @@ pub struct CheckArgs {
     #[arg(long, value_name = "FILE")]
     pub container: Option<String>,
     /// Which container of the file to check, when it declares several.
-    #[arg(long, value_name = "NAME")]
+    #[arg(long, value_name = "NAME", requires = "container")]
     pub container_name: Option<String>,
     /// Parameter values for --container, as deployed: an ARM parameters file
     /// ({"parameters": {"name": {"value": ...}}}), or Terraform variables (a .tfvars or

@@ -144,6 +144,9 @@ fn the_copys_ru_and_money_are_the_published_charges_by_hand() {
     );
     // The new container at 20,000 RU/s (manual, 0.008 USD per 100 RU/s-hour) for the
     // copy's whole clock hours.
+    // A reservation covers steady throughput, not the copy's: the same list price.
+    let (reserved, _) = plan(&["--to", "/customerId,/orderId", "--reserved", "1y"]);
+    assert_eq!(reserved["copy"]["money"], p["copy"]["money"]);
     for (end, seconds) in [("low", "/copy/seconds/low"), ("high", "/copy/seconds/high")] {
         let hours = (f(&p, seconds) / 3600.0).ceil();
         let usd = 20_000.0 / 100.0 * 0.008 * hours;
@@ -190,6 +193,12 @@ fn a_raise_for_the_copy_splits_partitions_that_stay_after_it() {
         assert_eq!(a["workload_partitions"], 4, "{copy}");
         assert_eq!(p["copy"]["copy_partitions"], expected, "{copy}");
         assert_eq!(a["partitions"], expected, "{copy}: splits are not undone");
+        if copy == "20000" {
+            assert_eq!(
+                a["created_at_copy_partitions"], 4,
+                "no raise, one container"
+            );
+        }
         // 20,000 RU/s over the partitions left: under 3,000 each (and 20 GB) can merge back.
         let n = f64::from(expected);
         let merge = 20_000.0 / n < 3_000.0 && 100.0 / n < 20.0;
@@ -242,6 +251,10 @@ fn usage_errors_name_the_flag() {
         (
             vec!["--to", "/region", "--copy-throughput", "150"],
             "--copy-throughput",
+        ),
+        (
+            vec!["--to", "/region", "--copy-throughput", "400"],
+            "is below the 1,000 RU/s the new container needs at this size",
         ),
         (
             vec!["--to", "/region", "--online", "--online-surcharge", "11"],
@@ -306,4 +319,53 @@ fn the_readmes_plan_is_what_the_binary_prints() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8_lossy(&out.stdout), shown);
+}
+
+#[test]
+fn values_past_20_gb_together_beyond_chance_stop_the_copy() {
+    // 400 devices of 50 documents each, about 25 GB each at 10 TB: each one's own count
+    // (50 ± 14) cannot say it passes 20 GB, all 20,000 together do (the finding pools them).
+    let dir = scratch("migrate-pooled");
+    let mut text = String::new();
+    for n in 0..20_000 {
+        text.push_str(&format!(
+            "{{\"id\":\"r{n}\",\"dev\":\"d{}\",\"site\":\"s{}\",\"p\":\"{}\"}}\n",
+            n % 400,
+            n % 997,
+            "x".repeat(150)
+        ));
+    }
+    let docs = write(&dir, "devices.ndjson", &text);
+    let out = pkadvisor()
+        .args(["migrate", &docs, "--from", "/site", "--to", "/dev"])
+        .args([
+            "--target-storage",
+            "10TB",
+            "--throughput",
+            "100000",
+            "--format",
+            "json",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let breaches = p["preflight"]["breaches"].as_array().unwrap();
+    assert_eq!(breaches.len(), 400);
+    assert!(breaches.iter().all(|b| b["beyond_chance"] == true));
+    let first = p["failures"][0].as_str().unwrap();
+    assert!(
+        first.ends_with("399 more values would stop it later"),
+        "{first}"
+    );
+    assert!(
+        p["notes"].as_array().unwrap().len() < 10,
+        "no note per value: {}",
+        p["notes"]
+    );
 }

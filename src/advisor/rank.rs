@@ -35,8 +35,14 @@ pub fn rank(candidates: &mut [CandidateReport]) {
         let class = |c: &CandidateReport| (has_violation(c), fit(c));
         let first = class(&candidates[start]);
         let end = start + candidates[start..].partition_point(|c| class(c) == first);
-        if first.1 != Fit::Redistributed {
-            order_class(&mut candidates[start..end]);
+        match first.1 {
+            // At their redistributed bill, runs of one bill as an expert weighs them.
+            Fit::Redistributed => in_runs(
+                &mut candidates[start..end],
+                |c, lead| ratio_of(redistributed(c), redistributed(lead)),
+                same_cost_order,
+            ),
+            _ => order_class(&mut candidates[start..end]),
         }
         start = end;
     }
@@ -337,6 +343,9 @@ pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     if fit(best) < fit(next) {
         return fit_decided(best, next);
     }
+    if (fit(best), fit(next)) == (Fit::Redistributed, Fit::Redistributed) {
+        return redistributed_decided(best, next);
+    }
     if need::floor_tied(best, next) {
         return at_floor_decided(best, next);
     }
@@ -388,6 +397,26 @@ fn fit_decided(best: &CandidateReport, next: &CandidateReport) -> String {
             redistributed(best)
         ),
     }
+}
+
+/// What decided between two keys that only redistribution serves: their redistributed
+/// bills, then what decides between keys of one cost.
+fn redistributed_decided(best: &CandidateReport, next: &CandidateReport) -> String {
+    let (b, n) = (&best.key.spec, &next.key.spec);
+    let (rb, rn) = (redistributed(best), redistributed(next));
+    let ratio = ratio_of(rn, rb);
+    if ratio >= 1.0 + SAME_COST {
+        return format!(
+            "Decided: both fit the throughput given only with throughput redistribution, {b} at {} RU/s against {} ({ratio:.2}×).",
+            thousands(rb),
+            thousands(rn)
+        );
+    }
+    let same = format!(
+        "{b} and {n} both fit the throughput given only with throughput redistribution, at the same RU/s (within {:.0}%)",
+        SAME_COST * 100.0
+    );
+    tie_broken(best, next, &same)
 }
 
 /// What decided between two keys at the same service minimum: they bill the same, so the

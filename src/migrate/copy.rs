@@ -65,8 +65,9 @@ pub fn copy(inp: &Inputs<'_>) -> (CopyCost, After, Vec<String>) {
     let cost = CopyCost {
         read_ru: loads.read,
         write_ru: loads.write,
-        online_ru: (inp.online.is_some() && inp.source.load_ru.is_some())
-            .then(|| timing.as_ref().map_or(0.0, |t| surcharge * t.seconds.high)),
+        online_ru: (timing.as_ref())
+            .filter(|_| inp.online.is_some() && inp.source.load_ru.is_some())
+            .map(|t| surcharge * t.seconds.high),
         online_surcharge: inp.online,
         source_ru_free: free,
         copy_ru,
@@ -324,12 +325,9 @@ fn money(inp: &Inputs<'_>, copy_ru: f64, ru: f64, seconds: Range) -> Range {
         };
     }
     let price = p.ru_hour(p.billing());
-    let discount = p
-        .reserved
-        .map_or(0.0, crate::pricing::bill::Reserved::discount);
     let at = |s: f64| {
         let hours = (s / 3600.0).ceil().max(1.0);
-        copy_ru / 100.0 * price * hours * f64::from(p.regions.max(1)) * (1.0 - discount)
+        copy_ru / 100.0 * price * hours * f64::from(p.regions.max(1))
     };
     Range {
         low: at(seconds.low),
@@ -362,17 +360,21 @@ fn after(
     After {
         workload_partitions,
         partitions,
+        // Only a raise has another way to get there; no raise, one container.
         created_at_copy_partitions: match inp.prices.model {
             Model::Serverless => partitions,
+            _ if copy_ru <= t.ru => partitions,
             _ => created.max(workload_partitions),
         },
         fan_out_extra_ru,
         ru: t.ru,
-        merge_possible: crate::pricing::relief::merge_possible(
-            t.ru,
-            inp.storage_bytes,
-            partitions,
-            inp.prices.multi_region_writes,
-        ),
+        // Serverless containers do not merge.
+        merge_possible: inp.prices.model != Model::Serverless
+            && crate::pricing::relief::merge_possible(
+                t.ru,
+                inp.storage_bytes,
+                partitions,
+                inp.prices.multi_region_writes,
+            ),
     }
 }

@@ -47,6 +47,9 @@ pub struct Target<'a> {
     pub ru: f64,
     /// Its key's levels.
     pub levels: usize,
+    /// Whether its values pass 20 GB beyond chance (`LOGICAL_PARTITION_LIMIT`, which
+    /// pools the counts of the values past it).
+    pub breaks: bool,
     /// What the replayed workload charged it, RU, and of that the reads that visit every
     /// partition (their count).
     pub replay: Replayed,

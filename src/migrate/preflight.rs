@@ -30,6 +30,9 @@ pub const PORTAL_MAX_RU: f64 = 1_000_000.0;
 /// The portal's change of key needs a support request above this many bytes (4 TB).
 pub const PORTAL_MAX_BYTES: u64 = 4_000 * crate::engine::GB;
 
+/// Values that may stop the copy named one by one in the notes at most.
+const NOTED: usize = 5;
+
 /// The order the copy reads in, in words.
 pub const READ_ORDER: &str = "the source's physical partitions one after another in EPK order of the source key, each in the order its items were last written (--time-path, else the input's order)";
 
@@ -85,12 +88,14 @@ fn breaches(inp: &Inputs<'_>, order: &[&Record]) -> Vec<Breach> {
         let at = limit as f64 / bytes as f64 * sample_bytes;
         if before < at && *d >= at {
             let documents = (docs as f64 / inp.trace.kept_share()).round() as u64;
+            let low_bytes = low_bound(bytes as f64, documents, inp.sample).round() as u64;
             out.push(Breach {
                 value: crate::redact::hider(inp.redact)(label),
                 bytes,
-                low_bytes: low_bound(bytes as f64, documents, inp.sample).round() as u64,
+                low_bytes,
                 documents,
                 stops_at: read / total.max(1.0),
+                beyond_chance: inp.target.breaks || low_bytes > limit,
             });
         }
     }
@@ -168,13 +173,10 @@ fn portal(inp: &Inputs<'_>) -> Vec<String> {
 
 /// Why the copy would stop, from the preflight.
 pub fn failures(pre: &Preflight, inp: &Inputs<'_>) -> Vec<String> {
-    let limit = Limits::default().logical_bytes;
     let mut out = Vec::new();
-    let certain: Vec<&Breach> = pre
-        .breaches
-        .iter()
-        .filter(|b| b.low_bytes > limit)
-        .collect();
+    // Past the limit together beyond chance (the finding pools their counts), one of
+    // them stops the copy: the first the copy reaches is where.
+    let certain: Vec<&Breach> = pre.breaches.iter().filter(|b| b.beyond_chance).collect();
     if let Some(b) = certain.first() {
         let more = match certain.len() - 1 {
             0 => String::new(),
@@ -206,15 +208,21 @@ pub fn failures(pre: &Preflight, inp: &Inputs<'_>) -> Vec<String> {
 
 /// What the preflight leaves to the user, in words.
 pub fn notes(pre: &Preflight, inp: &Inputs<'_>) -> Vec<String> {
-    let limit = Limits::default().logical_bytes;
     let mut out = Vec::new();
-    for b in pre.breaches.iter().filter(|b| b.low_bytes <= limit) {
+    let uncertain: Vec<&Breach> = pre.breaches.iter().filter(|b| !b.beyond_chance).collect();
+    for b in uncertain.iter().take(NOTED) {
         out.push(format!(
             "value {} is projected to {} but only {} net of chance: it may reach 20 GB at {:.0}% of the copy",
             b.value,
             human_bytes(b.bytes),
             human_bytes(b.low_bytes),
             b.stops_at * 100.0
+        ));
+    }
+    if uncertain.len() > NOTED {
+        out.push(format!(
+            "{} more values may reach 20 GB (the plan's breaches list them)",
+            uncertain.len() - NOTED
         ));
     }
     let kept = inp.trace.kept_share();

@@ -77,6 +77,9 @@ pub struct Breach {
     /// The share of the copy (by bytes, in read order) done when it passes 20 GB and the
     /// copy stops with 403 substatus 1014.
     pub stops_at: f64,
+    /// Whether it passes 20 GB beyond chance: its own low end does, or the values past the
+    /// limit do together (their counts pooled, as `LOGICAL_PARTITION_LIMIT` judges them).
+    pub beyond_chance: bool,
 }
 
 /// The copy's insert conflicts.

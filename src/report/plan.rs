@@ -143,9 +143,6 @@ fn preflight(p: &MigrationReport) -> Section {
     }
 }
 
-/// The logical-partition limit, bytes.
-const LIMIT: u64 = 20_000_000_000;
-
 fn breaches(b: &[Breach]) -> String {
     match b.len() {
         0 => "none".to_owned(),
@@ -156,7 +153,7 @@ fn breaches(b: &[Breach]) -> String {
                     "{} ({}) {} the copy at {:.0}%",
                     b.value,
                     human_bytes(b.bytes),
-                    match b.low_bytes > LIMIT {
+                    match b.beyond_chance {
                         true => "stops",
                         false => "may stop",
                     },
@@ -285,6 +282,7 @@ fn after(p: &MigrationReport) -> Section {
                         "possible at {} RU/s (under 3,000 RU/s and 20 GB per partition on average)",
                         thousands(a.ru)
                     ),
+                    false if p.copy.serverless => "not possible (serverless containers do not merge)".to_owned(),
                     false => "not possible (it needs under 3,000 RU/s and 20 GB per partition on average, one write region)".to_owned(),
                 },
             ),

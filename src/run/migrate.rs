@@ -57,6 +57,7 @@ pub fn migrate(args: &MigrateArgs, runner: &mut dyn Runner) -> Result<Migrated> 
     let (Some(f), Some(t)) = (find(Role::Declared), find(Role::Given)) else {
         bail!("the two keys were not both measured");
     };
+    let ru = at_least_minimum(ru, copy_ru, (f, t))?;
     let inputs = Inputs {
         trace: &trace,
         source: Source {
@@ -73,6 +74,8 @@ pub fn migrate(args: &MigrateArgs, runner: &mut dyn Runner) -> Result<Migrated> 
             container: &m.containers.1,
             ru,
             levels,
+            breaks: (t.findings.iter())
+                .any(|f| f.code == crate::report::model::FindingCode::LogicalPartitionLimit),
             replay: Replayed {
                 need_ru: need(t),
                 ..m.replay
@@ -139,6 +142,30 @@ fn keys(args: &MigrateArgs) -> Result<(Candidate, Declaration, Option<i64>, KeyS
         bail!("--to {to} is the container's key already: there is nothing to copy");
     }
     Ok((from, declaration, ttl, to))
+}
+
+/// The container's RU/s, at least what the service allows its size (1 RU/s per GB, the
+/// autoscale maximum's 10 per GB, 400) under either key: what it runs at whatever the flag
+/// says. A copy throughput below that is refused.
+fn at_least_minimum(
+    ru: f64,
+    copy_ru: Option<f64>,
+    (f, t): (&CandidateReport, &CandidateReport),
+) -> Result<f64> {
+    let minimum = f.cost.minimum_ru.max(t.cost.minimum_ru);
+    refuse_below(copy_ru, minimum)?;
+    Ok(ru.max(minimum))
+}
+
+/// Refuses a copy throughput below what the service allows the container's size.
+fn refuse_below(copy_ru: Option<f64>, minimum: f64) -> Result<()> {
+    match copy_ru {
+        Some(ru) if ru < minimum => bail!(
+            "--copy-throughput {ru} is below the {} RU/s the new container needs at this size (1 RU/s per GB stored, an autoscale maximum of 10 per GB, at least 400)",
+            crate::report::text::thousands(minimum)
+        ),
+        _ => Ok(()),
+    }
 }
 
 /// Refuses a container smaller than the sample read from it.
