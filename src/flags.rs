@@ -38,19 +38,15 @@ pub struct ProfileArgs {
     pub retention: Option<String>,
 }
 
-/// `pkadvisor check`.
+/// The infrastructure file that declares a container (`check`, `migrate`).
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {
-    /// Inputs, target and output (--key or --layout gives the design to check instead of
-    /// --container).
-    #[command(flatten)]
-    pub common: CommonArgs,
+pub struct ContainerArgs {
     /// The infrastructure file declaring the container: ARM or Terraform JSON, or a .tf
     /// file or a directory, read with the directory's other .tf and auto-loaded .tfvars
     /// files as Terraform reads a module.
     #[arg(long, value_name = "FILE")]
     pub container: Option<String>,
-    /// Which container of the file to check, when it declares several.
+    /// Which container of the file, when it declares several.
     #[arg(long, value_name = "NAME", requires = "container")]
     pub container_name: Option<String>,
     /// Parameter values for --container, as deployed: an ARM parameters file
@@ -63,6 +59,18 @@ pub struct CheckArgs {
         requires = "container"
     )]
     pub parameters: Option<String>,
+}
+
+/// `pkadvisor check`.
+#[derive(Debug, clap::Args)]
+pub struct CheckArgs {
+    /// Inputs, target and output (--key or --layout gives the design to check instead of
+    /// --container).
+    #[command(flatten)]
+    pub common: CommonArgs,
+    /// The infrastructure file declaring the container.
+    #[command(flatten)]
+    pub file: ContainerArgs,
     /// The lowest passing score (0–100).
     #[arg(long, value_name = "SCORE", default_value_t = 50.0)]
     pub min_score: f64,
@@ -89,24 +97,18 @@ pub struct MigrateArgs {
     /// Inputs, the container's size and throughput, and output.
     #[command(flatten)]
     pub common: CommonArgs,
-    /// The container's key today (or --container).
-    #[arg(long, value_name = "SPEC", required_unless_present = "container")]
-    pub from: Option<String>,
-    /// The infrastructure file declaring the container today (its key, throughput, indexing
-    /// policy and defaultTtl), as `check` reads it.
-    #[arg(long, value_name = "FILE", conflicts_with = "from")]
-    pub container: Option<String>,
-    /// Which container of the file, when it declares several.
-    #[arg(long, value_name = "NAME", requires = "container")]
-    pub container_name: Option<String>,
-    /// Parameter values for --container, as deployed (ARM parameters, .tfvars).
+    /// The container's key today (or --container, which also gives its throughput, indexing
+    /// policy and defaultTtl).
     #[arg(
         long,
-        value_name = "FILE",
-        visible_alias = "var-file",
-        requires = "container"
+        value_name = "SPEC",
+        required_unless_present = "container",
+        conflicts_with = "container"
     )]
-    pub parameters: Option<String>,
+    pub from: Option<String>,
+    /// The infrastructure file declaring the container today.
+    #[command(flatten)]
+    pub file: ContainerArgs,
     /// The key of the new container.
     #[arg(long, value_name = "SPEC")]
     pub to: String,

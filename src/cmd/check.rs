@@ -11,9 +11,9 @@ use crate::cli::CheckArgs;
 /// Evaluates the declared design against the sample, gates it and writes the verdict.
 pub fn run(args: CheckArgs) -> Result<Exit> {
     let mut inputs = args.common.inputs();
-    inputs.extend(args.container.as_deref());
-    inputs.extend(args.parameters.as_deref());
-    let modules: Vec<&str> = args.container.as_deref().into_iter().collect();
+    inputs.extend(args.file.container.as_deref());
+    inputs.extend(args.file.parameters.as_deref());
+    let modules: Vec<&str> = args.file.container.as_deref().into_iter().collect();
     super::refuse_overwriting(args.common.output.as_deref(), &inputs, &modules)?;
     let checked = check::check(&args, &mut request::Terminal::new(&args.common))?;
     let style = request::style(&args.common);

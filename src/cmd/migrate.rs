@@ -12,9 +12,9 @@ use crate::cli::MigrateArgs;
 pub fn run(args: MigrateArgs) -> Result<Exit> {
     let c = &args.common;
     let mut inputs = c.inputs();
-    inputs.extend(args.container.as_deref());
-    inputs.extend(args.parameters.as_deref());
-    let modules: Vec<&str> = args.container.as_deref().into_iter().collect();
+    inputs.extend(args.file.container.as_deref());
+    inputs.extend(args.file.parameters.as_deref());
+    let modules: Vec<&str> = args.file.container.as_deref().into_iter().collect();
     super::refuse_overwriting(c.output.as_deref(), &inputs, &modules)?;
     let planned = migrate::migrate(&args, &mut request::Terminal::new(c))?;
     let style = request::style(c);

@@ -50,7 +50,7 @@ pub fn check(args: &CheckArgs, runner: &mut dyn Runner) -> Result<Checked> {
     };
     let settings = Settings::with_declared(c, declaration)?;
     let (declared, container) = declared_design(args, &settings.target, design)?;
-    let indexes = match (&args.container, &container) {
+    let indexes = match (&args.file.container, &container) {
         (Some(file), Some(name)) => declared_indexes(file, name, found)?,
         _ => Vec::new(),
     };
@@ -90,7 +90,7 @@ fn candidates(
 ) -> Result<Vec<Candidate>> {
     let mut candidates = vec![declared];
     candidates.extend(indexes);
-    if args.container.is_some() {
+    if args.file.container.is_some() {
         let given = request::parse_specs(&args.common.read.keys)?;
         let fresh: Vec<_> = (given.into_iter())
             .filter(|k| {
@@ -139,7 +139,7 @@ fn declared_design(
             Some((candidate, name)) => Ok((candidate, Some(name))),
             None => declared_key(args),
         },
-        1 if args.container.is_none() && args.common.read.keys.is_empty() => {
+        1 if args.file.container.is_none() && args.common.read.keys.is_empty() => {
             let mut l = layouts.remove(0);
             l.origin = format!("{DECLARED} with --layout");
             Ok((l.with_role(Role::Declared), None))
@@ -167,7 +167,7 @@ fn declared_key(args: &CheckArgs) -> Result<(Candidate, Option<String>)> {
 
 /// The `--parameters` file: its name and contents.
 fn parameters(args: &CheckArgs) -> Result<Option<(String, String)>> {
-    parameters_file(args.parameters.as_deref())
+    parameters_file(args.file.parameters.as_deref())
 }
 
 /// A parameters file's name and contents.
@@ -238,11 +238,11 @@ fn own_definition(spec: KeySpec, origin: String, definition: PartitionKeyDefinit
 /// The design `--container` declares, and every container of its file (or module), read
 /// once: the design's indexes are among them.
 fn container_file(args: &CheckArgs, given: Given) -> Result<(Option<FileDesign>, Vec<Declared>)> {
-    let Some(file) = &args.container else {
+    let Some(file) = &args.file.container else {
         return Ok((None, Vec::new()));
     };
     let found = read_declared(file, given)?;
-    let name = args.container_name.as_deref();
+    let name = args.file.container_name.as_deref();
     Ok((
         Some(from_file(file, name, &args.common, found.clone())?),
         found,

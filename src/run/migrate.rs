@@ -88,7 +88,7 @@ pub fn migrate(args: &MigrateArgs, runner: &mut dyn Runner) -> Result<Migrated> 
         online,
         prices: &opts.prices,
         default_ttl,
-        ttl_declared: args.container.is_some(),
+        ttl_declared: args.file.container.is_some(),
         merged: args.merged,
         redact: c.redact,
     };
@@ -210,12 +210,12 @@ fn refuse_flags(args: &MigrateArgs) -> Result<()> {
 /// The source's key as the declared candidate, what its file declares, and its
 /// defaultTtl when on.
 fn source(args: &MigrateArgs) -> Result<(Candidate, Declaration, Option<i64>)> {
-    match (&args.container, &args.from) {
+    match (&args.file.container, &args.from) {
         (Some(file), None) => {
             let d = declared_container(
                 file,
-                args.container_name.as_deref(),
-                args.parameters.as_deref(),
+                args.file.container_name.as_deref(),
+                args.file.parameters.as_deref(),
                 &args.common,
             )?;
             let ttl = d.declaration.ttl.as_ref().and_then(|t| t.seconds);
