@@ -723,7 +723,10 @@ fn the_bill_as_provisioned_stands_beside_the_bill_as_needed() {
     let paid = figure(&c["provisioned"]["monthly"]["throughput"]);
     assert!(near(paid, bill(100_000.0, MANUAL)), "{c}");
     let excess = finding(candidate(&r, "/id"), "EXCESS_RU");
-    assert!(excess.contains("as provisioned, 100000 RU/s"), "{excess}");
+    assert!(
+        excess.contains("as provisioned, 100,000 RU/s (--throughput), 5,840 USD a month; as needed, 1,000 RU/s, 58.40 USD a month"),
+        "{excess}"
+    );
     // Autoscale, a maximum of 100,000 at 5 GB: as needed, a maximum of 100,000 / 10 =
     // 10,000, each hour at its tenth, 1,000 (87.60 USD); as provisioned, each hour at a
     // tenth of 100,000 (876 USD).

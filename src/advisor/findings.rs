@@ -135,7 +135,8 @@ fn over_provisioned(cost: &Cost, out: &mut Vec<Finding>) {
     if ratio < EXCESS_RU_RATIO {
         return;
     }
-    let usd = |v: Option<f64>| v.map_or(String::new(), |v| format!(", {v:.2} USD a month"));
+    let usd = |v: Option<f64>| v.map_or(String::new(), |v| format!(", {} USD a month", money(v)));
+    let ru = |v: f64| crate::report::text::thousands(v);
     let floor = match cost.load_ru.is_some_and(|l| l < cost.minimum_ru) {
         true => format!(
             " (the load needs {:.0}; {:.0} is the least the service allows this container, its storage and the throughput it has had)",
@@ -148,13 +149,22 @@ fn over_provisioned(cost: &Cost, out: &mut Vec<Finding>) {
         FindingCode::ExcessRu,
         Severity::Info,
         format!(
-            "as provisioned, {:.0} RU/s ({}){}; as needed, {needed:.0} RU/s{}{floor}: the throughput given bills {ratio:.1}× what the key needs (threshold {EXCESS_RU_RATIO}×)",
-            p.ru,
+            "as provisioned, {} RU/s ({}){}; as needed, {} RU/s{}{floor}: the throughput given bills {ratio:.1}× what the key needs (threshold {EXCESS_RU_RATIO}×)",
+            ru(p.ru),
             p.source,
             usd(p.monthly_throughput),
+            ru(needed),
             usd(cost.monthly_throughput),
         ),
     ));
+}
+
+/// USD as bills print them: whole dollars with separators from 100 up, cents below.
+fn money(usd: f64) -> String {
+    match usd >= 100.0 {
+        true => crate::report::text::thousands(usd),
+        false => format!("{usd:.2}"),
+    }
 }
 
 /// `EXCESS_RU` on every candidate that needs at least [`EXCESS_RU_RATIO`] times the RU/s of

@@ -595,7 +595,11 @@ pub fn elide(text: &str, width: usize) -> String {
 pub fn cost_line(report: &Report, v: &CheckResult) -> String {
     let c = report.declared();
     let mut line = format!("{} needs {}", c.key.spec, cost_summary(c));
-    if let Some(p) = &c.cost.provisioned {
+    // EXCESS_RU (info) names the bill as provisioned already.
+    let excess = (c.findings.iter()).any(|f| {
+        f.code == super::model::FindingCode::ExcessRu && f.severity == super::model::Severity::Info
+    });
+    if let Some(p) = c.cost.provisioned.as_ref().filter(|_| !excess) {
         line.push_str(&format!(" (as provisioned, {}: {})", p.source, bill(p)));
     }
     let alt = v
