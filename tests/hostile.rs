@@ -1224,3 +1224,60 @@ fn r51_a_log_container_named_for_a_log_of_no_containers_is_said_to_be_ignored() 
         "once: {e}"
     );
 }
+
+#[test]
+fn r51_for_each_and_copy_loops_expand_in_linear_time_and_copy_stops_at_arms_limit() {
+    let dir = scratch("r51-loops");
+    let docs = write(&dir, "docs.ndjson", "{\"id\":\"a\",\"k\":\"x\"}\n");
+    // Terraform: a for_each over a map of 4,000 containers (quadratic, 7 s in a release build).
+    let entries: Vec<String> = (0..4_000)
+        .map(|i| format!("    c{i} = \"/k{i}\""))
+        .collect();
+    let tf = write(
+        &dir,
+        "main.tf",
+        &format!(
+            "variable \"containers\" {{\n  default = {{\n{}\n  }}\n}}\nresource \"azurerm_cosmosdb_sql_container\" \"c\" {{\n  for_each = var.containers\n  name = each.key\n  database_name = \"db\"\n  partition_key_paths = [each.value]\n}}\n",
+            entries.join("\n")
+        ),
+    );
+    let arm = |n: usize| {
+        let names: Vec<String> = (0..n).map(|i| format!("\"c{i}\"")).collect();
+        format!(
+            r#"{{"parameters":{{"names":{{"type":"array","defaultValue":[{}]}}}},"resources":[{{"type":"Microsoft.DocumentDB/databaseAccounts/sqlDatabases/containers","name":"[concat('acct/db/', parameters('names')[copyIndex()])]","copy":{{"name":"loop","count":"[length(parameters('names'))]"}},"properties":{{"resource":{{"id":"[parameters('names')[copyIndex()]]","partitionKey":{{"paths":["/k"],"kind":"Hash"}}}}}}}}]}}"#,
+            names.join(",")
+        )
+    };
+    let arm_800 = write(&dir, "arm800.json", &arm(800));
+    for (file, name, says) in [(&tf, "c3999", "/k3999"), (&arm_800, "db/c799", "/k")] {
+        let started = Instant::now();
+        let out = pkadvisor()
+            .args([
+                "check",
+                "--container",
+                file,
+                "--container-name",
+                name,
+                &docs,
+                "--format",
+                "json",
+            ])
+            .output()
+            .unwrap();
+        let took = started.elapsed().as_secs_f64();
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{}", stderr(&out));
+        let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(r["check"]["key"], says);
+        assert!(took < 20.0, "{file}: {took} s");
+    }
+    // Past ARM's 800 copies, an error that says so instead of a loop cut short.
+    let arm_801 = write(&dir, "arm801.json", &arm(801));
+    let out = pkadvisor()
+        .args(["check", "--container", &arm_801, &docs])
+        .output()
+        .unwrap();
+    refused(
+        &out,
+        "copy.count is 801: Azure Resource Manager deploys at most 800 copies",
+    );
+}

@@ -107,33 +107,32 @@ fn instances(body: &hcl::Body, label: &str, ctx: &Context<'static>) -> Vec<Decla
         ));
         return vec![d];
     };
-    (elements.into_iter().take(MAX_INSTANCES))
-        .map(|(key, value)| {
-            let mut scoped = ctx.clone();
-            let (name, at) = match each {
-                true => {
-                    let mut m = hcl::Map::new();
-                    m.insert("key".to_owned(), key.clone());
-                    m.insert("value".to_owned(), value);
-                    scoped.declare_var("each", hcl::Value::Object(m));
-                    (label.to_owned(), format!("[{}]", json_of(&key)))
-                }
-                false => {
-                    let mut m = hcl::Map::new();
-                    m.insert("index".to_owned(), key.clone());
-                    scoped.declare_var("count", hcl::Value::Object(m));
-                    (label.to_owned(), format!("[{}]", json_of(&key)))
-                }
-            };
-            let mut d = container(body, &name, &scoped);
-            d.at.push_str(&at);
-            if d.name.starts_with(TERRAFORM_TYPE) {
-                d.name = d.at.clone();
-                d.qualified = d.at.clone();
-            }
-            d
-        })
-        .collect()
+    // One scope for every instance, `each` (or `count`) declared again in it for each:
+    // a scope per instance would copy every variable (a for_each's own map among them)
+    // once per instance, quadratic in the map's size.
+    let mut scoped = ctx.clone();
+    let (meta, names) = match each {
+        true => ("each", ["key", "value"]),
+        false => ("count", ["index", "value"]),
+    };
+    let mut out = Vec::new();
+    for (key, value) in elements.into_iter().take(MAX_INSTANCES) {
+        let at = format!("[{}]", json_of(&key));
+        let mut m = hcl::Map::new();
+        m.insert(names[0].to_owned(), key);
+        if each {
+            m.insert(names[1].to_owned(), value);
+        }
+        scoped.declare_var(meta, hcl::Value::Object(m));
+        let mut d = container(body, label, &scoped);
+        d.at.push_str(&at);
+        if d.name.starts_with(TERRAFORM_TYPE) {
+            d.name = d.at.clone();
+            d.qualified = d.at.clone();
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// One `azurerm_cosmosdb_sql_database` block's name and throughput, when it declares one.
@@ -330,7 +329,10 @@ fn body_json(
     unresolved: &mut Vec<(String, String)>,
 ) -> Map<String, Value> {
     let mut out = Map::new();
-    for attr in body.attributes() {
+    // Terraform's meta-arguments say how many instances there are and when, not what one
+    // is: evaluated per instance, a for_each's whole map would be copied once for each.
+    let meta = |key: &str| path.is_empty() && META.contains(&key);
+    for attr in body.attributes().filter(|a| !meta(a.key())) {
         match attr.expr().evaluate(ctx) {
             Ok(v) => {
                 out.insert(attr.key().to_owned(), json_of(&v));
@@ -352,6 +354,9 @@ fn body_json(
     }
     out
 }
+
+/// Terraform's meta-arguments of a resource block.
+const META: [&str; 4] = ["for_each", "count", "depends_on", "provider"];
 
 /// `text` on one line: HCL prints lists and objects over several.
 fn one_line(text: &str) -> String {

@@ -128,6 +128,9 @@ fn nested_parameters(deployment: &Value, outer: &Scope) -> Map<String, Value> {
     given
 }
 
+/// The most copies an ARM `copy` loop deploys ("the count can't exceed 800").
+const MAX_COPIES: u64 = 800;
+
 /// A container resource, once per iteration of its `copy` loop when its count resolves.
 fn arm_copies(v: &Value, at: &str, scope: &Scope, out: &mut Vec<Declared>) {
     let Some(copy) = v.get("copy") else {
@@ -136,9 +139,11 @@ fn arm_copies(v: &Value, at: &str, scope: &Scope, out: &mut Vec<Declared>) {
     };
     let count = copy.get("count").map(|c| scope.resolve(c));
     match count {
-        Some(Ok(Value::Number(n))) if n.as_u64().is_some() => {
-            for i in 0..n.as_u64().unwrap_or(0).min(10_000) {
-                let mut each = scope.clone();
+        Some(Ok(Value::Number(n))) if n.as_u64().is_some_and(|n| n <= MAX_COPIES) => {
+            // One scope for every copy, its index set again for each: a scope per copy
+            // would copy every parameter (the loop's own array among them) once per copy.
+            let mut each = scope.clone();
+            for i in 0..n.as_u64().unwrap_or(0) {
                 each.copy_index = usize::try_from(i).ok();
                 let mut d = arm_container(v, at, &each);
                 d.at.push_str(&format!(" (copy {i})"));
@@ -148,6 +153,9 @@ fn arm_copies(v: &Value, at: &str, scope: &Scope, out: &mut Vec<Declared>) {
         other => {
             let why = match other {
                 Some(Err(e)) => e.message("copy.count", KEY_INSTEAD),
+                Some(Ok(Value::Number(n))) if n.as_u64().is_some() => format!(
+                    "copy.count is {n}: Azure Resource Manager deploys at most {MAX_COPIES} copies of a resource"
+                ),
                 Some(Ok(n)) => format!("copy.count is {n}, not a count"),
                 None => "a copy loop without a count".to_owned(),
             };
