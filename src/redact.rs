@@ -3,7 +3,28 @@
 //! values, an Azure Monitor log's partitions, layout bounds and collection names), takes
 //! [`redact`] or [`hider`] on its way into the report.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use crate::engine::murmur::murmur3_x64_128;
+
+/// Whether the run redacts (`--redact`): set once from the flags, read by every message
+/// that names a value it read (see [`in_message`]).
+static MESSAGES: AtomicBool = AtomicBool::new(false);
+
+/// Redacts the values errors and warnings name from now on (`--redact`).
+pub fn redact_messages(on: bool) {
+    MESSAGES.store(on, Ordering::Relaxed);
+}
+
+/// A value an error or a warning names (a log's `PartitionKey` cell, a lookup map's
+/// value): itself, or under `--redact` its stable hash, as reports show it. Every message
+/// that quotes a value it read takes this.
+pub fn in_message(value: &str) -> String {
+    match MESSAGES.load(Ordering::Relaxed) {
+        true => redact(value),
+        false => value.to_owned(),
+    }
+}
 
 /// A stable stand-in for a key value that must not leave the machine.
 pub fn redact(label: &str) -> String {

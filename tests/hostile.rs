@@ -1281,3 +1281,43 @@ fn r51_for_each_and_copy_loops_expand_in_linear_time_and_copy_stops_at_arms_limi
         "copy.count is 801: Azure Resource Manager deploys at most 800 copies",
     );
 }
+
+#[test]
+fn r51_errors_that_name_a_value_hide_it_under_redact() {
+    let dir = scratch("r51-redact-errors");
+    let log = write(
+        &dir,
+        "monitor.json",
+        "{\"Type\":\"CDBPartitionKeyStatistics\",\"PartitionKey\":\"secret-tenant-42\",\"SizeKb\":5,\"TimeGenerated\":\"2026-11-15T09:00:00Z\",\"DatabaseName\":\"db\",\"CollectionName\":\"c\"}\n",
+    );
+    let map = write(
+        &dir,
+        "lookup.json",
+        r#"{"secret-region":"a","secret-region":"b"}"#,
+    );
+    let layout = format!("lookup:/region={map}");
+    let runs: [(Vec<&str>, &str, &str); 2] = [
+        (
+            vec!["analyze", DOCS, "--queries", &log, "--key", "/tenantId"],
+            "secret-tenant-42",
+            "PartitionKey \"#",
+        ),
+        (
+            vec![
+                "analyze",
+                "fixtures/layouts/docs.ndjson",
+                "--layout",
+                &layout,
+            ],
+            "secret-region",
+            "is mapped twice",
+        ),
+    ];
+    for (args, secret, says) in runs {
+        let plain = pkadvisor().args(&args).output().unwrap();
+        assert!(stderr(&plain).contains(secret), "{}", stderr(&plain));
+        let hidden = pkadvisor().args(&args).arg("--redact").output().unwrap();
+        refused(&hidden, says);
+        assert!(!stderr(&hidden).contains(secret), "{}", stderr(&hidden));
+    }
+}

@@ -446,12 +446,14 @@ fn lookup(path: KeyPath, file: &str, json: &str) -> Result<Resolver, LayoutError
     for (value, name) in &doc.0 {
         if by_value.contains_key(value) {
             return fail(format!(
-                "{file}: value {value:?} is mapped twice (JSON keeps only one of them)"
+                "{file}: value {} is mapped twice (JSON keeps only one of them)",
+                crate::redact::in_message(&format!("{value:?}"))
             ));
         }
         let Some(name) = name.as_str().filter(|n| !n.is_empty()) else {
             return fail(format!(
-                "{file}: the collection of {value:?} must be a non-empty string, not {name}"
+                "{file}: the collection of {} must be a non-empty string, not {name}",
+                crate::redact::in_message(&format!("{value:?}"))
             ));
         };
         by_value.insert(value.clone(), name.to_owned());

@@ -244,9 +244,10 @@ impl Row {
     }
 }
 
-/// A cell's content in a message: JSON text, cut past 40 characters.
+/// A cell's content in a message: JSON text, cut past 40 characters (hashed under
+/// `--redact`, see [`crate::redact::in_message`]).
 fn cell(v: &Value) -> String {
-    crate::units::clipped(&v.to_string(), 40)
+    crate::redact::in_message(&crate::units::clipped(&v.to_string(), 40))
 }
 
 /// The heap bytes of key values.

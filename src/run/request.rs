@@ -139,6 +139,8 @@ impl Settings {
     /// Validates the shared flags; `declared` is what an infrastructure file declares,
     /// used where no flag gives it.
     pub fn with_declared(args: &CommonArgs, declared: Declaration) -> Result<Settings> {
+        // From here on, an error or warning that names a value it read hides it too.
+        crate::redact::redact_messages(args.redact);
         let (target, defaults, mut sources) = target(args, declared.throughput.as_ref())?;
         let (mut prices, indexing) = prices(args, &target, declared.indexing, &mut sources)?;
         prices.given = given_throughput(args, &target, &defaults, &sources);
