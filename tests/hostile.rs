@@ -1321,3 +1321,42 @@ fn r51_errors_that_name_a_value_hide_it_under_redact() {
         assert!(!stderr(&hidden).contains(secret), "{}", stderr(&hidden));
     }
 }
+
+#[test]
+fn r51_a_batch_with_other_fields_reads_its_records_and_a_bound_past_a_double_is_refused() {
+    let dir = scratch("r51-batch");
+    let first = std::fs::read_to_string("tests/data/monitor/eventhubs.json")
+        .unwrap()
+        .lines()
+        .next()
+        .unwrap()
+        .to_owned();
+    let mut batch: Value = serde_json::from_str(&first).unwrap();
+    let records = batch["records"].as_array().unwrap().len();
+    batch["x"] = json!(1);
+    let log = write(&dir, "batch.json", &format!("{batch}\n"));
+    let out = analyze(&log, &["--format", "json"]);
+    let r = report(&out);
+    assert_eq!(
+        r["input"]["monitor"]["rows"].as_u64(),
+        Some(records as u64),
+        "{}",
+        r["input"]
+    );
+    assert!(
+        stderr(&out).contains("a batch of records holds other fields too (\"x\"), left unread")
+    );
+    let out = pkadvisor()
+        .args([
+            "analyze",
+            "fixtures/layouts/docs.ndjson",
+            "--layout",
+            "range:/n=1e400..",
+        ])
+        .output()
+        .unwrap();
+    refused(
+        &out,
+        "the bound 1e400 is past the largest number a value can hold",
+    );
+}

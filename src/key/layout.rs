@@ -62,6 +62,18 @@ fn sorts_before(hi: &Bound, lo: &Bound) -> bool {
     }
 }
 
+/// Whether `t` is written as a JSON number (`-12`, `3.5`, `1e400`), whatever its size.
+fn looks_numeric(t: &str) -> bool {
+    let t = t.strip_prefix('-').unwrap_or(t);
+    let (mantissa, exponent) = match t.split_once(['e', 'E']) {
+        Some((m, e)) => (m, Some(e.strip_prefix(['+', '-']).unwrap_or(e))),
+        None => (t, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, "0"));
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    digits(int) && digits(frac) && exponent.is_none_or(digits)
+}
+
 /// One range of a `range` layout.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ValueRange {
@@ -73,6 +85,14 @@ pub struct ValueRange {
 
 impl ValueRange {
     fn parse(text: &str) -> Result<ValueRange, String> {
+        // A number past a double's range would be read as text, sorting as no number does.
+        for t in text.split("..").map(str::trim) {
+            if looks_numeric(t) && !t.parse::<f64>().is_ok_and(f64::is_finite) {
+                return Err(format!(
+                    "range {text:?}: the bound {t} is past the largest number a value can hold (about 1.8e308)"
+                ));
+            }
+        }
         // Spaces around `..` are the writer's, not the bound's.
         let bound = |t: &str| (!t.trim().is_empty()).then(|| Bound::new(t.trim()));
         match text.split_once("..") {
@@ -640,6 +660,13 @@ mod tests {
 
     #[test]
     fn ranges_hold_prefixes_numbers_and_open_ends() {
+        assert!(
+            ValueRange::parse("1e400..")
+                .unwrap_err()
+                .contains("past the largest number")
+        );
+        assert!(ValueRange::parse("-1E+999..0").is_err());
+        assert!(ValueRange::parse("1e300..").is_ok() && ValueRange::parse("inf..").is_ok());
         let r = |t: &str| ValueRange::parse(t).unwrap();
         assert!(r("A..M").contains(s("Mary")));
         assert!(r("A..M").contains(s("A")));

@@ -359,10 +359,23 @@ impl Rows for State<'_> {
     }
 
     fn row(&mut self, mut obj: Map<String, Value>, at: u64) -> anyhow::Result<()> {
-        if obj.len() == 1
-            && let Some(Value::Array(records)) = obj.get_mut("records")
-        {
-            for r in std::mem::take(records) {
+        if let Some(Value::Array(records)) = obj.get_mut("records") {
+            // An Event Hubs batch: its records are the rows; anything beside them is said,
+            // not read as a row of its own.
+            let records = std::mem::take(records);
+            let others: Vec<&String> = obj.keys().filter(|k| *k != "records").collect();
+            if !others.is_empty() {
+                let names: Vec<String> = others.iter().map(|k| format!("{k:?}")).collect();
+                let message = format!(
+                    "{}: a batch of records holds other fields too ({}), left unread",
+                    self.name,
+                    names.join(", ")
+                );
+                if !self.log.warnings.contains(&message) {
+                    self.log.warnings.push(message);
+                }
+            }
+            for r in records {
                 match r {
                     Value::Object(o) => self.row(o, at)?,
                     _ => self.bad(at, "a record is not a JSON object".into())?,
