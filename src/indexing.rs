@@ -150,11 +150,7 @@ impl IndexingPolicy {
     /// The policy in the JSON text of `file` (an `indexingPolicy` object, or a container
     /// resource holding one); errors name the file and, for JSON syntax, line and column.
     pub fn read(file: &str, text: &str) -> Result<IndexingPolicy, String> {
-        let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-            let (line, column) = crate::json_error::position(&e);
-            let e = crate::json_error::message(&e);
-            format!("{file}:{line}:{column}: not JSON ({e}); expected an indexing policy object")
-        })?;
+        let v: Value = crate::json_error::parse_file(file, text, "an indexing policy object")?;
         let policy = v
             .get("indexingPolicy")
             .or_else(|| v.pointer("/properties/resource/indexingPolicy"))

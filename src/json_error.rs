@@ -12,6 +12,22 @@ pub fn message(e: &serde_json::Error) -> String {
     strip_position(&e.to_string()).to_owned()
 }
 
+/// The JSON of `file`'s `text` (a byte-order mark skipped), or an error naming the file,
+/// line and column, what went wrong and what was `expected` there.
+pub fn parse_file<T: serde::de::DeserializeOwned>(
+    file: &str,
+    text: &str,
+    expected: &str,
+) -> Result<T, String> {
+    serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
+        let (line, column) = position(&e);
+        format!(
+            "{file}:{line}:{column}: not JSON ({}); expected {expected}",
+            message(&e)
+        )
+    })
+}
+
 /// `message` without a trailing " at line L column C".
 pub fn strip_position(message: &str) -> &str {
     message.rsplit_once(" at line ").map_or(message, |(m, _)| m)

@@ -366,16 +366,8 @@ fn an_override_file_changes_the_container_it_names_instead_of_adding_one() {
         "resource \"azurerm_cosmosdb_sql_container\" \"events\" {\n  partition_key_paths = [\"/userId\"]\n}\n",
     );
     let d = dir.display().to_string();
-    let out = pkadvisor()
-        .args(["check", "--container", &d, DOCS, "--format", "json", "-q"])
-        .output()
-        .unwrap();
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let r =
+        crate::util::verdict_json(&["check", "--container", &d, DOCS, "--format", "json", "-q"]);
     assert_eq!(
         r["check"]["key"], "/userId",
         "the override's key, one container"
@@ -416,24 +408,16 @@ fn a_module_of_terraform_json_is_read_as_its_hcl() {
         "variable \"key\" {\n  default = \"/tenantId\"\n}\n",
     );
     for container in [main.clone(), dir.display().to_string()] {
-        let out = pkadvisor()
-            .args([
-                "check",
-                "--container",
-                &container,
-                DOCS,
-                "--format",
-                "json",
-                "-q",
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            matches!(out.status.code(), Some(0 | 1)),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let args = [
+            "check",
+            "--container",
+            &container,
+            DOCS,
+            "--format",
+            "json",
+            "-q",
+        ];
+        let r = crate::util::verdict_json(&args);
         assert_eq!(r["check"]["key"], "/tenantId", "{container}");
         assert_eq!(r["target"]["throughput_mode"], "autoscale", "{container}");
         assert_eq!(r["target"]["throughput_ru"], 4000.0, "{container}");

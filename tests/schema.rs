@@ -165,13 +165,7 @@ fn every_object_the_schema_describes_is_closed() {
 /// The report `pkadvisor ARGS` prints, whatever its exit code (a failed `check` exits 1
 /// with a whole report).
 fn report(args: &[&str]) -> Value {
-    let out = pkadvisor().args(args).output().expect("runs");
-    assert!(
-        matches!(out.status.code(), Some(0 | 1)),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON output")
+    crate::util::verdict_json(args)
 }
 
 /// Whether `v` holds a value at the path `at` (property names, `*` for any element of an

@@ -37,6 +37,18 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).expect("JSON output")
 }
 
+/// The JSON report `pkadvisor ARGS` prints, whatever its verdict: a failed `check` or
+/// `migrate` exits 1 with a whole report.
+pub fn verdict_json(args: &[&str]) -> serde_json::Value {
+    let out = pkadvisor().args(args).output().expect("runs");
+    assert!(
+        matches!(out.status.code(), Some(0 | 1)),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
 /// The candidate with `spec` in a report.
 pub fn candidate<'a>(report: &'a serde_json::Value, spec: &str) -> &'a serde_json::Value {
     report["candidates"]

@@ -25,11 +25,7 @@ const NESTED: [&str; 11] = [
 
 /// The blocks of the `.tf.json` text of `file`.
 pub fn body(file: &str, text: &str) -> Result<Body, String> {
-    let v: Value = serde_json::from_str(text.trim_start_matches('\u{feff}')).map_err(|e| {
-        let (line, column) = crate::json_error::position(&e);
-        let e = crate::json_error::message(&e);
-        format!("{file}:{line}:{column}: not JSON ({e}); expected Terraform JSON configuration")
-    })?;
+    let v: Value = crate::json_error::parse_file(file, text, "Terraform JSON configuration")?;
     let Value::Object(top) = v else {
         return Err(format!(
             "{file}: Terraform JSON configuration is one object"

@@ -24,7 +24,7 @@
 //! raise does (⌈C / 10,000⌉); lowering it afterwards merges nothing, so reads that visit
 //! every partition pay 2.5 RU for each partition the raise added.
 
-use super::Inputs;
+use super::{CopyOrder, Inputs};
 use crate::engine::{Epk, Throughput};
 use crate::pricing::charge::{QUERY_RU_PER_PARTITION, RU_PER_TERM, create, read};
 use crate::pricing::throughput::Model;
@@ -35,10 +35,10 @@ use crate::stats::copy::Record;
 /// The surcharge `--online` takes without `--online-surcharge`: writes charged double.
 pub const ONLINE_SURCHARGE: f64 = 1.0;
 
-/// The copy's cost and duration, the container after it, and what was assumed.
-pub fn copy(inp: &Inputs<'_>) -> (CopyCost, After, Vec<String>) {
+/// The copy's cost and duration, the container after it, and what was assumed: its
+/// records read in `order`.
+pub fn copy(inp: &Inputs<'_>, order: &CopyOrder<'_>) -> (CopyCost, After, Vec<String>) {
     let mut notes = Vec::new();
-    let order = super::preflight::copy_order(inp);
     let serverless = inp.prices.model == Model::Serverless;
     let asked = inp.copy_ru.unwrap_or(inp.target.ru);
     let mut during = inp.target.container.clone();
@@ -50,15 +50,13 @@ pub fn copy(inp: &Inputs<'_>) -> (CopyCost, After, Vec<String>) {
     let copy_ru = inp.prices.billing().capacity(asked, partitions);
     let partition_ru = (copy_ru / partitions as f64).min(during.limits().physical_ru);
     copy_notes(inp, partitions, &mut notes);
-    let large = large_values(&during);
+    // A value holding LARGE_VALUE of the container lands where its EPK routes it.
+    let least = during.bytes() as f64 * LARGE_VALUE;
+    let large = super::value_sizes(&during, |bytes| bytes as f64 >= least);
     let source = inp.source.container;
-    let loads = Loads::of(
-        inp,
-        &order,
-        partitions,
-        |r| source.route(&Epk::from_bytes(r.source.as_bytes())),
-        |r| (large.contains(&r.to)).then(|| during.route(&Epk::from_bytes(r.to_epk.as_bytes()))),
-    );
+    let loads = Loads::of(inp, order, partitions, |r| {
+        (large.contains_key(&r.to)).then(|| during.route(&Epk::from_bytes(r.to_epk.as_bytes())))
+    });
     let (free, surcharge) = source_free(inp, &mut notes);
     let sources = source.partitions().len().max(1) as f64;
     let timing = (free > 0.0).then(|| loads.timing(free / sources, partition_ru, copy_ru));
@@ -156,13 +154,13 @@ struct Loads {
 }
 
 impl Loads {
-    /// The loads of the records in `order` at `inp`'s weight: a record in slice `slice`,
-    /// of a large value written to the partition `route` gives.
+    /// The loads of the records in `order` at `inp`'s weight, each in the slice of the
+    /// source partition it is read from; a record of a large value written to the
+    /// partition `route` gives.
     fn of(
         inp: &Inputs<'_>,
-        order: &[&Record],
+        order: &CopyOrder<'_>,
         partitions: usize,
-        slice: impl Fn(&Record) -> usize,
         route: impl Fn(&Record) -> Option<usize>,
     ) -> Loads {
         let w = inp.weight();
@@ -172,9 +170,8 @@ impl Loads {
             partitions: partitions.max(1),
             slices: Vec::new(),
         };
-        for r in order {
+        for &(i, r) in order {
             let (rd, wr) = charges(r, w);
-            let i = slice(r);
             if l.slices.len() <= i {
                 l.slices.resize(i + 1, (0.0, 0.0, Vec::new()));
             }
@@ -256,22 +253,6 @@ impl Loads {
 /// A value holding at least this share of the container is placed where it lands; smaller
 /// ones are spread over every partition (a real partition holds many of them).
 pub const LARGE_VALUE: f64 = 0.01;
-
-/// The new key's values holding at least [`LARGE_VALUE`] of `c`'s bytes, by hash.
-fn large_values(c: &crate::engine::Container) -> std::collections::BTreeSet<u64> {
-    let mut c = c.clone();
-    let v1 = c.definition().is_v1();
-    let least = c.bytes() as f64 * LARGE_VALUE;
-    let mut out = std::collections::BTreeSet::new();
-    for i in 0..c.partitions().len() {
-        for l in c.logical_partitions(i) {
-            if l.bytes as f64 >= least {
-                out.insert(crate::stats::value_hash(&l.epk, v1));
-            }
-        }
-    }
-    out
-}
 
 /// `a / b`, 1 when `b` is nothing.
 fn ratio(a: f64, b: f64) -> f64 {

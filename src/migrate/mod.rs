@@ -19,7 +19,9 @@ use crate::pricing::bill::Prices;
 use crate::project::kinds::SampleKind;
 use crate::report::migration::{MIGRATION_SCHEMA_VERSION, MigrationReport};
 use crate::report::model::{InputSummary, Tool};
-use crate::stats::copy::CopyTrace;
+use std::collections::BTreeMap;
+
+use crate::stats::copy::{CopyTrace, Record};
 
 /// The container today, under its key.
 pub struct Source<'a> {
@@ -110,10 +112,35 @@ impl Inputs<'_> {
     }
 }
 
+/// The trace's records in the order the copy reads them, each with the source partition
+/// it is read from (see [`crate::stats::copy::CopyTrace::in_copy_order`]).
+pub type CopyOrder<'a> = Vec<(usize, &'a Record)>;
+
+/// The records of `inp`'s trace in the order the copy reads them: the source's partitions
+/// one after another in EPK order, each in write order.
+fn copy_order<'a>(inp: &Inputs<'a>) -> CopyOrder<'a> {
+    let source = inp.source.container;
+    (inp.trace).in_copy_order(|s| source.route(&crate::engine::Epk::from_bytes(s.as_bytes())))
+}
+
+/// The values of `c` whose bytes `keep` keeps: value hash → bytes.
+fn value_sizes(c: &Container, keep: impl Fn(u64) -> bool) -> BTreeMap<u64, u64> {
+    let mut c = c.clone();
+    let v1 = c.definition().is_v1();
+    let mut out = BTreeMap::new();
+    for i in 0..c.partitions().len() {
+        for l in c.logical_partitions(i).iter().filter(|l| keep(l.bytes)) {
+            out.insert(crate::stats::value_hash(&l.epk, v1), l.bytes);
+        }
+    }
+    out
+}
+
 /// The plan.
 pub fn plan(inp: &Inputs<'_>) -> MigrationReport {
-    let pre = preflight::preflight(inp);
-    let (copy, after, copy_notes) = copy::copy(inp);
+    let order = copy_order(inp);
+    let pre = preflight::preflight(inp, &order);
+    let (copy, after, copy_notes) = copy::copy(inp, &order);
     let mut failures = preflight::failures(&pre, inp);
     if copy.source_ru_free <= 0.0 {
         failures.push(format!(

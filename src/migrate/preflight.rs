@@ -15,14 +15,14 @@
 //! one item of or none (a snapshot of a share `s` of the items holds both items of a pair
 //! with chance `s²`); the copy fails on the first.
 
-use super::Inputs;
-use crate::engine::{Epk, Limits};
+use super::{CopyOrder, Inputs};
+use crate::engine::Limits;
 use crate::project::projection::low_bound;
 use crate::report::migration::{
     Breach, CollisionPair, CollisionsReport, MAX_LISTED, Missing, Preflight,
 };
 use crate::report::text::thousands;
-use crate::stats::copy::{Record, collisions};
+use crate::stats::copy::collisions;
 use crate::units::human_bytes;
 
 /// The portal's change of key needs a support request above these.
@@ -36,12 +36,11 @@ const NOTED: usize = 5;
 /// The order the copy reads in, in words.
 pub const READ_ORDER: &str = "the source's physical partitions one after another in EPK order of the source key, each in the order its items were last written (--time-path, else the input's order)";
 
-/// The preflight of `inp`.
-pub fn preflight(inp: &Inputs<'_>) -> Preflight {
-    let order = copy_order(inp);
+/// The preflight of `inp`, whose records the copy reads in `order`.
+pub fn preflight(inp: &Inputs<'_>, order: &CopyOrder<'_>) -> Preflight {
     Preflight {
         read_order: READ_ORDER.to_owned(),
-        breaches: breaches(inp, &order),
+        breaches: breaches(inp, order),
         collisions: collided(inp),
         missing: missing(inp),
         default_ttl: inp.default_ttl,
@@ -50,25 +49,18 @@ pub fn preflight(inp: &Inputs<'_>) -> Preflight {
     }
 }
 
-/// The trace's records in the order the copy reads them.
-pub fn copy_order<'a>(inp: &Inputs<'a>) -> Vec<&'a Record> {
-    let source = inp.source.container;
-    inp.trace
-        .in_copy_order(|s| source.route(&Epk::from_bytes(s.as_bytes())))
-}
-
 /// The values of the new key the projection puts past 20 GB, and where the copy meets
 /// each limit, in that order.
-fn breaches(inp: &Inputs<'_>, order: &[&Record]) -> Vec<Breach> {
+fn breaches(inp: &Inputs<'_>, order: &CopyOrder<'_>) -> Vec<Breach> {
     let limit = Limits::default().logical_bytes;
-    let big = past_limit(inp, limit);
+    let big = super::value_sizes(inp.target.container, |bytes| bytes > limit);
     if big.is_empty() {
         return Vec::new();
     }
-    let total: f64 = order.iter().map(|r| f64::from(r.bytes)).sum();
+    let total: f64 = order.iter().map(|(_, r)| f64::from(r.bytes)).sum();
     // Per value: its bytes and documents in the sample, and its label.
     let mut own: std::collections::BTreeMap<u64, (f64, u64, &str)> = Default::default();
-    for r in order.iter().filter(|r| big.contains_key(&r.to)) {
+    for (_, r) in order.iter().filter(|(_, r)| big.contains_key(&r.to)) {
         let e = own.entry(r.to).or_insert((0.0, 0, r.label.as_str()));
         e.0 += f64::from(r.bytes);
         e.1 += 1;
@@ -76,7 +68,7 @@ fn breaches(inp: &Inputs<'_>, order: &[&Record]) -> Vec<Breach> {
     let mut done: std::collections::BTreeMap<u64, f64> = Default::default();
     let mut out = Vec::new();
     let mut read = 0.0;
-    for r in order {
+    for (_, r) in order {
         read += f64::from(r.bytes);
         let Some(&bytes) = big.get(&r.to) else {
             continue;
@@ -100,21 +92,6 @@ fn breaches(inp: &Inputs<'_>, order: &[&Record]) -> Vec<Breach> {
         }
     }
     out
-}
-
-/// The new key's values the projection puts past `limit`: value hash → bytes.
-fn past_limit(inp: &Inputs<'_>, limit: u64) -> std::collections::BTreeMap<u64, u64> {
-    let mut c = inp.target.container.clone();
-    let v1 = c.definition().is_v1();
-    let mut big = std::collections::BTreeMap::new();
-    for i in 0..c.partitions().len() {
-        for l in c.logical_partitions(i) {
-            if l.bytes > limit {
-                big.insert(crate::stats::value_hash(&l.epk, v1), l.bytes);
-            }
-        }
-    }
-    big
 }
 
 /// The copy's insert conflicts.

@@ -170,10 +170,10 @@ impl CopyTrace {
         self.fit();
     }
 
-    /// The records kept, in the order the copy reads them when each source EPK's place is
-    /// given by `range` (the source partition it lies in): partition by partition, each in
-    /// the order its documents were written (position, then source EPK and id for ties).
-    pub fn in_copy_order(&self, range: impl Fn(&EpkPrefix) -> usize) -> Vec<&Record> {
+    /// The records kept, each with the source partition `range` places its EPK in, in the
+    /// order the copy reads them: partition by partition, each in the order its documents
+    /// were written (position, then source EPK and id for ties).
+    pub fn in_copy_order(&self, range: impl Fn(&EpkPrefix) -> usize) -> Vec<(usize, &Record)> {
         let mut out: Vec<(usize, &Record)> =
             self.records.iter().map(|r| (range(&r.source), r)).collect();
         out.sort_by(|(ra, a), (rb, b)| {
@@ -183,7 +183,7 @@ impl CopyTrace {
                 .then(a.id.cmp(&b.id))
                 .then(a.to.cmp(&b.to))
         });
-        out.into_iter().map(|(_, r)| r).collect()
+        out
     }
 
     /// The records kept, in no particular order.
@@ -320,7 +320,7 @@ mod tests {
         let order: Vec<&str> = (t
             .in_copy_order(|s| usize::from(s.as_bytes()[7] >= 9))
             .iter())
-        .map(|r| r.id_text.as_str())
+        .map(|(_, r)| r.id_text.as_str())
         .collect();
         assert_eq!(order, ["y", "x", "z"]);
     }
