@@ -20,8 +20,12 @@ const KEY_FIELDS: [&str; 4] = [
     "partition_key_version",
 ];
 
-/// How many passes resolve `locals` that refer to each other.
-const LOCAL_PASSES: usize = 8;
+/// The most evaluations spent resolving `locals` that refer to each other (a pass over
+/// them all per level of reference, as long as a pass resolves one more): a chain of any
+/// length a person writes resolves; a forged file of 100,000 locals in reverse order stops.
+const LOCAL_EVALUATIONS: usize = 2_000_000;
+/// How many passes resolve resources' attributes that refer to other resources.
+const RESOURCE_PASSES: usize = 8;
 
 /// Every container `text` (the `.tf` file `file`) declares, with the variable values `given`.
 pub fn read(file: &str, text: &str, given: &Map<String, Value>) -> Result<Vec<Declared>, IacError> {
@@ -68,6 +72,25 @@ pub fn read_module(
 /// The most instances a `count` or `for_each` expands to.
 const MAX_INSTANCES: usize = 10_000;
 
+/// The instances a resolved `count` asks for: a whole number from 0 to [`MAX_INSTANCES`].
+fn whole_count(v: &hcl::Value) -> Result<u64, String> {
+    let n = match v {
+        hcl::Value::Number(n) => n.as_f64(),
+        hcl::Value::String(s) => s.trim().parse::<f64>().ok(),
+        _ => None,
+    };
+    match n {
+        Some(n) if n.fract() == 0.0 && (0.0..=MAX_INSTANCES as f64).contains(&n) => Ok(n as u64),
+        Some(n) if n.fract() == 0.0 && n > 0.0 => Err(format!(
+            "{n} instances; expected at most {MAX_INSTANCES} (gate the key with --key SPEC instead of --container)"
+        )),
+        _ => Err(format!(
+            "{}; expected a whole number of instances from 0 to {MAX_INSTANCES}",
+            json_of(v)
+        )),
+    }
+}
+
 /// A container block's instances: one, or one per element of its `for_each` (with
 /// `each.key` and `each.value`) or `count` (with `count.index`); a meta-argument that does
 /// not resolve gives one container whose key is an error saying what to pass.
@@ -90,13 +113,20 @@ fn instances(body: &hcl::Body, label: &str, ctx: &Context<'static>) -> Vec<Decla
             )
         }
         Ok(hcl::Value::Array(a)) if each => Some(a.into_iter().map(|v| (v.clone(), v)).collect()),
-        Ok(hcl::Value::Number(n)) if !each => (n.as_u64())
-            .filter(|&n| n as usize <= MAX_INSTANCES)
-            .map(|n| {
+        // Terraform converts a string of digits to the number `count` needs.
+        Ok(v @ (hcl::Value::Number(_) | hcl::Value::String(_))) if !each => match whole_count(&v) {
+            Ok(n) => Some(
                 (0..n)
                     .map(|i| (hcl::Value::from(i), hcl::Value::Null))
-                    .collect()
-            }),
+                    .collect(),
+            ),
+            Err(why) => {
+                let mut d = container(body, label, ctx);
+                let shown = one_line(&attr.expr().to_string());
+                d.definition = Err(format!("count = {shown}: {why}"));
+                return vec![d];
+            }
+        },
         _ => None,
     };
     let Some(elements) = elements else {
@@ -244,7 +274,8 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
         .filter(|b| b.identifier() == "locals")
         .flat_map(|b| b.body().attributes())
         .collect();
-    for _ in 0..LOCAL_PASSES {
+    let passes = (LOCAL_EVALUATIONS / attrs.len().max(1)).clamp(1, attrs.len() + 1);
+    for _ in 0..passes {
         let before = locals.len();
         for attr in &attrs {
             if !locals.contains_key(attr.key())
@@ -293,7 +324,7 @@ fn declare_functions(ctx: &mut Context<'static>) {
 /// name, read by its container's `database_name`); passes until nothing more resolves.
 fn declare_resources(body: &hcl::Body, ctx: &mut Context<'static>) {
     let mut known = 0;
-    for _ in 0..LOCAL_PASSES {
+    for _ in 0..RESOURCE_PASSES {
         let mut types: hcl::Map<String, hcl::Value> = hcl::Map::new();
         let mut count = 0;
         for block in body.blocks().filter(|b| b.identifier() == "resource") {
@@ -478,6 +509,47 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
         assert_eq!(def.version(), 1);
         let t = legacy.throughput.clone().unwrap().unwrap();
         assert_eq!(t.throughput, crate::engine::Throughput::Manual(400.0));
+    }
+
+    #[test]
+    fn a_chain_of_locals_resolves_whatever_its_length_and_order() {
+        // j refers to i, ... to a: written last to first, a pass resolves one each.
+        let mut tf = String::from("locals {\n");
+        for (name, next) in ('b'..='j').rev().zip(('a'..='i').rev()) {
+            tf.push_str(&format!("  {name} = local.{next}\n"));
+        }
+        tf.push_str("  a = \"/tenantId\"\n}\n");
+        tf.push_str(
+            "resource \"azurerm_cosmosdb_sql_container\" \"c\" {\n  name = \"c\"\n  partition_key_paths = [local.j]\n}\n",
+        );
+        let found = read("main.tf", &tf, &Map::new()).unwrap();
+        let def = found[0].definition.as_ref().unwrap();
+        assert_eq!(def.paths()[0].to_string(), "/tenantId");
+    }
+
+    #[test]
+    fn count_takes_a_string_of_digits_and_names_what_it_refuses() {
+        let tf = |count: &str| {
+            format!(
+                "resource \"azurerm_cosmosdb_sql_container\" \"c\" {{\n  count = {count}\n  name = \"c${{count.index}}\"\n  partition_key_paths = [\"/t\"]\n}}\n"
+            )
+        };
+        // Terraform converts "3" to 3.
+        let found = read("main.tf", &tf("\"3\""), &Map::new()).unwrap();
+        let names: Vec<&str> = found.iter().map(|d| d.name.as_str()).collect();
+        assert_eq!(names, ["c0", "c1", "c2"]);
+        for (count, says) in [
+            ("20000", "20000 instances; expected at most 10000"),
+            (
+                "2.5",
+                "2.5; expected a whole number of instances from 0 to 10000",
+            ),
+            ("\"three\"", "\"three\"; expected a whole number"),
+        ] {
+            let found = read("main.tf", &tf(count), &Map::new()).unwrap();
+            let e = found[0].definition.as_ref().unwrap_err();
+            assert!(e.contains(&format!("count = {count}: {says}")), "{e}");
+        }
     }
 
     #[test]

@@ -10,7 +10,24 @@ pub const MAX_SIDE_FILE_BYTES: u64 = 64 << 20;
 /// `what` says what it should be.
 pub fn read_capped(file: &str, what: &str) -> Result<String> {
     let bytes = read_capped_bytes(file, file, MAX_SIDE_FILE_BYTES, what)?;
-    String::from_utf8(bytes).map_err(|e| anyhow!("{file}: not UTF-8 text ({e})"))
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let (line, column) = line_column(&bytes[..at]);
+        anyhow!(
+            "{file}:{line}:{column}: invalid UTF-8 (byte 0x{:02X}); expected {what} in UTF-8",
+            bytes[at]
+        )
+    })
+}
+
+/// The 1-based line and column (in characters) just after `text`, valid UTF-8 up to where
+/// it was cut.
+fn line_column(text: &[u8]) -> (usize, usize) {
+    let line_start = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+    let line = 1 + text.iter().filter(|&&b| b == b'\n').count();
+    let column = 1 + String::from_utf8_lossy(&text[line_start..]).chars().count();
+    (line, column)
 }
 
 /// The bytes of `file` (`name` in messages), refusing more than `cap` (whole MiB) as not
@@ -25,4 +42,26 @@ pub fn read_capped_bytes(name: &str, file: &str, cap: u64, what: &str) -> Result
         bail!("{name}: more than {} MiB: not {what}", cap >> 20);
     }
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_is_named_by_line_and_column() {
+        let dir = std::env::temp_dir().join(format!("pkadvisor-side-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("main.tf");
+        std::fs::write(&file, b"a = 1\nname = \"\xc3\xa9t\xff\"\n").unwrap();
+        let name = file.to_str().unwrap();
+        let e = read_capped(name, "a Terraform file")
+            .unwrap_err()
+            .to_string();
+        // Line 2; `name = "ét` is 10 characters, so the bad byte is the 11th.
+        assert_eq!(
+            e,
+            format!("{name}:2:11: invalid UTF-8 (byte 0xFF); expected a Terraform file in UTF-8")
+        );
+    }
 }
