@@ -72,6 +72,36 @@ pub fn read_module(
 /// The most instances a `count` or `for_each` expands to.
 const MAX_INSTANCES: usize = 10_000;
 
+/// Evaluates `expr` in `ctx`. The evaluator panics on an integer remainder by zero
+/// (`x % 0`, found by fuzzing): that is an error here, not a crash, and the panic prints
+/// nothing of its own.
+fn evaluate(expr: &hcl::Expression, ctx: &Context) -> Result<hcl::Value, String> {
+    quiet_panics();
+    QUIET.with(|q| q.set(true));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expr.evaluate(ctx)));
+    QUIET.with(|q| q.set(false));
+    match r {
+        Ok(r) => r.map_err(|e| e.to_string()),
+        Err(_) => Err("an operation with no result (a remainder by zero)".to_owned()),
+    }
+}
+
+thread_local!(static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
+
+/// Installs, once, a panic hook that stays silent while [`evaluate`] runs on this thread
+/// and otherwise reports as the default hook does.
+fn quiet_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let default = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !QUIET.with(std::cell::Cell::get) {
+                default(info);
+            }
+        }));
+    });
+}
+
 /// The instances a resolved `count` asks for: a whole number from 0 to [`MAX_INSTANCES`].
 fn whole_count(v: &hcl::Value) -> Result<u64, String> {
     let n = match v {
@@ -101,7 +131,7 @@ fn instances(body: &hcl::Body, label: &str, ctx: &Context<'static>) -> Vec<Decla
         (None, Some(a)) => (a, false),
         (None, None) => return vec![container(body, label, ctx)],
     };
-    let elements: Option<Vec<(hcl::Value, hcl::Value)>> = match attr.expr().evaluate(ctx) {
+    let elements: Option<Vec<(hcl::Value, hcl::Value)>> = match evaluate(attr.expr(), ctx) {
         Ok(hcl::Value::Object(m)) if each => {
             // In key order, as Terraform iterates a map.
             let mut entries: Vec<(String, hcl::Value)> = m.into_iter().collect();
@@ -227,7 +257,7 @@ pub fn tfvars(file: &str, text: &str) -> Result<Map<String, Value>, String> {
     let ctx = Context::new();
     let mut out = Map::new();
     for attr in body.attributes() {
-        let v = attr.expr().evaluate(&ctx).map_err(|e| {
+        let v = evaluate(attr.expr(), &ctx).map_err(|e| {
             format!(
                 "{file}: {} = {}: a .tfvars value must be a constant ({e})",
                 attr.key(),
@@ -258,7 +288,7 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
         };
         let default = (block.body().attributes())
             .find(|a| a.key() == "default")
-            .and_then(|a| a.expr().evaluate(&empty).ok());
+            .and_then(|a| evaluate(a.expr(), &empty).ok());
         if let Some(v) = default {
             vars.insert(name, v);
         }
@@ -279,7 +309,7 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
         let before = locals.len();
         for attr in &attrs {
             if !locals.contains_key(attr.key())
-                && let Ok(v) = attr.expr().evaluate(&ctx)
+                && let Ok(v) = evaluate(attr.expr(), &ctx)
             {
                 locals.insert(attr.key().to_owned(), v);
             }
@@ -364,7 +394,7 @@ fn body_json(
     // is: evaluated per instance, a for_each's whole map would be copied once for each.
     let meta = |key: &str| path.is_empty() && META.contains(&key);
     for attr in body.attributes().filter(|a| !meta(a.key())) {
-        match attr.expr().evaluate(ctx) {
+        match evaluate(attr.expr(), ctx) {
             Ok(v) => {
                 out.insert(attr.key().to_owned(), json_of(&v));
             }
@@ -550,6 +580,17 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
             let e = found[0].definition.as_ref().unwrap_err();
             assert!(e.contains(&format!("count = {count}: {says}")), "{e}");
         }
+    }
+
+    #[test]
+    fn a_remainder_by_zero_is_an_error_not_a_crash() {
+        // The evaluator panics on `x % 0` (found by the terraform fuzz target).
+        let tf = "locals { k = 7 % 0 }\nresource \"azurerm_cosmosdb_sql_container\" \"c\" {\n  name = \"c\"\n  partition_key_paths = [\"/t${5 % 0}\"]\n}\n";
+        let found = read("main.tf", tf, &Map::new()).unwrap();
+        let e = found[0].definition.as_ref().unwrap_err();
+        assert!(e.contains("a remainder by zero"), "{e}");
+        let e = tfvars("x.tfvars", "a = 1 % 0\n").unwrap_err();
+        assert!(e.contains("a remainder by zero"), "{e}");
     }
 
     #[test]
