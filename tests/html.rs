@@ -409,3 +409,39 @@ fn verdict_map_and_redacted_pages() {
         );
     }
 }
+
+#[test]
+fn a_log_without_writes_says_whose_writes_the_bill_shows() {
+    let dir = scratch("html_reads_only");
+    let docs = dir.join("docs.ndjson");
+    let log = dir.join("log.ndjson");
+    std::fs::write(
+        &docs,
+        "{\"id\":\"a\",\"t\":\"x\"}\n{\"id\":\"b\",\"t\":\"y\"}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &log,
+        "{\"op\":\"read\",\"id\":\"a\",\"known\":{\"/t\":\"x\"},\"ts\":1794700800}\n{\"op\":\"read\",\"id\":\"b\",\"known\":{\"/t\":\"y\"},\"ts\":1794700860}\n",
+    )
+    .unwrap();
+    let args: Vec<String> = [
+        "analyze",
+        docs.to_str().unwrap(),
+        "--queries",
+        log.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .chain(["--key", "/t", "--format", "html", "-q"].map(String::from))
+    .collect();
+    let html = page(&args, &dir.join("page.html"));
+    // Two reads and no writes: the writes in the cost chart are the sample's documents.
+    assert!(
+        html.contains("writes (the sample&#39;s documents as creates)"),
+        "{html}"
+    );
+    let bare = html.matches(">writes ").count();
+    let named = html.matches(">writes (the sample").count();
+    assert!(named > 0 && bare == named, "a bare 'writes' share");
+}
