@@ -290,6 +290,8 @@ pub fn partition_load(
         heat,
         heat_of_required: provisioned.is_some(),
         window_seconds: w.window_seconds,
+        window_start: w.log_start,
+        heat_windows: c.load().cell_windows(),
         partition_bytes_limit: limits.physical_bytes,
         logical_bytes_limit: limits.logical_bytes,
         partition_ru_limit: limits.physical_ru,

@@ -44,6 +44,10 @@ pub struct WindowedLoad {
     closed: Vec<WindowStats>,
     /// Each closed window's load per partition, in today's partitions.
     closed_cells: Vec<Vec<f64>>,
+    /// Each closed window's place among all windows, those without load included.
+    closed_at: Vec<usize>,
+    /// Windows closed so far, with load or not.
+    windows_closed: usize,
 }
 
 impl WindowedLoad {
@@ -53,6 +57,8 @@ impl WindowedLoad {
             current: vec![0.0; partitions],
             closed: Vec::new(),
             closed_cells: Vec::new(),
+            closed_at: Vec::new(),
+            windows_closed: 0,
         }
     }
 
@@ -97,7 +103,9 @@ impl WindowedLoad {
         if let Some(s) = self.summarize() {
             self.closed.push(s);
             self.closed_cells.push(self.current.clone());
+            self.closed_at.push(self.windows_closed);
         }
+        self.windows_closed += 1;
         self.current.clear();
         self.current.resize(partitions, 0.0);
     }
@@ -120,6 +128,16 @@ impl WindowedLoad {
         let mut all = self.closed_cells.clone();
         if self.summarize().is_some() {
             all.push(self.current.clone());
+        }
+        all
+    }
+
+    /// Where each of [`cells`](Self::cells)' rows lies among all windows, those without
+    /// load included (a window's place times its length is when it starts).
+    pub fn cell_windows(&self) -> Vec<usize> {
+        let mut all = self.closed_at.clone();
+        if self.summarize().is_some() {
+            all.push(self.windows_closed);
         }
         all
     }

@@ -676,27 +676,35 @@ fn ru_chart(report: &Report, c: &CandidateReport, p: &PartitionLoad) -> String {
 }
 
 /// The heat map: physical partitions (rows, EPK order) × replay windows (columns, time
-/// order), each cell its normalised RU in ten steps.
+/// order), each cell its normalised RU in ten steps, as the Azure portal's "Normalized RU
+/// Consumption by PartitionKeyRangeID" draws it: only when the log gives rates (without
+/// them a cell would be against the busiest cell, not against what a partition gets), its
+/// rows labelled with their range ids and its columns with their clock times (UTC).
 fn heat_chart(p: &PartitionLoad) -> String {
-    let windows = p.heat.len();
-    if windows == 0 {
+    let (Some(seconds), Some(start), true) = (p.window_seconds, p.window_start, p.heat_of_required)
+    else {
+        return "<figure><figcaption>No heat map of RU per partition and window: the log gives no rates (no times on its operations, or no RU/s to set them against), and without them the busiest cell would read as a hot partition.</figcaption></figure>\n".to_owned();
+    };
+    if p.heat.is_empty() {
         return "<figure><figcaption>Normalised RU per partition and window: the replay charged nothing.</figcaption></figure>\n".to_owned();
     }
     let k = group_size(p.ids.len());
     let rows: Vec<Vec<f64>> = p.heat.iter().map(|w| group_max(w, k)).collect();
     let height = rows[0].len();
+    let columns = p.heat_windows.iter().max().map_or(rows.len(), |&m| m + 1);
     let cell_h = (180.0 / height as f64).clamp(3.0, 12.0);
     let (plot_w, plot_h) = (W - LEFT - RIGHT, cell_h * height as f64);
+    let cell_w = plot_w / columns as f64;
     // Cells are unit squares, scaled to the plot.
     let mut s = format!(
         "<g transform=\"translate({LEFT} {TOP}) scale({:.3} {:.3})\" shape-rendering=\"crispEdges\">\n",
-        plot_w / windows as f64,
-        cell_h
+        cell_w, cell_h
     );
     // One path per colour step, a unit square per cell: a quarter of the bytes of a rect
     // per cell.
     let mut steps = vec![String::new(); HEAT.len()];
-    for (x, column) in rows.iter().enumerate() {
+    for (i, column) in rows.iter().enumerate() {
+        let x = p.heat_windows.get(i).copied().unwrap_or(i);
         for (y, v) in column.iter().enumerate() {
             let step = ((v * 10.0).floor() as usize).min(HEAT.len() - 1);
             steps[step] += &format!("M{x} {y}h1v1h-1z");
@@ -706,32 +714,23 @@ fn heat_chart(p: &PartitionLoad) -> String {
         s += &format!("<path class=\"h{i}\" d=\"{d}\"/>\n");
     }
     s += "</g>\n";
-    let first = p.ids.first().copied().unwrap_or(0);
-    let last = p.ids.last().copied().unwrap_or(0);
-    s += &format!(
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{first}</text>\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{last}</text>\n\
-         <text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{windows} windows of the replayed log{}</text>\n",
-        n(LEFT - 4.0),
-        n(TOP + 9.0),
-        n(LEFT - 4.0),
-        n(TOP + plot_h),
-        n(LEFT + plot_w / 2.0),
-        n(TOP + plot_h + 16.0),
-        p.window_seconds
-            .map_or(String::new(), |w| format!(", {} each", duration(w)))
+    let every_row = (9.0 / cell_h).ceil().max(1.0) as usize;
+    s += &heat_labels(
+        p,
+        (k, height, every_row),
+        (columns, cell_w, cell_h),
+        (start, seconds),
     );
-    let against = match p.heat_of_required {
-        true => {
-            "its RU/s in the window over the RU/s it gets when the key's RU/s are provisioned, as the Azure portal shows it (capped at 100%)"
-        }
-        false => "its RU in the window over the busiest cell's (the log gives no rates)",
-    };
+    s += "\n";
     let mut caption = format!(
-        "Normalised RU per physical partition (rows, pkrange ids in EPK order) and window (columns, in time order): {against}."
+        "Normalised RU per physical partition (rows, pkrange ids in EPK order) and window ({columns} windows of {}, clock times UTC): its RU/s in the window over the RU/s it gets when the key's RU/s are provisioned, as the Azure portal shows it (capped at 100%); a window without load is blank.",
+        duration(seconds)
     );
     if k > 1 {
         caption += &format!(" Each row: the busiest of {k} adjacent partitions.");
+    }
+    if every_row > 1 {
+        caption += &format!(" One row in {every_row} labelled.");
     }
     caption += "<br>";
     for i in 0..HEAT.len() {
@@ -742,7 +741,49 @@ fn heat_chart(p: &PartitionLoad) -> String {
         };
         caption += &swatch(&format!("h{i}"), words);
     }
-    figure(&caption, "heat", (W, TOP + plot_h + 22.0), &s)
+    figure(&caption, "heat", (W, TOP + plot_h + 16.0), &s)
+}
+
+/// The heat map's labels: every `every_row`-th row's first range id (rows of `k`
+/// partitions), and the clock time (UTC) of as many windows' starts as fit.
+fn heat_labels(
+    p: &PartitionLoad,
+    (k, height, every_row): (usize, usize, usize),
+    (columns, cell_w, cell_h): (usize, f64, f64),
+    (start, seconds): (i64, f64),
+) -> String {
+    let mut s = String::new();
+    let plot_h = cell_h * height as f64;
+    for y in (0..height).step_by(every_row) {
+        let id = p.ids.get(y * k).copied().unwrap_or(0);
+        s += &format!(
+            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{id}</text>",
+            n(LEFT - 4.0),
+            n(TOP + (y as f64 + 0.5) * cell_h + 3.5)
+        );
+    }
+    let every_column = (56.0 / cell_w).ceil().max(1.0) as usize;
+    let day_long = columns as f64 * seconds > 86_400.0;
+    for x in (0..columns).step_by(every_column) {
+        let at = start.saturating_add((x as f64 * seconds) as i64);
+        s += &format!(
+            "<text x=\"{}\" y=\"{}\">{}</text>",
+            n(LEFT + x as f64 * cell_w),
+            n(TOP + plot_h + 12.0),
+            clock(at, day_long)
+        );
+    }
+    s
+}
+
+/// A window's start as a clock time, UTC: `14:05`, or `12-03 14:05` when the windows
+/// span more than a day.
+fn clock(seconds: i64, with_day: bool) -> String {
+    let Ok(t) = jiff::Timestamp::from_second(seconds) else {
+        return String::new();
+    };
+    let format = if with_day { "%m-%d %H:%M" } else { "%H:%M" };
+    t.strftime(format).to_string()
 }
 
 /// Seconds as a few words: `45 s`, `12 min`, `3.5 h`, `2.0 days`.

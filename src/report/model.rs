@@ -629,6 +629,10 @@ pub struct PartitionLoad {
     pub heat_of_required: bool,
     /// Seconds each window spans, when the log's operations have times.
     pub window_seconds: Option<f64>,
+    /// When the first window starts (seconds since the epoch), when the log has times.
+    pub window_start: Option<i64>,
+    /// Each row of `heat`'s place among all windows (those without load are not drawn).
+    pub heat_windows: Vec<usize>,
     /// Bytes past which a physical partition splits (50 GB; a layout's collection size).
     pub partition_bytes_limit: u64,
     /// Bytes one logical partition may hold (20 GB).

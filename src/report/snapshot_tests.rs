@@ -473,6 +473,8 @@ fn with_partitions(mut report: Report) -> Report {
         ],
         heat_of_required: rates,
         window_seconds: rates.then_some(900.0),
+        window_start: rates.then_some(1_794_733_200),
+        heat_windows: vec![0, 1, 3],
         partition_bytes_limit: 50_000_000_000,
         logical_bytes_limit: 20_000_000_000,
         partition_ru_limit: 10_000.0,
