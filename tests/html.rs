@@ -209,6 +209,18 @@ fn charts_match_the_report(doc: &Html, report: &Value, set: &str) {
             .expect("partitions") as usize;
         let bars = parts.div_ceil(parts.div_ceil(64));
         assert_eq!(count("svg.bytes rect"), bars, "{set} {spec}: bytes bars");
+        // The 20 GB limit is one value's: drawn on the logical gauge, never across the
+        // physical partitions' bars, which split at 50 GB.
+        assert_eq!(
+            count("svg.logical line.lim2"),
+            1,
+            "{set} {spec}: logical limit"
+        );
+        assert_eq!(
+            count("svg.bytes line.lim2"),
+            0,
+            "{set} {spec}: 20 GB on the bars"
+        );
         assert_eq!(count("svg.ru rect"), bars, "{set} {spec}: RU bars");
         let windows = c["throughput"]["busiest_share_by_window"]
             .as_array()

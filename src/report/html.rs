@@ -585,27 +585,15 @@ fn bytes_chart(c: &CandidateReport, p: &PartitionLoad) -> String {
         true => ("collection size", "one value's limit"),
         false => ("split at", "logical partition limit"),
     };
-    let mut lines = vec![line(
+    // Only the physical partition's own limit: the logical one applies to a value, and
+    // drawn across these bars every large partition would seem to break it.
+    let lines = vec![line(
         p.partition_bytes_limit as f64,
         format!("{split} {}", human_bytes(p.partition_bytes_limit)),
         "lim",
     )];
-    if p.logical_bytes_limit != p.partition_bytes_limit {
-        lines.push(line(
-            p.logical_bytes_limit as f64,
-            format!("{logical} {}", human_bytes(p.logical_bytes_limit)),
-            "lim2",
-        ));
-    }
-    lines.push(line(
-        c.storage.largest_logical_bytes as f64,
-        format!(
-            "largest logical partition {}",
-            human_bytes(c.storage.largest_logical_bytes)
-        ),
-        "mark",
-    ));
-    bar_chart(Bars {
+    let mut s = logical_chart(c, p, logical);
+    s += &bar_chart(Bars {
         class: "bytes",
         fill: "by",
         values: p.bytes.iter().map(|&b| b as f64).collect(),
@@ -614,7 +602,49 @@ fn bytes_chart(c: &CandidateReport, p: &PartitionLoad) -> String {
         tick: bytes_unit,
         lines,
         caption: "Storage per physical partition at the target.".to_owned(),
-    })
+    });
+    s
+}
+
+/// The largest logical partition at the target against the limit one value may hold: a
+/// gauge, the limit's line labelled beside it.
+fn logical_chart(c: &CandidateReport, p: &PartitionLoad, limit_name: &str) -> String {
+    let (largest, limit) = (
+        c.storage.largest_logical_bytes as f64,
+        p.logical_bytes_limit as f64,
+    );
+    let scale = largest.max(limit) * 1.1;
+    let plot_w = W - LEFT - RIGHT;
+    let x = |v: f64| LEFT + plot_w * (v / scale.max(1.0));
+    let over = largest > limit;
+    // The limit's label above the bar, beside its line: never on the bar.
+    let (lx, label) = (
+        x(limit),
+        format!("{limit_name} {}", human_bytes(p.logical_bytes_limit)),
+    );
+    let (anchor, tx) = match lx > W / 2.0 {
+        true => ("end", lx - 4.0),
+        false => ("start", lx + 4.0),
+    };
+    let svg = format!(
+        "<text class=\"l\" x=\"{}\" y=\"11\" text-anchor=\"{anchor}\">{}</text>\n\
+         <rect class=\"{}\" x=\"{LEFT}\" y=\"16\" width=\"{}\" height=\"18\"><title>largest logical partition: {}</title></rect>\n\
+         <line class=\"lim2\" x1=\"{lx}\" x2=\"{lx}\" y1=\"2\" y2=\"40\"/>\n",
+        n(tx),
+        esc(&label),
+        if over { "ru" } else { "by" },
+        n(x(largest) - LEFT),
+        esc(&human_bytes(c.storage.largest_logical_bytes)),
+        lx = n(lx),
+    );
+    let caption = format!(
+        "The largest logical partition (one key value's items) at the target: {} against the {} of {}{}.",
+        human_bytes(c.storage.largest_logical_bytes),
+        limit_name,
+        human_bytes(p.logical_bytes_limit),
+        if over { ": over it" } else { "" }
+    );
+    figure(&esc(&caption), "logical", (W, 42.0), &svg)
 }
 
 /// RU/s per physical partition at the workload's peak, with what each gets; RU over the
