@@ -1360,3 +1360,25 @@ fn r51_a_batch_with_other_fields_reads_its_records_and_a_bound_past_a_double_is_
         "the bound 1e400 is past the largest number a value can hold",
     );
 }
+
+#[test]
+fn r51_hcl_the_parser_would_backtrack_on_for_ever_ends_in_an_error() {
+    // Found by the terraform fuzz target: 517 bytes of braces never closed on which the
+    // HCL parser backtracks exponentially (2.4 s in release, each 27 bytes more doubling
+    // it). The parse has a budget of 2 s; past it, exit 2 naming the file.
+    let dir = scratch("hostile_tangled_hcl");
+    let text = std::fs::read_to_string("tests/data/infra/tangled-hcl.txt").unwrap();
+    let tf = write(&dir, "main.tf", &text);
+    let docs = write(&dir, "docs.ndjson", "{\"id\":\"1\",\"k\":\"a\"}\n");
+    let out = pkadvisor()
+        .args(["check", "--container", &tf, &docs])
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("main.tf") && err.contains("the parser gave up after 2 s"),
+        "{err}"
+    );
+}

@@ -102,6 +102,30 @@ fn quiet_panics() {
     });
 }
 
+/// How long the HCL parser may take on `text`: 2 s and 1 s more per MiB (a 64 MiB file
+/// of real Terraform parses in well under that).
+fn parse_budget(text: &str) -> std::time::Duration {
+    std::time::Duration::from_secs(2 + (text.len() >> 20) as u64)
+}
+
+/// Parses `text` as HCL within [`parse_budget`], or `None` past it. The parser backtracks
+/// exponentially on some tangled text (found by fuzzing: 517 bytes of braces never closed
+/// took 2.4 s, and each 27 bytes more doubled it), so it runs on a thread of its own that
+/// is left behind when the budget runs out (the command then ends with an error).
+fn parse_within(text: &str) -> Option<Result<hcl::Body, hcl::Error>> {
+    let owned = text.to_owned();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let spawned = std::thread::Builder::new()
+        .name("hcl-parse".to_owned())
+        .spawn(move || {
+            let _ = tx.send(hcl::parse(&owned));
+        });
+    match spawned {
+        Ok(_) => rx.recv_timeout(parse_budget(text)).ok(),
+        Err(_) => Some(hcl::parse(text)),
+    }
+}
+
 /// The instances a resolved `count` asks for: a whole number from 0 to [`MAX_INSTANCES`].
 fn whole_count(v: &hcl::Value) -> Result<u64, String> {
     let n = match v {
@@ -223,7 +247,19 @@ fn parse(file: &str, text: &str) -> Result<hcl::Body, IacError> {
     if file.to_ascii_lowercase().ends_with(".tf.json") {
         return super::tf_json::body(file, text).map_err(IacError::Parameters);
     }
-    hcl::parse(text.trim_start_matches('\u{feff}')).map_err(|e| {
+    let text = text.trim_start_matches('\u{feff}');
+    let Some(parsed) = parse_within(text) else {
+        return Err(IacError::NotHcl {
+            file: file.to_owned(),
+            line: 1,
+            column: 1,
+            error: format!(
+                "the parser gave up after {} s; text this tangled (braces never closed, say) declares no container",
+                parse_budget(text).as_secs()
+            ),
+        });
+    };
+    parsed.map_err(|e| {
         let (line, column) = match &e {
             hcl::Error::Parse(p) => (p.location().line(), p.location().column()),
             _ => (1, 1),
