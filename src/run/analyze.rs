@@ -100,7 +100,7 @@ pub fn analyze(args: &AnalyzeArgs, runner: &mut dyn Runner) -> Result<(Analysis,
 
 /// An `--explain-value`: a JSON literal, a JSON array of a hierarchical key's levels, or
 /// bare text read as a string. Text that opens as JSON (`[`, `{`, `"`) must be JSON.
-fn asked_value(text: &str) -> Result<advisor::AskedValue> {
+pub fn asked_value(text: &str) -> Result<advisor::AskedValue> {
     use crate::engine::PkValue;
     let scalar = |v: &serde_json::Value, raw: &str| match v {
         serde_json::Value::Array(_) | serde_json::Value::Object(_) => Err(anyhow!(
