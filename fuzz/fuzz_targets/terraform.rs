@@ -5,29 +5,12 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use pkadvisor::iac::{read_file, spec_of};
-use pkadvisor::key::KeySpec;
+
+#[path = "common/iac.rs"]
+mod iac;
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    for parameters in [None, Some(("terraform.tfvars", text))] {
-        match read_file("main.tf", text, parameters) {
-            Ok(found) => {
-                for d in &found {
-                    if let Ok(def) = &d.definition
-                        && let Ok(spec) = spec_of(def)
-                    {
-                        let again = KeySpec::parse(&spec.to_string()).expect("a spec read back");
-                        assert_eq!(again.to_string(), spec.to_string());
-                    }
-                }
-            }
-            Err(e) => assert!(
-                e.to_string().contains("main.tf") || e.to_string().contains("tfvars"),
-                "{e}"
-            ),
-        }
+    if let Ok(text) = std::str::from_utf8(data) {
+        iac::check("main.tf", "terraform.tfvars", text);
     }
 });
