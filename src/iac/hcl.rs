@@ -20,9 +20,12 @@ const KEY_FIELDS: [&str; 4] = [
     "partition_key_version",
 ];
 
-/// The most evaluations spent resolving `locals` that refer to each other (a pass over
-/// them all per level of reference, as long as a pass resolves one more): a chain of any
-/// length a person writes resolves; a forged file of 100,000 locals in reverse order stops.
+/// The most passes over `locals` that refer to each other (a pass per level of reference,
+/// as long as a pass resolves one more): chains of up to 64 locals resolve in any order,
+/// and each pass re-evaluates the unresolved and copies the resolved, so a forged file of
+/// 1,000 locals in reverse order stops after 64 passes instead of 1,000 (14 s for 20 KB).
+const LOCAL_PASSES: usize = 64;
+/// ... and the most evaluations in all, for files of very many locals.
 const LOCAL_EVALUATIONS: usize = 2_000_000;
 /// How many passes resolve resources' attributes that refer to other resources.
 const RESOURCE_PASSES: usize = 8;
@@ -340,7 +343,8 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
         .filter(|b| b.identifier() == "locals")
         .flat_map(|b| b.body().attributes())
         .collect();
-    let passes = (LOCAL_EVALUATIONS / attrs.len().max(1)).clamp(1, attrs.len() + 1);
+    let passes =
+        (LOCAL_EVALUATIONS / attrs.len().max(1)).clamp(1, (attrs.len() + 1).min(LOCAL_PASSES));
     for _ in 0..passes {
         let before = locals.len();
         for attr in &attrs {
