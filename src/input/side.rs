@@ -21,13 +21,14 @@ pub fn read_capped(file: &str, what: &str) -> Result<String> {
     })
 }
 
-/// The 1-based line and column (in characters) just after `text`, valid UTF-8 up to where
-/// it was cut.
+/// The 1-based line and column just after `text`, valid UTF-8 up to where it was cut.
+/// Columns count bytes, as the document reader's and JSON's errors do, and a leading
+/// byte-order mark is not counted (editors do not show it).
 fn line_column(text: &[u8]) -> (usize, usize) {
+    let text = text.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(text);
     let line_start = text.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
     let line = 1 + text.iter().filter(|&&b| b == b'\n').count();
-    let column = 1 + String::from_utf8_lossy(&text[line_start..]).chars().count();
-    (line, column)
+    (line, 1 + text.len() - line_start)
 }
 
 /// The bytes of `file` (`name` in messages), refusing more than `cap` (whole MiB) as not
@@ -58,10 +59,18 @@ mod tests {
         let e = read_capped(name, "a Terraform file")
             .unwrap_err()
             .to_string();
-        // Line 2; `name = "ét` is 10 characters, so the bad byte is the 11th.
+        // Line 2; `name = "ét` is 11 bytes (é is two), so the bad byte is the 12th.
         assert_eq!(
             e,
-            format!("{name}:2:11: invalid UTF-8 (byte 0xFF); expected a Terraform file in UTF-8")
+            format!("{name}:2:12: invalid UTF-8 (byte 0xFF); expected a Terraform file in UTF-8")
         );
+    }
+
+    #[test]
+    fn columns_count_bytes_without_the_byte_order_mark() {
+        assert_eq!(line_column(b"\xEF\xBB\xBFab"), (1, 3));
+        assert_eq!(line_column(b"\xEF\xBB\xBFa\nbc"), (2, 3));
+        assert_eq!(line_column("é".as_bytes()), (1, 3));
+        assert_eq!(line_column(b""), (1, 1));
     }
 }
