@@ -76,22 +76,30 @@ pub fn read_module(
 const MAX_INSTANCES: usize = 10_000;
 
 /// Evaluates `expr` in `ctx`. The evaluator panics on an integer remainder by zero
-/// (`x % 0`, found by fuzzing): that is an error here, not a crash, and the panic prints
-/// nothing of its own.
+/// (`x % 0`, found by fuzzing) and, with the overflow checks `Cargo.toml` turns on for it,
+/// on integers past 64 bits: that is an error here, not a crash or a wrapped number.
 fn evaluate(expr: &hcl::Expression, ctx: &Context) -> Result<hcl::Value, String> {
+    quietly(|| expr.evaluate(ctx))
+        .ok_or_else(|| NO_RESULT.to_owned())?
+        .map_err(|e| e.to_string())
+}
+
+/// Why an evaluation that panicked has no value.
+const NO_RESULT: &str =
+    "an arithmetic operation with no result (a remainder by zero or a whole number past 64 bits)";
+
+/// Runs `f`, `None` if it panics; the panic prints nothing.
+fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
     quiet_panics();
     QUIET.with(|q| q.set(true));
-    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| expr.evaluate(ctx)));
+    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
     QUIET.with(|q| q.set(false));
-    match r {
-        Ok(r) => r.map_err(|e| e.to_string()),
-        Err(_) => Err("an operation with no result (a remainder by zero)".to_owned()),
-    }
+    r.ok()
 }
 
 thread_local!(static QUIET: std::cell::Cell<bool> = const { std::cell::Cell::new(false) });
 
-/// Installs, once, a panic hook that stays silent while [`evaluate`] runs on this thread
+/// Installs, once, a panic hook that stays silent while [`quietly`] runs on this thread
 /// and otherwise reports as the default hook does.
 fn quiet_panics() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -105,27 +113,46 @@ fn quiet_panics() {
     });
 }
 
-/// How long the HCL parser may take on `text`: 2 s and 1 s more per MiB (a 64 MiB file
-/// of real Terraform parses in well under that).
+/// How long the HCL parser may take on `text`: 1 s and a quarter of a second more per
+/// MiB. Real Terraform parses and evaluates at about 7 MiB/s in release (8 MiB of 7,257
+/// container blocks: 1.2 s in all), so a real file meets this even on a slow machine,
+/// while tangled text is cut short.
 fn parse_budget(text: &str) -> std::time::Duration {
-    std::time::Duration::from_secs(2 + (text.len() >> 20) as u64)
+    std::time::Duration::from_millis(1000 + 250 * (text.len() >> 20) as u64)
 }
 
-/// Parses `text` as HCL within [`parse_budget`], or `None` past it. The parser backtracks
-/// exponentially on some tangled text (found by fuzzing: 517 bytes of braces never closed
-/// took 2.4 s, and each 27 bytes more doubled it), so it runs on a thread of its own that
-/// is left behind when the budget runs out (the command then ends with an error).
-fn parse_within(text: &str) -> Option<Result<hcl::Body, hcl::Error>> {
+/// What became of a parse run under [`parse_budget`].
+enum Parse {
+    /// The parser's answer.
+    Done(Result<hcl::Body, hcl::Error>),
+    /// Past the budget.
+    OutOfTime,
+    /// The parser panicked.
+    Crashed,
+}
+
+/// Parses `text` as HCL within [`parse_budget`]. The parser backtracks exponentially on
+/// some tangled text (found by fuzzing: 517 bytes of braces never closed took 2.4 s, and
+/// each 27 bytes more doubled it), so it runs on a thread of its own that is left behind
+/// when the budget runs out (the command then ends with an error).
+fn parse_within(text: &str) -> Parse {
+    use std::sync::mpsc::RecvTimeoutError;
     let owned = text.to_owned();
     let (tx, rx) = std::sync::mpsc::channel();
     let spawned = std::thread::Builder::new()
         .name("hcl-parse".to_owned())
         .spawn(move || {
-            let _ = tx.send(hcl::parse(&owned));
+            if let Some(parsed) = quietly(|| hcl::parse(&owned)) {
+                let _ = tx.send(parsed);
+            }
         });
-    match spawned {
-        Ok(_) => rx.recv_timeout(parse_budget(text)).ok(),
-        Err(_) => Some(hcl::parse(text)),
+    if spawned.is_err() {
+        return quietly(|| hcl::parse(text)).map_or(Parse::Crashed, Parse::Done);
+    }
+    match rx.recv_timeout(parse_budget(text)) {
+        Ok(parsed) => Parse::Done(parsed),
+        Err(RecvTimeoutError::Timeout) => Parse::OutOfTime,
+        Err(RecvTimeoutError::Disconnected) => Parse::Crashed,
     }
 }
 
@@ -251,16 +278,25 @@ fn parse(file: &str, text: &str) -> Result<hcl::Body, IacError> {
         return super::tf_json::body(file, text).map_err(IacError::Parameters);
     }
     let text = text.trim_start_matches('\u{feff}');
-    let Some(parsed) = parse_within(text) else {
-        return Err(IacError::NotHcl {
-            file: file.to_owned(),
-            line: 1,
-            column: 1,
-            error: format!(
-                "the parser gave up after {} s; text this tangled (braces never closed, say) declares no container",
-                parse_budget(text).as_secs()
-            ),
-        });
+    let gave_up = |error: String| IacError::NotHcl {
+        file: file.to_owned(),
+        line: 1,
+        column: 1,
+        error,
+    };
+    let parsed = match parse_within(text) {
+        Parse::Done(parsed) => parsed,
+        Parse::OutOfTime => {
+            return Err(gave_up(format!(
+                "the parser gave up after {:.2} s; text this tangled (braces never closed, say) declares no container",
+                parse_budget(text).as_secs_f64()
+            )));
+        }
+        Parse::Crashed => {
+            return Err(gave_up(
+                "the HCL parser failed on this text (an internal error); check that it is Terraform".to_owned(),
+            ));
+        }
     };
     parsed.map_err(|e| {
         let (line, column) = match &e {
@@ -338,29 +374,149 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
     let mut ctx = Context::new();
     declare_functions(&mut ctx);
     ctx.declare_var("var", hcl::Value::Object(vars.clone()));
-    let mut locals = hcl::Map::new();
     let attrs: Vec<&hcl::Attribute> = (body.blocks())
         .filter(|b| b.identifier() == "locals")
         .flat_map(|b| b.body().attributes())
         .collect();
+    resolve_locals(&attrs, &vars, &mut ctx);
+    declare_resources(body, &mut ctx);
+    ctx
+}
+
+/// Declares as `local` the `locals` that resolve, in passes (one per level of reference).
+/// A local whose value would weigh more than [`LOCAL_WEIGHT`] stays unresolved: locals
+/// that copy each other (`a = [b, b]`, `b = [c, c]`, ...) double at each level, and 6.7 KB
+/// of them reached 1.6 GB. Its weight is foreseen from the locals and variables it names
+/// before it is evaluated, and measured after.
+fn resolve_locals(
+    attrs: &[&hcl::Attribute],
+    vars: &hcl::Map<String, hcl::Value>,
+    ctx: &mut Context<'static>,
+) {
+    let mut locals = hcl::Map::new();
+    let mut broken = std::collections::BTreeMap::new();
+    let heavy = || "its value would hold more than 1,048,576 values and string bytes".to_owned();
+    let names: Vec<Vec<(bool, String)>> = attrs
+        .iter()
+        .map(|a| references(&a.expr().to_string()))
+        .collect();
     let passes =
         (LOCAL_EVALUATIONS / attrs.len().max(1)).clamp(1, (attrs.len() + 1).min(LOCAL_PASSES));
     for _ in 0..passes {
-        let before = locals.len();
-        for attr in &attrs {
-            if !locals.contains_key(attr.key())
-                && let Ok(v) = evaluate(attr.expr(), &ctx)
-            {
-                locals.insert(attr.key().to_owned(), v);
+        let before = locals.len() + broken.len();
+        for (attr, names) in attrs.iter().zip(&names) {
+            if locals.contains_key(attr.key()) || broken.contains_key(attr.key()) {
+                continue;
+            }
+            let inherited = (names.iter())
+                .filter(|(local, _)| *local)
+                .find_map(|(_, n)| broken.get(n).map(|why: &String| (n, why)));
+            if let Some((n, why)) = inherited {
+                let why = match why.starts_with("through local.") {
+                    true => why.clone(),
+                    false => format!("through local.{n}: {why}"),
+                };
+                broken.insert(attr.key().to_owned(), why);
+                continue;
+            }
+            let foreseen: usize = (names.iter())
+                .filter_map(|(local, n)| if *local { locals.get(n) } else { vars.get(n) })
+                .map(|v| weight(v, LOCAL_WEIGHT))
+                .fold(0, usize::saturating_add);
+            if foreseen > LOCAL_WEIGHT {
+                broken.insert(attr.key().to_owned(), heavy());
+                continue;
+            }
+            match evaluate(attr.expr(), ctx) {
+                Ok(v) if weight(&v, LOCAL_WEIGHT) > LOCAL_WEIGHT => {
+                    broken.insert(attr.key().to_owned(), heavy());
+                }
+                Ok(v) => {
+                    locals.insert(attr.key().to_owned(), v);
+                }
+                Err(e) if e.starts_with(NO_RESULT) => {
+                    broken.insert(attr.key().to_owned(), e);
+                }
+                Err(_) => {}
             }
         }
         ctx.declare_var("local", hcl::Value::Object(locals.clone()));
-        if locals.len() == before {
+        if locals.len() + broken.len() == before {
             break;
         }
     }
-    declare_resources(body, &mut ctx);
-    ctx
+    BROKEN.with(|b| *b.borrow_mut() = broken);
+}
+
+thread_local! {
+    /// The locals of the module being read that did not resolve for a reason of their
+    /// own (an arithmetic failure, too great a weight), with the reason: an attribute
+    /// that names one says why, not only that the local is missing.
+    static BROKEN: std::cell::RefCell<std::collections::BTreeMap<String, String>> =
+        const { std::cell::RefCell::new(std::collections::BTreeMap::new()) };
+}
+
+/// The evaluator's error `e` for an expression `text`, with the reason of each broken
+/// local it names.
+fn why_unresolved(text: &str, e: String) -> String {
+    BROKEN.with(|b| {
+        let broken = b.borrow();
+        let mut why = e;
+        for (_, name) in references(text).iter().filter(|(local, _)| *local) {
+            if let Some(reason) = broken.get(name) {
+                why.push_str(&format!("; local.{name}: {reason}"));
+            }
+        }
+        why
+    })
+}
+
+/// The most a local's value may weigh: a million values and string bytes (a real local
+/// holds a few names or a map of a few hundred containers).
+const LOCAL_WEIGHT: usize = 1 << 20;
+
+/// The weight of `v`: one per value, plus its strings' bytes; counting stops past `cap`.
+fn weight(v: &hcl::Value, cap: usize) -> usize {
+    let mut total = 0usize;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        total += 1;
+        match v {
+            hcl::Value::String(s) => total += s.len(),
+            hcl::Value::Array(items) => stack.extend(items),
+            hcl::Value::Object(map) => {
+                for (k, v) in map {
+                    total += k.len();
+                    stack.push(v);
+                }
+            }
+            _ => {}
+        }
+        if total > cap {
+            break;
+        }
+    }
+    total
+}
+
+/// The `local.NAME` (true) and `var.NAME` (false) references in an expression's text, one
+/// per occurrence.
+fn references(text: &str) -> Vec<(bool, String)> {
+    let mut out = Vec::new();
+    for (prefix, local) in [("local.", true), ("var.", false)] {
+        for (at, _) in text.match_indices(prefix) {
+            let before = text[..at].chars().next_back();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
+                continue;
+            }
+            let rest = &text[at + prefix.len()..];
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+                .unwrap_or(rest.len());
+            out.push((local, rest[..end].to_owned()));
+        }
+    }
+    out
 }
 
 /// Terraform's type conversions a `for_each` is written with: `toset` (sorted, without
@@ -438,10 +594,13 @@ fn body_json(
             Ok(v) => {
                 out.insert(attr.key().to_owned(), json_of(&v));
             }
-            Err(e) => unresolved.push((
-                format!("{path}{}", attr.key()),
-                one_line(&format!("{path}{} = {} ({e})", attr.key(), attr.expr())),
-            )),
+            Err(e) => {
+                let e = why_unresolved(&attr.expr().to_string(), e);
+                unresolved.push((
+                    format!("{path}{}", attr.key()),
+                    one_line(&format!("{path}{} = {} ({e})", attr.key(), attr.expr())),
+                ));
+            }
         }
     }
     for block in body.blocks() {
@@ -631,6 +790,75 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
         assert!(e.contains("a remainder by zero"), "{e}");
         let e = tfvars("x.tfvars", "a = 1 % 0\n").unwrap_err();
         assert!(e.contains("a remainder by zero"), "{e}");
+    }
+
+    /// A module of `locals` and one container whose key is `key`.
+    fn with_locals(locals: &str, key: &str) -> String {
+        format!(
+            "locals {{\n{locals}\n}}\nresource \"azurerm_cosmosdb_sql_container\" \"c\" {{\n  name = \"c\"\n  partition_key_paths = [\"{key}\"]\n}}\n"
+        )
+    }
+
+    #[test]
+    fn whole_numbers_past_64_bits_are_errors_naming_the_local() {
+        // The largest u64 plus one, and i64::MIN % -1: both panic in the evaluator (with
+        // the overflow checks Cargo.toml keeps on for it in release too).
+        for (locals, name) in [
+            ("  n = 18446744073709551615 + 1", "n"),
+            ("  m = -9223372036854775807 - 1\n  n = local.m % -1", "n"),
+        ] {
+            let tf = with_locals(locals, &format!("/t${{local.{name}}}"));
+            let found = read("main.tf", &tf, &Map::new()).unwrap();
+            let e = found[0].definition.as_ref().unwrap_err();
+            assert!(
+                e.contains(&format!(
+                    "local.{name}: an arithmetic operation with no result"
+                )),
+                "{e}"
+            );
+        }
+    }
+
+    #[test]
+    fn locals_that_copy_each_other_stop_at_their_weight() {
+        // Each level holds four copies of the next: 4^40 strings unbounded; held to a
+        // million values and string bytes, the key's error names the chain's cause.
+        let mut locals: Vec<String> = (0..40)
+            .map(|i| {
+                format!(
+                    "  l{i} = [local.l{0}, local.l{0}, local.l{0}, local.l{0}]",
+                    i + 1
+                )
+            })
+            .collect();
+        locals.push(format!("  l40 = \"{}\"", "x".repeat(100)));
+        let tf = with_locals(&locals.join("\n"), "/t${local.l0[0][0]}");
+        let found = read("main.tf", &tf, &Map::new()).unwrap();
+        let e = found[0].definition.as_ref().unwrap_err();
+        assert!(e.contains("local.l0: through local.l"), "{e}");
+        assert!(e.contains("would hold more than 1,048,576 values"), "{e}");
+        // 4^6 copies of 100 bytes (0.4 million) are under the weight and resolve.
+        let tf = with_locals(&locals[34..].join("\n"), "/t${local.l34[0][0][0][0][0][0]}");
+        let found = read("main.tf", &tf, &Map::new()).unwrap();
+        let key = found[0].definition.as_ref().unwrap();
+        assert_eq!(key.paths()[0].to_string(), format!("/t{}", "x".repeat(100)));
+    }
+
+    #[test]
+    fn references_and_weights() {
+        let refs = references("[local.a, \"${var.b-c}\", xlocal.d, local.e_1.f]");
+        assert_eq!(
+            refs,
+            vec![
+                (true, "a".to_owned()),
+                (true, "e_1".to_owned()),
+                (false, "b-c".to_owned())
+            ]
+        );
+        let v = hcl::Value::Array(vec![hcl::Value::from("abc"), hcl::Value::from(1)]);
+        // The list, a string of three bytes, a number.
+        assert_eq!(weight(&v, 100), 1 + (1 + 3) + 1);
+        assert!(weight(&v, 2) <= 2 + 4);
     }
 
     #[test]

@@ -239,6 +239,24 @@ pub fn arm_definition(pk: &Value) -> Result<PartitionKeyDefinition, String> {
     )
 }
 
+/// The most names an error lists; a file of thousands of containers gets the first ones
+/// and how many more.
+const LISTED: usize = 20;
+
+/// `names` joined with commas, at most [`LISTED`] of them and then how many more.
+fn listed(names: &[String]) -> String {
+    let shown = names
+        .iter()
+        .take(LISTED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(", ");
+    match names.len().saturating_sub(LISTED) {
+        0 => shown,
+        more => format!("{shown} and {more} more"),
+    }
+}
+
 /// Why a file's declared container cannot be gated: each message says what to do.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum IacError {
@@ -290,7 +308,10 @@ pub enum IacError {
         file: String,
     },
     /// `--container-name` names none of them.
-    #[error("{file}: no container named {name:?}; it declares: {}", declared.join(", "))]
+    #[error(
+        "{file}: no container named {name:?}; it declares: {}",
+        listed(declared)
+    )]
     NoSuchName {
         /// The file.
         file: String,
@@ -302,7 +323,7 @@ pub enum IacError {
     /// `--container-name` names several (in several databases).
     #[error(
         "{file}: several containers are named {name:?}: {}; pick one with --container-name database/container",
-        matching.join(", ")
+        listed(matching)
     )]
     AmbiguousName {
         /// The file.
@@ -316,7 +337,7 @@ pub enum IacError {
     #[error(
         "{file} declares {} containers; pick one with --container-name: {}",
         declared.len(),
-        declared.join(", ")
+        listed(declared)
     )]
     PickOne {
         /// The file.
@@ -869,6 +890,15 @@ mod tests {
     }
 
     #[test]
+    fn errors_list_twenty_names_and_count_the_rest() {
+        let names: Vec<String> = (0..7257).map(|i| format!("c{i}")).collect();
+        let text = listed(&names);
+        assert!(text.starts_with("c0, c1, "), "{text}");
+        assert!(text.ends_with("c18, c19 and 7237 more"), "{text}");
+        assert_eq!(listed(&names[..2]), "c0, c1");
+    }
+
+    #[test]
     fn pick_takes_the_named_or_only_container_and_says_what_to_give() {
         let doc = serde_json::json!({"resources": [
             {"type": ARM_TYPE, "name": "acct/db1/orders",
@@ -939,13 +969,13 @@ mod tests {
         // Each resource twice (planned values, a change's `after`), no database_name in
         // either: known only after apply.
         let values = |path: &str| serde_json::json!({"name": "events", "partition_key_paths": [path], "partition_key_version": 2});
-        let listed = |id: &str, path: &str| {
+        let planned = |id: &str, path: &str| {
             let address = format!("azurerm_cosmosdb_sql_container.{id}");
             let planned = serde_json::json!({"type": TERRAFORM_TYPE, "address": address, "values": values(path)});
             let change = serde_json::json!({"type": TERRAFORM_TYPE, "address": address, "change": {"after": values(path)}});
             (planned, change)
         };
-        let ((pa, ca), (pb, cb)) = (listed("a", "/tenantId"), listed("b", "/tenantId/x"));
+        let ((pa, ca), (pb, cb)) = (planned("a", "/tenantId"), planned("b", "/tenantId/x"));
         let plan = serde_json::json!({"planned_values": {"root_module": {"resources": [pa, pb]}},
             "resource_changes": [ca, cb]});
         let found = read("plan.json", &plan.to_string()).unwrap();
