@@ -149,6 +149,7 @@ fn fixture_page(set: &str) {
     let json_args = analyze_args(set, flags, "json");
     let report = json(&json_args.iter().map(String::as_str).collect::<Vec<_>>());
     charts_match_the_report(&Html::parse_document(&html), &report, set);
+    decision_matches_the_report(&Html::parse_document(&html), &report, set);
     if let Some(b) = &browser {
         let dom = in_browser(b, &file, &dir, pictures);
         charts_match_the_report(&Html::parse_document(&dom), &report, set);
@@ -192,7 +193,7 @@ fn charts_match_the_report(doc: &Html, report: &Value, set: &str) {
         candidates.len(),
         "{set}"
     );
-    let ranking_rows = doc.select(&one("table.ranking tbody tr")).count();
+    let ranking_rows = (doc.select(&one("table.ranking tbody tr:not(.divider)"))).count();
     assert_eq!(ranking_rows, candidates.len(), "{set}");
     for c in candidates {
         let rank = c["rank"].as_u64().expect("rank");
@@ -463,4 +464,229 @@ fn a_log_without_writes_says_whose_writes_the_bill_shows() {
     let bare = html.matches(">writes ").count();
     let named = html.matches(">writes (the sample").count();
     assert!(named > 0 && bare == named, "a bare 'writes' share");
+}
+
+/// The decision block: a row per candidate shown, the best without a violation first (at
+/// most five), then under a divider at most three with one; each bar carries its
+/// candidate's figure from the JSON report.
+fn decision_matches_the_report(doc: &Html, report: &Value, set: &str) {
+    let one = |css: &str| Selector::parse(css).expect("selector");
+    let candidates = report["candidates"].as_array().expect("candidates");
+    let violates = |c: &Value| {
+        (c["findings"].as_array().expect("findings"))
+            .iter()
+            .any(|f| f["severity"] == "violation")
+    };
+    let clean: Vec<&Value> = candidates.iter().filter(|c| !violates(c)).take(5).collect();
+    let bad: Vec<&Value> = candidates.iter().filter(|c| violates(c)).take(3).collect();
+    let rows: Vec<_> = doc
+        .select(&one(
+            "section.decision table.compare tbody tr:not(.divider)",
+        ))
+        .collect();
+    let expected: Vec<String> = (clean.iter().chain(&bad))
+        .map(|c| format!("d{}", c["rank"]))
+        .collect();
+    let ids: Vec<String> = (rows.iter())
+        .map(|r| r.value().attr("id").unwrap_or("").to_owned())
+        .collect();
+    assert_eq!(ids, expected, "{set}: the compared rows");
+    let dividers = doc.select(&one("section.decision tr.divider")).count();
+    assert_eq!(dividers, usize::from(!bad.is_empty()), "{set}: the divider");
+    let rates = candidates[0]["cost"]["required_ru"].is_number();
+    for (row, c) in rows.iter().zip(clean.iter().chain(&bad)) {
+        let shown: Vec<f64> = (row.select(&one(".bar")))
+            .map(|b| {
+                b.value()
+                    .attr("data-value")
+                    .expect("a value")
+                    .parse()
+                    .expect("a number")
+            })
+            .collect();
+        let figures: Vec<f64> = match rates {
+            true => [&c["cost"]["required_ru"], &c["cost"]["monthly"]["total"]]
+                .into_iter()
+                .chain(
+                    (c["cost"]["provisioned"].is_object())
+                        .then_some(&c["cost"]["provisioned"]["monthly"]["total"]),
+                )
+                .map(|v| v.as_f64().expect("a figure"))
+                .collect(),
+            false => vec![c["cost"]["ru_per_operation"].as_f64().expect("RU")],
+        };
+        assert_eq!(shown.len(), figures.len(), "{set} {}", c["key"]["spec"]);
+        for (s, f) in shown.iter().zip(&figures) {
+            assert!(
+                (s - f).abs() <= 1e-9 * f.abs().max(1.0),
+                "{set}: {s} against {f}"
+            );
+        }
+        let marks = row.select(&one("span.mk")).count();
+        let mut codes: Vec<&str> = (c["findings"].as_array().expect("findings"))
+            .iter()
+            .map(|f| f["code"].as_str().expect("code"))
+            .collect();
+        codes.dedup();
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(marks, codes.len(), "{set}: a mark per finding");
+    }
+}
+
+/// Measures the page in the browser at `width` pixels (a copy with a script that writes
+/// what it finds into the DOM): how far it, or a table in it, scrolls sideways, every text of a chart that
+/// overlaps one of its bars, and the comparison's bars (column, figure, width).
+fn layout(browser: &Path, file: &Path, dir: &Path, width: u32) -> Value {
+    const MEASURE: &str = r#"<script>
+(function () {
+  const wide = [...document.querySelectorAll('.wide')].map(w => w.scrollWidth - w.clientWidth);
+  const out = {sideways: Math.max(document.documentElement.scrollWidth - window.innerWidth, ...wide), overlaps: [], bars: []};
+  const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+  document.querySelectorAll('svg.chart').forEach(svg => {
+    const bars = [...svg.querySelectorAll('rect')].map(r => r.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0);
+    svg.querySelectorAll('text').forEach(t => {
+      const box = t.getBoundingClientRect();
+      if (bars.some(r => hit(box, r))) out.overlaps.push(svg.getAttribute('class') + ': ' + t.textContent);
+    });
+  });
+  document.querySelectorAll('table.compare tr').forEach(tr => {
+    [...tr.children].forEach((td, col) => {
+      const bv = td.querySelector('.bv');
+      if (!bv) return;
+      const bar = bv.querySelector('.bar').getBoundingClientRect(), v = bv.querySelector('.v').getBoundingClientRect();
+      if (hit(bar, v) || v.right > td.getBoundingClientRect().right + 0.5) out.overlaps.push('compare: ' + v.textContent);
+      out.bars.push([col, +bv.querySelector('.bar').dataset.value, bar.width]);
+    });
+  });
+  document.body.setAttribute('data-layout', JSON.stringify(out));
+})();
+</script>"#;
+    let page = std::fs::read_to_string(file).expect("the page");
+    let name = format!("measured-{width}");
+    let copy = dir.join(format!("{name}.html"));
+    std::fs::write(
+        &copy,
+        page.replace("</body>", &format!("{MEASURE}\n</body>")),
+    )
+    .expect("a copy");
+    let url = format!("file://{}", copy.canonicalize().expect("page").display());
+    let out = succeed(
+        headless(browser, dir, &name)
+            .arg(format!("--window-size={width},1600"))
+            .args(["--dump-dom", &url]),
+        &name,
+    );
+    let dom = Html::parse_document(&String::from_utf8(out.stdout).expect("UTF-8"));
+    let body = dom
+        .select(&Selector::parse("body").expect("selector"))
+        .next()
+        .expect("a body");
+    let found = body.value().attr("data-layout").expect("the script ran");
+    serde_json::from_str(found).expect("JSON")
+}
+
+/// Checks `page` at 1400 and 800 pixels: no sideways scroll, no chart text over a bar, the
+/// comparison's bars in proportion to their figures; with `PKADVISOR_SCREENSHOTS=DIR`,
+/// screenshots `NAME-1400.png` and `NAME-800.png` go there (the README's pictures).
+fn reads_at_both_widths(browser: &Path, file: &Path, dir: &Path, name: &str) {
+    for width in [1400, 800] {
+        let found = layout(browser, file, dir, width);
+        let sideways = found["sideways"].as_f64().expect("a width");
+        assert!(
+            sideways <= 0.0,
+            "{name} at {width} px scrolls {sideways} px sideways"
+        );
+        let overlaps = found["overlaps"].as_array().expect("a list");
+        assert!(overlaps.is_empty(), "{name} at {width} px: {overlaps:?}");
+        let bars = found["bars"].as_array().expect("bars");
+        assert!(!bars.is_empty(), "{name}: no comparison");
+        for col in 1..=3 {
+            let of: Vec<(f64, f64)> = (bars.iter())
+                .filter(|b| b[0] == col)
+                .map(|b| {
+                    (
+                        b[1].as_f64().expect("figure"),
+                        b[2].as_f64().expect("width"),
+                    )
+                })
+                .collect();
+            let Some(&(top, widest)) = of.iter().max_by(|a, b| a.0.total_cmp(&b.0)) else {
+                continue;
+            };
+            for (v, w) in &of {
+                let expected = widest * v / top;
+                assert!(
+                    (w - expected).abs() <= 1.0,
+                    "{name} at {width} px: {v} drawn {w} px, {expected:.1} expected"
+                );
+            }
+        }
+        if let Some(to) = std::env::var_os("PKADVISOR_SCREENSHOTS") {
+            let url = format!("file://{}", file.canonicalize().expect("page").display());
+            let png = Path::new(&to).join(format!("{name}-{width}.png"));
+            succeed(
+                headless(browser, dir, name)
+                    .arg(format!("--screenshot={}", png.display()))
+                    .arg(format!("--window-size={width},1800"))
+                    .arg(&url),
+                "a screenshot",
+            );
+        }
+    }
+}
+
+/// Three pages in the browser at 1400 and 800 pixels: a fixture with rates, a public data
+/// set (CosmicWorks products and their queries) and a log without rates.
+#[test]
+fn pages_read_at_1400_and_800_pixels() {
+    let Some(browser) = chromium() else { return };
+    let dir = scratch("html_widths");
+    let mut pages: Vec<(String, Vec<String>)> = vec![
+        (
+            "multitenant".to_owned(),
+            analyze_args("multitenant", &[], "html"),
+        ),
+        (
+            "nutrition".to_owned(),
+            analyze_args("nutrition", &[], "html"),
+        ),
+    ];
+    let real = Path::new("../shared/real");
+    let docs = real.join("docs/cosmicworks-v4-product.json");
+    let queries = real.join("queries/cosmicworks-product-queries.ndjson");
+    if docs.exists() && queries.exists() {
+        let args = ["analyze", "-q", "--format", "html"]
+            .map(str::to_owned)
+            .into_iter()
+            .chain([
+                docs.display().to_string(),
+                "--queries".to_owned(),
+                queries.display().to_string(),
+            ])
+            .collect();
+        pages.push(("cosmicworks".to_owned(), args));
+    } else {
+        skip_unless_ci(
+            "the CosmicWorks page",
+            "../shared/real is absent",
+            "it is part of the run",
+        );
+    }
+    for (name, args) in &pages {
+        let file = dir.join(format!("{name}.html"));
+        let html = page(args, &file);
+        let json_args: Vec<String> = (args.iter())
+            .map(|a| {
+                if a == "html" {
+                    "json".to_owned()
+                } else {
+                    a.clone()
+                }
+            })
+            .collect();
+        let report = json(&json_args.iter().map(String::as_str).collect::<Vec<_>>());
+        decision_matches_the_report(&Html::parse_document(&html), &report, name);
+        reads_at_both_widths(&browser, &file, &dir, name);
+    }
 }

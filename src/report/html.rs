@@ -1,8 +1,9 @@
 //! The HTML renderer, for a design review: one self-contained page (inline CSS and SVG, no
 //! script, nothing fetched) that prints on A4.
 //!
-//! The ranking: the target, the recommendation (with its secondary-index proposal), the
-//! candidates' table, then per candidate its charts, drawn by hand as SVG (a charting crate
+//! The ranking: the decision (its reason in one line, the best candidates side by side:
+//! [`super::decision`]), the target, the recommendation (with its secondary-index
+//! proposal), the candidates' table, then per candidate its charts, drawn by hand as SVG (a charting crate
 //! would add fonts and weight, not clarity): bars of bytes per physical partition with the
 //! 50 GB split, the 20 GB logical-partition limit and the largest logical partition
 //! projected; bars of RU/s per partition with the RU/s each gets; a heat map of partitions ×
@@ -63,9 +64,10 @@ th{background:#f2f2f2}
 .charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(420px,1fr));gap:10px 28px}
 figure{margin:4px 0;break-inside:avoid}
 figcaption{font-size:12px;color:#444}
-svg.chart{width:100%;height:auto;display:block}
+svg.chart{width:100%;max-width:620px;height:auto;display:block}
 svg text{font:11px system-ui,sans-serif;fill:#333}
 svg text.l{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
+svg text.gut{font-size:10px}
 span.key{white-space:nowrap}
 svg.sw{width:10px;height:10px;display:inline-block;vertical-align:-1px;margin:0 3px 0 8px}
 .ax{stroke:#777;stroke-width:1}
@@ -77,6 +79,21 @@ svg.sw{width:10px;height:10px;display:inline-block;vertical-align:-1px;margin:0 
 .rs{fill:#009e73}.rt{fill:#56b4e9}.rf{fill:#d55e00}
 .cr{fill:#0072b2}.cw{fill:#009e73}.cf{fill:#d55e00}.cs{fill:#cc79a7}
 section.candidate{border-top:2px solid #333;margin-top:26px}
+section.decision{margin:10px 0 4px}
+p.why{font-size:15px}
+table.compare{width:100%;table-layout:fixed}
+table.compare td:first-child,table.compare th:first-child{width:32%}
+table.compare th:last-child{width:24%}
+.bv{display:flex;align-items:center;gap:5px}
+.bv .bar{display:block;height:12px;background:#e69f00;flex:none}
+.bv .v{font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.divider th{background:#fff;color:#b00020;border-bottom:1px solid #b00020;padding-top:10px;font-weight:600}
+.mk{display:inline-block;font-size:10px;line-height:1.2;padding:0 3px;margin:1px 0;border:1px solid currentColor;border-radius:3px;overflow-wrap:anywhere}
+@media (max-width:900px){
+main{padding:12px}
+.lo{display:none}
+.charts{grid-template-columns:1fr}
+}
 @media print{
 @page{size:A4;margin:12mm}
 *{-webkit-print-color-adjust:exact;print-color-adjust:exact}
@@ -165,9 +182,11 @@ fn pct(x: f64) -> String {
     format!("{:.0}%", x * 100.0)
 }
 
-/// The ranking page: what was read, the recommendation, the table, then each candidate.
+/// The ranking page: the decision, what was read, the recommendation, the table, then
+/// each candidate.
 fn ranking(report: &Report) -> String {
     let mut s = String::from("<h1>Partition-key analysis</h1>\n");
+    s += &super::decision::block(report);
     s += &format!("<p>{}</p>\n", esc(&target_line(report)));
     if let Some(line) = small_sample_line(report) {
         s += &format!("<p class=\"note\">{}</p>\n", esc(&line));
@@ -241,21 +260,44 @@ fn secondary_index(g: &SecondaryIndex) -> String {
     s + "</table>\n"
 }
 
-/// The candidates' table, each key linked to its section.
+/// The candidates' table, each key linked to its section; those with a violation under a
+/// divider. Below 900 px, the columns an 80-column terminal drops first are hidden too, so
+/// that the findings stay in view.
 fn table(report: &Report) -> String {
+    let class = |col: &super::columns::Column| {
+        let mut classes = Vec::new();
+        if col.numeric {
+            classes.push("n");
+        }
+        if col.priority >= NARROW_PRIORITY {
+            classes.push("lo");
+        }
+        match classes.is_empty() {
+            true => String::new(),
+            false => format!(" class=\"{}\"", classes.join(" ")),
+        }
+    };
     let mut s = String::from(
         "<h2 id=\"ranking\">Ranking</h2>\n<div class=\"wide\">\n<table class=\"ranking\">\n<thead><tr>",
     );
     for col in &COLUMNS {
-        let class = if col.numeric { " class=\"n\"" } else { "" };
         s += &format!(
-            "<th{class} title=\"{}\">{}</th>",
+            "<th{} title=\"{}\">{}</th>",
+            class(col),
             esc(col.long_header),
             esc(col.header)
         );
     }
     s += "</tr></thead>\n<tbody>\n";
+    let mut divided = false;
     for c in &report.candidates {
+        if !divided && super::decision::violates(c) {
+            divided = true;
+            s += &format!(
+                "</tbody>\n<tbody class=\"violators\">\n<tr class=\"divider\"><th colspan=\"{}\">With violations: not to be used</th></tr>\n",
+                COLUMNS.len()
+            );
+        }
         s += "<tr>";
         for col in &COLUMNS {
             let cell = match col.header {
@@ -270,13 +312,15 @@ fn table(report: &Report) -> String {
                     .join("<br>"),
                 _ => esc(&(col.text)(c)),
             };
-            let class = if col.numeric { " class=\"n\"" } else { "" };
-            s += &format!("<td{class}>{cell}</td>");
+            s += &format!("<td{}>{cell}</td>", class(col));
         }
         s += "</tr>\n";
     }
     s + "</tbody>\n</table>\n</div>\n"
 }
+
+/// Columns of this priority and over are hidden on narrow screens (below 900 px).
+const NARROW_PRIORITY: u8 = 6;
 
 /// A finding as a list item: its code in its severity's colour, the severity, the message.
 fn finding(f: &Finding) -> String {
@@ -491,7 +535,7 @@ fn bar_chart(b: Bars) -> String {
     let y_max = if y_max > 0.0 { y_max } else { 1.0 };
     let y = |v: f64| TOP + PLOT_H * (1.0 - v / y_max);
     let mut s = axes(y_max, b.tick, &y);
-    let slot = (W - LEFT - RIGHT) / values.len().max(1) as f64;
+    let slot = (W - LEFT - GUTTER) / values.len().max(1) as f64;
     for (i, v) in values.iter().enumerate() {
         let ids = &b.ids[i * k..((i + 1) * k).min(b.ids.len())];
         let name = match ids {
@@ -510,18 +554,7 @@ fn bar_chart(b: Bars) -> String {
             esc(&(b.unit)(*v))
         );
     }
-    for l in &on_scale {
-        s += &format!(
-            "<line class=\"{}\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\"/>\n\
-             <text class=\"l\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-            l.class,
-            n(W - RIGHT),
-            n(W - RIGHT - 2.0),
-            n(y(l.value) - 3.0),
-            esc(&l.label),
-            y = n(y(l.value)),
-        );
-    }
+    s += &line_labels(&on_scale, &y);
     let mut caption = b.caption;
     let off: Vec<&str> = (b.lines.iter())
         .filter(|l| !on_scale.iter().any(|o| std::ptr::eq(*o, *l)))
@@ -535,11 +568,71 @@ fn bar_chart(b: Bars) -> String {
     }
     s += &format!(
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{} physical partitions, EPK order</text>\n",
-        n(LEFT + (W - LEFT - RIGHT) / 2.0),
+        n(LEFT + (W - LEFT - GUTTER) / 2.0),
         n(TOP + PLOT_H + 16.0),
         b.values.len()
     );
     figure(&esc(&caption), b.class, (W, TOP + PLOT_H + 22.0), &s)
+}
+
+/// The lines across a bar chart, each labelled in the gutter right of the bars (never over
+/// them): in one or two lines of at most [`LABEL_CHARS`] characters, moved down when it
+/// would touch the label above.
+fn line_labels(lines: &[&Line], y: &dyn Fn(f64) -> f64) -> String {
+    let mut sorted: Vec<&&Line> = lines.iter().collect();
+    sorted.sort_by(|a, b| y(a.value).total_cmp(&y(b.value)));
+    let mut s = String::new();
+    let mut free = 0.0_f64;
+    for l in sorted {
+        let at = y(l.value);
+        let rows = wrap_label(&l.label);
+        let height = LABEL_LINE * rows.len() as f64;
+        let top = (at - height / 2.0).max(free);
+        free = top + height + 2.0;
+        s += &format!(
+            "<line class=\"{}\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{}\" y2=\"{}\"/>\n<text class=\"l gut\" x=\"{}\" y=\"{}\">",
+            l.class,
+            n(W - GUTTER + 4.0),
+            n(at),
+            n(at),
+            n(W - GUTTER + 7.0),
+            n(top + LABEL_LINE - 2.0),
+        );
+        for (i, row) in rows.iter().enumerate() {
+            let dy = if i == 0 { 0.0 } else { LABEL_LINE };
+            s += &format!(
+                "<tspan x=\"{}\" dy=\"{}\">{}</tspan>",
+                n(W - GUTTER + 7.0),
+                n(dy),
+                esc(row)
+            );
+        }
+        s += "</text>\n";
+    }
+    s
+}
+
+/// The gutter right of a bar chart's bars that holds its lines' labels.
+const GUTTER: f64 = 106.0;
+/// A gutter label's line height.
+const LABEL_LINE: f64 = 11.0;
+/// The most characters on one line of a gutter label (10 px type in 100 units).
+const LABEL_CHARS: usize = 17;
+
+/// `label` in lines of at most [`LABEL_CHARS`] characters, broken at spaces, never at a
+/// no-break space (a word longer than that stands alone).
+fn wrap_label(label: &str) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    for word in label.split(' ').filter(|w| !w.is_empty()) {
+        match rows.last_mut() {
+            Some(row) if row.chars().count() + 1 + word.chars().count() <= LABEL_CHARS => {
+                row.push(' ');
+                row.push_str(word);
+            }
+            _ => rows.push(word.to_owned()),
+        }
+    }
+    rows
 }
 
 /// The y axis with its gridlines and labels up to `y_max`.
@@ -551,7 +644,7 @@ fn axes(y_max: f64, unit: fn(f64) -> String, y: &dyn Fn(f64) -> f64) -> String {
         s += &format!(
             "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{}\" y1=\"{y}\" y2=\"{y}\"/>\
              <text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-            n(W - RIGHT),
+            n(W - GUTTER),
             n(LEFT - 4.0),
             n(y(v) + 4.0),
             esc(&unit(v)),
@@ -656,13 +749,13 @@ fn ru_chart(report: &Report, c: &CandidateReport, p: &PartitionLoad) -> String {
             let lines = vec![
                 optional(
                     need / parts,
-                    format!("its {} RU/s ÷ {parts}", thousands(need)),
+                    format!("its {} RU/s ÷\u{a0}{parts}", thousands(need)),
                     "lim2",
                 ),
                 optional(
                     report.target.throughput_ru / parts,
                     format!(
-                        "the target's {} RU/s ÷ {parts}",
+                        "the target's {} RU/s ÷\u{a0}{parts}",
                         thousands(report.target.throughput_ru)
                     ),
                     "mark",
@@ -1058,6 +1151,34 @@ fn verdict(report: &Report, v: &CheckResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn gutter_labels_wrap_at_spaces_and_keep_apart() {
+        assert_eq!(
+            wrap_label("the target's 20,000 RU/s ÷\u{a0}32"),
+            vec!["the target's", "20,000 RU/s ÷\u{a0}32"]
+        );
+        assert_eq!(wrap_label("split at 50.0 GB"), vec!["split at 50.0 GB"]);
+        // Two lines a pixel apart: the second label moves below the first.
+        let (a, b) = (
+            line(100.0, "its 1,800 RU/s ÷\u{a0}32".to_owned(), "lim2"),
+            line(99.0, "limit 10,000 RU/s".to_owned(), "lim"),
+        );
+        let y = |v: f64| 200.0 - v;
+        let svg = line_labels(&[&a, &b], &y);
+        let tops: Vec<f64> = (svg
+            .match_indices("class=\"l gut\" x=\"")
+            .map(|(i, _)| &svg[i..]))
+        .map(|t| {
+            let at = t.find(" y=\"").unwrap() + 4;
+            t[at..at + t[at..].find('"').unwrap()].parse().unwrap()
+        })
+        .collect();
+        // The first label (its 1,800 RU/s, two lines) is centred on y = 100; the second,
+        // at y = 101, starts below its 22 units and the gap.
+        assert_eq!(tops.len(), 2);
+        assert!(tops[1] - tops[0] >= 2.0 * LABEL_LINE, "{tops:?}");
+    }
 
     #[test]
     fn escapes_what_html_reads() {

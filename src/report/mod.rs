@@ -16,6 +16,7 @@
 //! changes. (Adding a view, the other way round, is an arm in every format's `render`.)
 
 pub mod columns;
+pub mod decision;
 pub mod growth;
 pub mod html;
 pub mod json;
