@@ -536,7 +536,7 @@ fn decision_matches_the_report(doc: &Html, report: &Value, set: &str) {
 
 /// Measures the page in the browser at `width` pixels (a copy with a script that writes
 /// what it finds into the DOM): how far it, or a table in it, scrolls sideways, every text of a chart that
-/// overlaps one of its bars, and the comparison's bars (column, figure, width).
+/// overlaps one of its bars or another of its texts, and the comparison's bars (column, figure, width).
 fn layout(browser: &Path, file: &Path, dir: &Path, width: u32) -> Value {
     const MEASURE: &str = r#"<script>
 (function () {
@@ -545,9 +545,12 @@ fn layout(browser: &Path, file: &Path, dir: &Path, width: u32) -> Value {
   const hit = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   document.querySelectorAll('svg.chart').forEach(svg => {
     const bars = [...svg.querySelectorAll('rect')].map(r => r.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0);
-    svg.querySelectorAll('text').forEach(t => {
-      const box = t.getBoundingClientRect();
-      if (bars.some(r => hit(box, r))) out.overlaps.push(svg.getAttribute('class') + ': ' + t.textContent);
+    const texts = [...svg.querySelectorAll('text')].map(t => [t.textContent, t.getBoundingClientRect()]);
+    texts.forEach(([words, box], i) => {
+      if (bars.some(r => hit(box, r))) out.overlaps.push(svg.getAttribute('class') + ': ' + words);
+      texts.slice(i + 1).forEach(([other, b]) => {
+        if (hit(box, b)) out.overlaps.push(svg.getAttribute('class') + ': ' + words + ' on ' + other);
+      });
     });
   });
   document.querySelectorAll('table.compare tr').forEach(tr => {

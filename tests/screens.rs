@@ -437,3 +437,88 @@ fn every_violating_key_says_why_at_80_columns() {
     }
     assert!(text.contains("over 20 GB"), "{text}");
 }
+
+/// What `pkadvisor ARGS` shows in a real terminal: a tmux pane of `width` columns (its
+/// standard output a terminal, not a pipe), captured once the command has ended; `None`,
+/// after saying `SKIPPED`, without tmux (under `CI` that fails: `.ci/run` installs it).
+fn in_tmux(args: &[&str], width: usize) -> Option<String> {
+    let found = std::process::Command::new("tmux").arg("-V").output();
+    if !found.is_ok_and(|o| o.status.success()) {
+        crate::util::skip_unless_ci(
+            "the tmux screen",
+            "tmux is not installed",
+            ".ci/run installs it",
+        );
+        return None;
+    }
+    let bin = assert_cmd::cargo::cargo_bin("pkadvisor");
+    let socket = format!("pkadvisor-test-{}-{width}", std::process::id());
+    let tmux = |more: &[&str]| {
+        std::process::Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null"])
+            .args(more)
+            .output()
+            .expect("tmux runs")
+    };
+    let quoted: Vec<String> = std::iter::once(bin.display().to_string())
+        .chain(args.iter().map(|a| (*a).to_owned()))
+        .map(|a| format!("'{}'", a.replace('\'', "'\\''")))
+        .collect();
+    let command = format!("{}; echo __ENDED__; sleep 600", quoted.join(" "));
+    let (w, h) = (width.to_string(), "60".to_owned());
+    let started = tmux(&[
+        "new-session",
+        "-d",
+        "-x",
+        &w,
+        "-y",
+        &h,
+        "sh",
+        "-c",
+        &command,
+    ]);
+    assert!(
+        started.status.success(),
+        "{}",
+        String::from_utf8_lossy(&started.stderr)
+    );
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let screen = loop {
+        let out = tmux(&["capture-pane", "-p", "-S", "-", "-E", "-"]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        if text.contains("__ENDED__") || std::time::Instant::now() > deadline {
+            break text;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    tmux(&["kill-server"]);
+    assert!(
+        screen.contains("__ENDED__"),
+        "the command did not end: {screen}"
+    );
+    Some(screen)
+}
+
+#[test]
+fn in_an_80_column_tmux_pane_every_violating_row_says_why() {
+    let Some(screen) = in_tmux(&["analyze", DOCS, "--queries", LOG, "-q"], 80) else {
+        return;
+    };
+    for line in screen.lines() {
+        assert!(line.chars().count() <= 80, "wider than the pane: {line}");
+    }
+    let after = screen
+        .split("With violations")
+        .nth(1)
+        .expect("a violations table");
+    let table: Vec<&str> = after.lines().skip(1).take_while(|l| is_table(l)).collect();
+    let rows: Vec<Vec<&str>> = (table.iter())
+        .filter(|l| l.starts_with('│') && !l.contains(" key "))
+        .map(|l| l.trim_matches('│').split('┆').map(str::trim).collect())
+        .collect();
+    let ranked: Vec<&Vec<&str>> = rows.iter().filter(|r| !r[0].is_empty()).collect();
+    assert!(ranked.len() >= 3, "{after}");
+    for r in ranked {
+        assert!(!r.last().unwrap().is_empty(), "no reason for {r:?}");
+    }
+}

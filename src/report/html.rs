@@ -68,6 +68,7 @@ svg.chart{width:100%;max-width:620px;height:auto;display:block}
 svg text{font:11px system-ui,sans-serif;fill:#333}
 svg text.l{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}
 svg text.gut{font-size:10px}
+svg text.row{font-size:9px}
 span.key{white-space:nowrap}
 svg.sw{width:10px;height:10px;display:inline-block;vertical-align:-1px;margin:0 3px 0 8px}
 .ax{stroke:#777;stroke-width:1}
@@ -365,7 +366,7 @@ fn candidate(report: &Report, c: &CandidateReport) -> String {
     if let Some(p) = &c.partitions {
         s += &bytes_chart(c, p);
         s += &ru_chart(report, c, p);
-        s += &heat_chart(p);
+        s += &heat_chart(c, p);
         s += &cost_chart(c, p);
     }
     s += &routing_chart(c);
@@ -803,10 +804,16 @@ fn ru_chart(report: &Report, c: &CandidateReport, p: &PartitionLoad) -> String {
 /// Consumption by PartitionKeyRangeID" draws it: only when the log gives rates (without
 /// them a cell would be against the busiest cell, not against what a partition gets), its
 /// rows labelled with their range ids and its columns with their clock times (UTC).
-fn heat_chart(p: &PartitionLoad) -> String {
+fn heat_chart(c: &CandidateReport, p: &PartitionLoad) -> String {
     let (Some(seconds), Some(start), true) = (p.window_seconds, p.window_start, p.heat_of_required)
     else {
-        return "<figure><figcaption>No heat map of RU per partition and window: the log gives no rates (no times on its operations, or no RU/s to set them against), and without them the busiest cell would read as a hot partition.</figcaption></figure>\n".to_owned();
+        let why = (c.cost.required_ru_unknown.as_deref()).unwrap_or(
+            "the log gives no rates (no times on its operations, or no RU/s to set them against)",
+        );
+        return format!(
+            "<figure><figcaption>No heat map of RU per partition and window: {}; without rates the busiest cell would read as a hot partition.</figcaption></figure>\n",
+            esc(why)
+        );
     };
     if p.heat.is_empty() {
         return "<figure><figcaption>Normalised RU per partition and window: the replay charged nothing.</figcaption></figure>\n".to_owned();
@@ -837,7 +844,8 @@ fn heat_chart(p: &PartitionLoad) -> String {
         s += &format!("<path class=\"h{i}\" d=\"{d}\"/>\n");
     }
     s += "</g>\n";
-    let every_row = (9.0 / cell_h).ceil().max(1.0) as usize;
+    // A row label's box: 9 px type stands about 11 units tall.
+    let every_row = (11.5 / cell_h).ceil().max(1.0) as usize;
     s += &heat_labels(
         p,
         (k, height, every_row),
@@ -880,32 +888,42 @@ fn heat_labels(
     for y in (0..height).step_by(every_row) {
         let id = p.ids.get(y * k).copied().unwrap_or(0);
         s += &format!(
-            "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{id}</text>",
+            "<text class=\"row\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{id}</text>",
             n(LEFT - 4.0),
-            n(TOP + (y as f64 + 0.5) * cell_h + 3.5)
+            n(TOP + (y as f64 + 0.5) * cell_h + 3.0)
         );
     }
-    let every_column = (56.0 / cell_w).ceil().max(1.0) as usize;
-    let day_long = columns as f64 * seconds > 86_400.0;
+    let format = clock_format(columns as f64 * seconds, seconds);
+    // A label's width: 6.5 units a character at 11 px, and a gap of 10.
+    let label_w = 6.5 * clock(start, format).chars().count() as f64 + 10.0;
+    let every_column = (label_w / cell_w).ceil().max(1.0) as usize;
     for x in (0..columns).step_by(every_column) {
         let at = start.saturating_add((x as f64 * seconds) as i64);
         s += &format!(
             "<text x=\"{}\" y=\"{}\">{}</text>",
             n(LEFT + x as f64 * cell_w),
             n(TOP + plot_h + 12.0),
-            clock(at, day_long)
+            clock(at, format)
         );
     }
     s
 }
 
-/// A window's start as a clock time, UTC: `14:05`, or `12-03 14:05` when the windows
-/// span more than a day.
-fn clock(seconds: i64, with_day: bool) -> String {
+/// How a window's start reads: with the day when the windows span more than a day, with
+/// seconds when a window is shorter than a minute.
+fn clock_format(span: f64, window: f64) -> &'static str {
+    match (span > 86_400.0, window < 60.0) {
+        (true, _) => "%m-%d %H:%M",
+        (false, true) => "%H:%M:%S",
+        (false, false) => "%H:%M",
+    }
+}
+
+/// A window's start (seconds since the epoch) as a clock time, UTC, in `format`.
+fn clock(seconds: i64, format: &str) -> String {
     let Ok(t) = jiff::Timestamp::from_second(seconds) else {
         return String::new();
     };
-    let format = if with_day { "%m-%d %H:%M" } else { "%H:%M" };
     t.strftime(format).to_string()
 }
 
@@ -1151,6 +1169,18 @@ fn verdict(report: &Report, v: &CheckResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn clock_labels_carry_seconds_or_days_when_they_need_them() {
+        // 2026-12-03 14:05:30 UTC.
+        let at = 1_796_306_730;
+        assert_eq!(clock(at, clock_format(3_600.0, 120.0)), "14:05");
+        assert_eq!(clock(at, clock_format(600.0, 10.0)), "14:05:30");
+        assert_eq!(
+            clock(at, clock_format(3.0 * 86_400.0, 3_600.0)),
+            "12-03 14:05"
+        );
+    }
 
     #[test]
     fn gutter_labels_wrap_at_spaces_and_keep_apart() {
