@@ -1411,3 +1411,25 @@ fn r51_locals_that_copy_each_other_end_in_an_error_within_memory() {
         "{err}"
     );
 }
+
+#[test]
+fn r51_a_computed_current_key_is_refused_not_cut_to_its_paths() {
+    // `--current-key concat(/tenantId,/userId)` used to keep the levels that are paths
+    // (none here) and route the log's PartitionKey values without a word.
+    for spec in [
+        "concat(/tenantId,/userId)",
+        "/tenantId,hash_suffix(/userId,/id,8)",
+    ] {
+        let out = pkadvisor()
+            .args(["analyze", "fixtures/multitenant/docs.ndjson", "-q"])
+            .args(["--current-key", spec])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(2), "{spec}");
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("--current-key {spec}")) && err.contains("computed key"),
+            "{err}"
+        );
+    }
+}

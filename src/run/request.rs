@@ -572,6 +572,19 @@ pub fn profile_request(
     })
 }
 
+/// `--current-key` as given when every level is a document path: a log's `PartitionKey`
+/// cells hold the values of the container's key properties, and a computed level (a
+/// concatenation or a suffix) names no property they could be the values of.
+fn plain_paths(spec: KeySpec) -> Result<KeySpec> {
+    use crate::key::KeyLevel;
+    match spec.levels().iter().all(|l| matches!(l, KeyLevel::Path(_))) {
+        true => Ok(spec),
+        false => anyhow::bail!(
+            "--current-key {spec}: a computed key's values name no document property, so the log's PartitionKey values could not be routed; give the property the container is keyed by (e.g. /pk, where the application writes the computed value)"
+        ),
+    }
+}
+
 /// How the log is read: `--queries-format`, the current key of an Azure Monitor log
 /// (`--current-key`, else `declared`: the key `check` gates), and the container whose rows
 /// are read (`--log-container`, else `container`: the one `check`'s file declares).
@@ -581,7 +594,7 @@ pub fn log_options(
     container: Option<&str>,
 ) -> Result<LogOptions> {
     let current_key = match &args.current_key {
-        Some(k) => Some(parse_spec(k, "--current-key")?),
+        Some(k) => Some(plain_paths(parse_spec(k, "--current-key")?)?),
         None => declared.cloned(),
     };
     let format = match args.queries_format {
