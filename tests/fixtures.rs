@@ -487,6 +487,22 @@ fn the_decision_sentence_reads_its_ratios_from_the_reports_own_figures() {
             if reason.contains("bill the same") {
                 assert_eq!(best["required_ru"], next["required_ru"], "{set}: {reason}");
             }
+            // "though 7.9 RU an operation against 7.4": the table's own RU an operation,
+            // the best's first, pointing the other way from the efficiencies.
+            if let Some(at) = reason.find("is cheaper by ")
+                && let Some(mine) = number_after(&reason[at..], ", though ")
+            {
+                let theirs = number_after(&reason[at..], " RU an operation against ").unwrap();
+                let (b, n) = (
+                    best["ru_per_operation"].as_f64().unwrap(),
+                    next["ru_per_operation"].as_f64().unwrap(),
+                );
+                assert!(
+                    (mine - b).abs() < 0.06 && (theirs - n).abs() < 0.06,
+                    "{set}: {reason}"
+                );
+                assert!(mine > theirs, "{set}: {reason}");
+            }
         }
     }
 }

@@ -208,6 +208,15 @@ fn charts_match_the_report(doc: &Html, report: &Value, set: &str) {
         let parts = c["storage"]["physical_partitions"]
             .as_u64()
             .expect("partitions") as usize;
+        // One partition count a page, or each labelled with what it counts.
+        let header = report["target"]["physical_partitions"]
+            .as_u64()
+            .expect("count");
+        let figures = (doc.select(&one(&format!("section#c{rank} > p"))).next())
+            .map(|p| p.text().collect::<String>())
+            .unwrap_or_default();
+        let labelled = figures.contains(&format!("the {header} above are for data spread evenly"));
+        assert_eq!(labelled, parts as u64 != header, "{set} {spec}: {figures}");
         let bars = parts.div_ceil(parts.div_ceil(64));
         assert_eq!(count("svg.bytes rect"), bars, "{set} {spec}: bytes bars");
         // The 20 GB limit is one value's: drawn on the logical gauge, never across the

@@ -531,11 +531,23 @@ fn basis(c: &CandidateReport, alt: &CandidateReport, alt_first: bool) -> String 
             "both at the service's minimum of {} RU/s",
             thousands(c.cost.minimum_ru)
         ),
-        need::Basis::Efficiency => format!(
-            "over the whole log, {:.1}% efficient against {:.1}%",
-            c.cost.efficiency * 100.0,
-            alt.cost.efficiency * 100.0
-        ),
+        need::Basis::Efficiency => {
+            let mut s = format!(
+                "over the whole log, {:.1}% efficient against {:.1}%",
+                c.cost.efficiency * 100.0,
+                alt.cost.efficiency * 100.0
+            );
+            // The table shows RU an operation: when it points the other way, say why the
+            // RU/s do not follow it.
+            let (op, alt_op) = (c.cost.ru_per_operation, alt.cost.ru_per_operation);
+            let opposite = (c.cost.efficiency > alt.cost.efficiency) == (op > alt_op);
+            if opposite && format!("{op:.1}") != format!("{alt_op:.1}") {
+                s += &format!(
+                    ", though {op:.1} RU an operation against {alt_op:.1}: the busiest partition, not the RU an operation, sets the RU/s"
+                );
+            }
+            s
+        }
         need::Basis::Provisioned => format!(
             "to provision, {} against {} RU/s before throughput's steps",
             thousands(c.cost.need_ru.unwrap_or(0.0)),

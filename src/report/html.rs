@@ -355,8 +355,17 @@ fn candidate(report: &Report, c: &CandidateReport) -> String {
         true => thousands(c.cardinality.estimate as f64),
         false => format!("about {}", thousands(c.cardinality.estimate as f64)),
     };
+    // One count a page, or each labelled: the header's is the target's with data spread
+    // evenly, a section's the key's own after its splits.
+    let counted = match c.storage.physical_partitions == report.target.physical_partitions {
+        true => String::new(),
+        false => format!(
+            " (its own data split at 50 GB; the {} above are for data spread evenly)",
+            report.target.physical_partitions
+        ),
+    };
     s += &format!(
-        "<p>{} key, {distinct} distinct values, {} physical partitions at the target. Needs {}. {}</p>\n",
+        "<p>{} key, {distinct} distinct values, {} physical partitions at the target{counted}. Needs {}. {}</p>\n",
         esc(&c.key.kind),
         c.storage.physical_partitions,
         esc(&cost_summary(c)),
