@@ -3,7 +3,7 @@
 //! violation apart under a divider. It carries the decision; the sections below explain it.
 
 use super::html::esc;
-use super::model::{CandidateReport, Report, Severity};
+use super::model::{CandidateReport, Report, Role, Severity};
 use super::text::thousands;
 
 /// Candidates without a violation the comparison shows.
@@ -15,7 +15,8 @@ pub const VIOLATORS: usize = 3;
 struct Measure {
     header: &'static str,
     unit: fn(f64) -> String,
-    value: fn(&CandidateReport) -> Option<f64>,
+    /// Its value for a candidate, given the first-ranked candidate's whole-log efficiency.
+    value: fn(&CandidateReport, f64) -> Option<f64>,
 }
 
 /// The block: nothing without candidates.
@@ -23,20 +24,27 @@ pub fn block(report: &Report) -> String {
     let (Some(first), Some(r)) = (report.candidates.first(), &report.recommendation) else {
         return String::new();
     };
-    let clean: Vec<&CandidateReport> = (report.candidates.iter())
-        .filter(|c| !violates(c))
-        .take(BEST)
-        .collect();
-    let violators: Vec<&CandidateReport> = (report.candidates.iter())
-        .filter(|c| violates(c))
-        .take(VIOLATORS)
-        .collect();
+    let declared = |c: &CandidateReport| c.role == Role::Declared;
+    let pick = |bad: bool, n: usize| -> Vec<&CandidateReport> {
+        let of: Vec<&CandidateReport> = (report.candidates.iter())
+            .filter(|c| violates(c) == bad)
+            .collect();
+        // The best `n`, and the key `check` gates wherever it ranks.
+        (of.iter().enumerate())
+            .filter(|(i, c)| *i < n || declared(c))
+            .map(|(_, c)| *c)
+            .collect()
+    };
+    let (clean, violators) = (pick(false, BEST), pick(true, VIOLATORS));
+    let clean_count = report.candidates.iter().filter(|c| !violates(c)).count();
     let measures = measures(first);
+    // Without rates RU/s are compared as whole-log efficiencies, against the first's.
+    let best = first.cost.efficiency;
     let shown: Vec<&CandidateReport> = clean.iter().chain(&violators).copied().collect();
     let tops: Vec<f64> = (measures.iter())
         .map(|m| {
             (shown.iter())
-                .filter_map(|c| (m.value)(c))
+                .filter_map(|c| (m.value)(c, best))
                 .fold(0.0, f64::max)
         })
         .collect();
@@ -49,20 +57,34 @@ pub fn block(report: &Report) -> String {
     for m in &measures {
         s += &format!("<th>{}</th>", m.header);
     }
-    s += "<th>findings</th></tr></thead>\n<tbody>\n";
-    for c in &clean {
-        s += &row(c, &measures, &tops);
+    s += "<th>findings</th></tr></thead>\n";
+    if !clean.is_empty() {
+        s += "<tbody>\n";
+        for c in &clean {
+            s += &row(c, &measures, &tops, best);
+        }
+        if clean.len() < clean_count {
+            s += &format!(
+                "<tr class=\"more\"><td colspan=\"{}\">{} of {clean_count} without violations shown; the ranking lists every one</td></tr>\n",
+                measures.len() + 2,
+                clean.len()
+            );
+        }
+        s += "</tbody>\n";
     }
-    s += "</tbody>\n";
     if !violators.is_empty() {
         let count = report.candidates.iter().filter(|c| violates(c)).count();
         s += &format!(
-            "<tbody class=\"violators\">\n<tr class=\"divider\"><th colspan=\"{}\">With violations: not to be used ({})</th></tr>\n",
+            "<tbody class=\"violators\">\n<tr class=\"divider\"><th colspan=\"{}\">{} ({})</th></tr>\n",
             measures.len() + 2,
+            match clean.is_empty() {
+                true => "Every candidate has a violation: the first is the least bad",
+                false => "With violations: not to be used",
+            },
             shown_of(violators.len(), count)
         );
         for c in &violators {
-            s += &row(c, &measures, &tops);
+            s += &row(c, &measures, &tops, best);
         }
         s += "</tbody>\n";
     }
@@ -86,29 +108,38 @@ pub fn violates(c: &CandidateReport) -> bool {
 /// gives rates (and the provisioned bill when throughput is given), else RU per operation.
 fn measures(first: &CandidateReport) -> Vec<Measure> {
     if first.cost.required_ru.is_none() {
-        return vec![Measure {
-            header: "RU per operation",
-            unit: |v| format!("{v:.1}"),
-            value: |c| Some(c.cost.ru_per_operation),
-        }];
+        // Without rates a key's RU/s follow its whole-log efficiency (the busiest
+        // partition's share), which decides; the RU an operation is what the table shows.
+        return vec![
+            Measure {
+                header: "RU/s, × #1's (by whole-log efficiency)",
+                unit: |v| format!("{v:.2}×"),
+                value: |c, best| (c.cost.efficiency > 0.0).then(|| best / c.cost.efficiency),
+            },
+            Measure {
+                header: "RU per operation",
+                unit: |v| format!("{v:.1}"),
+                value: |c, _| Some(c.cost.ru_per_operation),
+            },
+        ];
     }
     let mut out = vec![
         Measure {
             header: "RU/s needed",
             unit: thousands,
-            value: |c| c.cost.required_ru,
+            value: |c, _| c.cost.required_ru,
         },
         Measure {
             header: "USD a month",
             unit: thousands,
-            value: |c| Some(c.cost.monthly.total),
+            value: |c, _| Some(c.cost.monthly.total),
         },
     ];
     if first.cost.provisioned.is_some() {
         out.push(Measure {
             header: "USD a month, as provisioned",
             unit: thousands,
-            value: |c| c.cost.provisioned.as_ref().map(|b| b.monthly.total),
+            value: |c, _| c.cost.provisioned.as_ref().map(|b| b.monthly.total),
         });
     }
     out
@@ -116,18 +147,18 @@ fn measures(first: &CandidateReport) -> Vec<Measure> {
 
 /// One candidate's row: its rank and key, a bar per measure with its figure beside it,
 /// and a mark per finding.
-fn row(c: &CandidateReport, measures: &[Measure], tops: &[f64]) -> String {
+fn row(c: &CandidateReport, measures: &[Measure], tops: &[f64], best: f64) -> String {
     let mut s = format!(
         "<tr id=\"d{0}\"><td><a href=\"#c{0}\">#{0}</a> <code>{1}</code></td>",
         c.rank,
         esc(&c.key.spec).replace(',', ",<wbr>")
     );
     for (m, top) in measures.iter().zip(tops) {
-        s += &match (m.value)(c) {
+        s += &match (m.value)(c, best) {
             Some(v) => format!(
-                "<td><div class=\"bv\"><div class=\"bar\" style=\"width:{:.1}%\" data-value=\"{v}\"></div><span class=\"v\">{}</span></div></td>",
-                bar_width(v, *top),
-                esc(&(m.unit)(v))
+                "<td><div class=\"bv\"><div class=\"bar\" style=\"width:{w:.1}%\" data-value=\"{v}\"></div><span class=\"v\" style=\"left:{w:.1}%\">{f}</span></div></td>",
+                w = bar_width(v, *top),
+                f = esc(&(m.unit)(v))
             ),
             None => "<td>unknown</td>".to_owned(),
         };
@@ -148,11 +179,12 @@ fn row(c: &CandidateReport, measures: &[Measure], tops: &[f64]) -> String {
     s + "</td></tr>\n"
 }
 
-/// A bar's width in percent of its cell: the largest shown takes 70%, leaving room for the
-/// figure beside it.
+/// A bar's width in percent of its track (the cell less a margin the figure beside the
+/// bar's end stands in; the same in every row, so that bars keep their proportions): the
+/// largest shown takes all of it.
 fn bar_width(v: f64, top: f64) -> f64 {
     match top > 0.0 {
-        true => 70.0 * (v / top).clamp(0.0, 1.0),
+        true => 100.0 * (v / top).clamp(0.0, 1.0),
         false => 0.0,
     }
 }
@@ -165,21 +197,42 @@ fn severity(s: Severity) -> &'static str {
     }
 }
 
-/// The recommendation's reason in one line: its decision ("Decided: ...", the sentence
-/// that says why it beats the runner-up), else its first sentence.
+/// The recommendation's reason in one line: its decision ("Decided: ..." or "Tied: ...",
+/// the sentence that says why it beats the runner-up, or that either serves), else its
+/// first sentence; when no candidate is free of violations, that sentence first.
 pub fn one_line_reason(reason: &str) -> String {
-    if let Some(at) = reason.find("Decided: ") {
-        let decided = &reason[at + "Decided: ".len()..];
-        let mut chars = decided.chars();
-        return chars.next().map_or(String::new(), |first| {
-            first.to_uppercase().collect::<String>() + chars.as_str()
-        });
+    let mut out = String::new();
+    if reason.starts_with(NONE_CLEAN) {
+        let end = reason.find(". ").map_or(reason.len(), |e| e + 1);
+        out += &reason[..end];
     }
-    match reason.find(". ") {
-        Some(end) => reason[..=end].to_owned(),
-        None => reason.to_owned(),
+    let decision = ["Decided: ", "Tied: "]
+        .iter()
+        .filter_map(|m| reason.find(m).map(|at| (at, m.len())))
+        .min();
+    let line = match decision {
+        Some((at, len)) => {
+            let rest = &reason[at + len..];
+            let mut chars = rest.chars();
+            chars.next().map_or(String::new(), |first| {
+                first.to_uppercase().collect::<String>() + chars.as_str()
+            })
+        }
+        None if out.is_empty() => match reason.find(". ") {
+            Some(end) => reason[..=end].to_owned(),
+            None => reason.to_owned(),
+        },
+        None => String::new(),
+    };
+    match (out.is_empty(), line.is_empty()) {
+        (true, _) => line,
+        (false, true) => out,
+        (false, false) => format!("{out} {line}"),
     }
 }
+
+/// How the reason begins when every candidate has a violation.
+const NONE_CLEAN: &str = "No candidate is free of violations";
 
 #[cfg(test)]
 mod tests {
@@ -196,12 +249,22 @@ mod tests {
             one_line_reason("/a scores 90.0 of 100. It needs 400 RU/s."),
             "/a scores 90.0 of 100."
         );
+        assert_eq!(
+            one_line_reason("/a scores 68.9 of 100. Tied: /a and /b need the same; either serves."),
+            "/a and /b need the same; either serves."
+        );
+        assert_eq!(
+            one_line_reason(
+                "No candidate is free of violations; /t is the least bad (score 40.0). It needs 1 RU/s. Decided: /t is cheaper by 1.40× in RU/s."
+            ),
+            "No candidate is free of violations; /t is the least bad (score 40.0). /t is cheaper by 1.40× in RU/s."
+        );
     }
 
     #[test]
     fn bars_are_shares_of_the_largest_shown() {
-        assert!((bar_width(1_800.0, 3_600.0) - 35.0).abs() < 1e-9);
-        assert!((bar_width(3_600.0, 3_600.0) - 70.0).abs() < 1e-9);
+        assert!((bar_width(1_800.0, 3_600.0) - 50.0).abs() < 1e-9);
+        assert!((bar_width(3_600.0, 3_600.0) - 100.0).abs() < 1e-9);
         assert!(bar_width(5.0, 0.0).abs() < 1e-9);
         assert_eq!(shown_of(3, 3), "all 3");
     }

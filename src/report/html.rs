@@ -85,12 +85,13 @@ p.why{font-size:15px}
 table.compare{width:100%;table-layout:fixed}
 table.compare td:first-child,table.compare th:first-child{width:32%}
 table.compare th:last-child{width:24%}
-.bv{display:flex;align-items:center;gap:5px}
-.bv .bar{display:block;height:12px;background:#e69f00;flex:none}
-.bv .v{font-variant-numeric:tabular-nums;white-space:nowrap}
+.bv{position:relative;height:18px;margin-right:5.5em}
+.bv .bar{position:absolute;top:3px;height:12px;background:#e69f00}
+.bv .v{position:absolute;top:0;margin-left:5px;line-height:18px;font-variant-numeric:tabular-nums;white-space:nowrap}
+tr.more td{color:#555;font-size:12px}
 tr.divider th{background:#fff;color:#b00020;border-bottom:1px solid #b00020;padding-top:10px;font-weight:600}
 .mk{display:inline-block;font-size:10px;line-height:1.2;padding:0 3px;margin:1px 0;border:1px solid currentColor;border-radius:3px;overflow-wrap:anywhere}
-@media (max-width:900px){
+@media screen and (max-width:900px){
 main{padding:12px}
 .lo{display:none}
 .charts{grid-template-columns:1fr}
@@ -908,6 +909,10 @@ fn heat_labels(
     let every_column = (label_w / cell_w).ceil().max(1.0) as usize;
     for x in (0..columns).step_by(every_column) {
         let at = start.saturating_add((x as f64 * seconds) as i64);
+        // The last label only when it ends within the chart.
+        if x > 0 && LEFT + x as f64 * cell_w + label_w - 10.0 > W - RIGHT {
+            break;
+        }
         s += &format!(
             "<text x=\"{}\" y=\"{}\">{}</text>",
             n(LEFT + x as f64 * cell_w),
