@@ -1432,4 +1432,17 @@ fn r51_a_computed_current_key_is_refused_not_cut_to_its_paths() {
             "{err}"
         );
     }
+    // Nor is a computed key that check gates taken for the log's current key.
+    let out = pkadvisor()
+        .args(["check", "fixtures/multitenant/docs.ndjson", "-q"])
+        .args(["--key", "concat(/tenantId,/userId)"])
+        .args(["--queries", "tests/data/monitor/resource-specific.json"])
+        .output()
+        .expect("runs");
+    let err = stderr(&out);
+    assert!(
+        err.contains("no --current-key says which key they belong to")
+            && !err.contains("do not fit"),
+        "{err}"
+    );
 }

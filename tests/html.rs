@@ -530,7 +530,9 @@ fn decision_matches_the_report(doc: &Html, report: &Value, set: &str) {
                 .map(|v| v.as_f64().expect("a figure"))
                 .collect(),
             false => {
-                let best = candidates[0]["cost"]["efficiency"].as_f64().expect("efficiency");
+                let best = candidates[0]["cost"]["efficiency"]
+                    .as_f64()
+                    .expect("efficiency");
                 let mine = c["cost"]["efficiency"].as_f64().expect("efficiency");
                 vec![
                     best / mine,

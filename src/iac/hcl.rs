@@ -41,6 +41,7 @@ pub fn read_module(
     files: &[(String, String)],
     given: &Map<String, Value>,
 ) -> Result<Vec<Declared>, IacError> {
+    forget_known();
     let mut structures = Vec::new();
     let (overrides, plain): (Vec<_>, Vec<_>) = files
         .iter()
@@ -75,18 +76,52 @@ pub fn read_module(
 /// The most instances a `count` or `for_each` expands to.
 const MAX_INSTANCES: usize = 10_000;
 
-/// Evaluates `expr` in `ctx`. The evaluator panics on an integer remainder by zero
-/// (`x % 0`, found by fuzzing) and, with the overflow checks `Cargo.toml` turns on for it,
-/// on integers past 64 bits: that is an error here, not a crash or a wrapped number.
+/// Evaluates `expr` in `ctx`, once [`super::weigh::foresee`] says what it would build is
+/// under [`EVALUATION_WEIGHT`] (a `for` inside a `for` over a few hundred values builds
+/// billions) and holds no constant past 2^63 (the evaluator's subtraction wraps those). The
+/// evaluator panics on an integer remainder by zero (`x % 0`, found by fuzzing) and, with
+/// the overflow checks `Cargo.toml` turns on for it, on integers past 64 bits: that is an
+/// error here, not a crash or a wrapped number.
 fn evaluate(expr: &hcl::Expression, ctx: &Context) -> Result<hcl::Value, String> {
+    let foreseen = KNOWN.with(|k| {
+        let (locals, vars) = &*k.borrow();
+        super::weigh::foresee(expr, &mut super::weigh::Scope::new(locals, vars))
+    })?;
+    if foreseen > EVALUATION_WEIGHT {
+        return Err(format!("{HEAVY} 4,194,304 values and string bytes"));
+    }
     quietly(|| expr.evaluate(ctx))
         .ok_or_else(|| NO_RESULT.to_owned())?
         .map_err(|e| e.to_string())
 }
 
+/// The most one evaluation may build, foreseen: four million values and string bytes.
+const EVALUATION_WEIGHT: f64 = 4_194_304.0;
+
+/// How a weight past a bound is told.
+const HEAVY: &str = "it would build more than";
+
+thread_local! {
+    /// The locals resolved so far and the variables of the module being read, which
+    /// [`evaluate`] foresees references into.
+    static KNOWN: std::cell::RefCell<(hcl::Map<String, hcl::Value>, hcl::Map<String, hcl::Value>)> =
+        std::cell::RefCell::new((hcl::Map::new(), hcl::Map::new()));
+}
+
+/// Empties [`KNOWN`] before another module or `.tfvars` file is read.
+fn forget_known() {
+    KNOWN.with(|k| *k.borrow_mut() = (hcl::Map::new(), hcl::Map::new()));
+}
+
 /// Why an evaluation that panicked has no value.
 const NO_RESULT: &str =
     "an arithmetic operation with no result (a remainder by zero or a whole number past 64 bits)";
+
+/// Whether an evaluation's error is the local's own (arithmetic, weight), not a reference
+/// that has not resolved yet.
+fn own_failure(e: &str) -> bool {
+    e.starts_with(NO_RESULT) || e.starts_with(HEAVY) || e.contains("a whole number past 2^63")
+}
 
 /// Runs `f`, `None` if it panics; the panic prints nothing.
 fn quietly<T>(f: impl FnOnce() -> T) -> Option<T> {
@@ -329,6 +364,7 @@ pub fn tfvars(file: &str, text: &str) -> Result<Map<String, Value>, String> {
         };
     }
     let body = parse(file, text).map_err(|e| e.to_string())?;
+    forget_known();
     let ctx = Context::new();
     let mut out = Map::new();
     for attr in body.attributes() {
@@ -386,8 +422,8 @@ fn context(body: &hcl::Body, given: &Map<String, Value>) -> Context<'static> {
 /// Declares as `local` the `locals` that resolve, in passes (one per level of reference).
 /// A local whose value would weigh more than [`LOCAL_WEIGHT`] stays unresolved: locals
 /// that copy each other (`a = [b, b]`, `b = [c, c]`, ...) double at each level, and 6.7 KB
-/// of them reached 1.6 GB. Its weight is foreseen from the locals and variables it names
-/// before it is evaluated, and measured after.
+/// of them reached 1.6 GB. Its weight is foreseen from its expression before it is
+/// evaluated (see [`evaluate`]), and measured after.
 fn resolve_locals(
     attrs: &[&hcl::Attribute],
     vars: &hcl::Map<String, hcl::Value>,
@@ -395,11 +431,10 @@ fn resolve_locals(
 ) {
     let mut locals = hcl::Map::new();
     let mut broken = std::collections::BTreeMap::new();
-    let heavy = || "its value would hold more than 1,048,576 values and string bytes".to_owned();
-    let names: Vec<Vec<(bool, String)>> = attrs
-        .iter()
-        .map(|a| references(&a.expr().to_string()))
+    let names: Vec<Vec<String>> = (attrs.iter())
+        .map(|a| local_names(&a.expr().to_string()))
         .collect();
+    KNOWN.with(|k| *k.borrow_mut() = (hcl::Map::new(), vars.clone()));
     let passes =
         (LOCAL_EVALUATIONS / attrs.len().max(1)).clamp(1, (attrs.len() + 1).min(LOCAL_PASSES));
     for _ in 0..passes {
@@ -408,10 +443,10 @@ fn resolve_locals(
             if locals.contains_key(attr.key()) || broken.contains_key(attr.key()) {
                 continue;
             }
-            let inherited = (names.iter())
-                .filter(|(local, _)| *local)
-                .find_map(|(_, n)| broken.get(n).map(|why: &String| (n, why)));
-            if let Some((n, why)) = inherited {
+            if let Some((n, why)) = names
+                .iter()
+                .find_map(|n| broken.get(n).map(|w: &String| (n, w)))
+            {
                 let why = match why.starts_with("through local.") {
                     true => why.clone(),
                     false => format!("through local.{n}: {why}"),
@@ -419,28 +454,25 @@ fn resolve_locals(
                 broken.insert(attr.key().to_owned(), why);
                 continue;
             }
-            let foreseen: usize = (names.iter())
-                .filter_map(|(local, n)| if *local { locals.get(n) } else { vars.get(n) })
-                .map(|v| weight(v, LOCAL_WEIGHT))
-                .fold(0, usize::saturating_add);
-            if foreseen > LOCAL_WEIGHT {
-                broken.insert(attr.key().to_owned(), heavy());
-                continue;
-            }
             match evaluate(attr.expr(), ctx) {
-                Ok(v) if weight(&v, LOCAL_WEIGHT) > LOCAL_WEIGHT => {
-                    broken.insert(attr.key().to_owned(), heavy());
+                Ok(v) if super::weigh::weight(&v) > LOCAL_WEIGHT => {
+                    broken.insert(
+                        attr.key().to_owned(),
+                        "its value would hold more than 1,048,576 values and string bytes"
+                            .to_owned(),
+                    );
                 }
                 Ok(v) => {
                     locals.insert(attr.key().to_owned(), v);
                 }
-                Err(e) if e.starts_with(NO_RESULT) => {
+                Err(e) if own_failure(&e) => {
                     broken.insert(attr.key().to_owned(), e);
                 }
                 Err(_) => {}
             }
         }
         ctx.declare_var("local", hcl::Value::Object(locals.clone()));
+        KNOWN.with(|k| k.borrow_mut().0 = locals.clone());
         if locals.len() + broken.len() == before {
             break;
         }
@@ -462,8 +494,8 @@ fn why_unresolved(text: &str, e: String) -> String {
     BROKEN.with(|b| {
         let broken = b.borrow();
         let mut why = e;
-        for (_, name) in references(text).iter().filter(|(local, _)| *local) {
-            if let Some(reason) = broken.get(name) {
+        for name in local_names(text) {
+            if let Some(reason) = broken.get(&name) {
                 why.push_str(&format!("; local.{name}: {reason}"));
             }
         }
@@ -473,47 +505,22 @@ fn why_unresolved(text: &str, e: String) -> String {
 
 /// The most a local's value may weigh: a million values and string bytes (a real local
 /// holds a few names or a map of a few hundred containers).
-const LOCAL_WEIGHT: usize = 1 << 20;
+const LOCAL_WEIGHT: f64 = 1_048_576.0;
 
-/// The weight of `v`: one per value, plus its strings' bytes; counting stops past `cap`.
-fn weight(v: &hcl::Value, cap: usize) -> usize {
-    let mut total = 0usize;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        total += 1;
-        match v {
-            hcl::Value::String(s) => total += s.len(),
-            hcl::Value::Array(items) => stack.extend(items),
-            hcl::Value::Object(map) => {
-                for (k, v) in map {
-                    total += k.len();
-                    stack.push(v);
-                }
-            }
-            _ => {}
+/// The locals an expression's text names (`local.NAME`), each once, in order.
+fn local_names(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (at, _) in text.match_indices("local.") {
+        let before = text[..at].chars().next_back();
+        if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
+            continue;
         }
-        if total > cap {
-            break;
-        }
-    }
-    total
-}
-
-/// The `local.NAME` (true) and `var.NAME` (false) references in an expression's text, one
-/// per occurrence.
-fn references(text: &str) -> Vec<(bool, String)> {
-    let mut out = Vec::new();
-    for (prefix, local) in [("local.", true), ("var.", false)] {
-        for (at, _) in text.match_indices(prefix) {
-            let before = text[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-' || c == '.') {
-                continue;
-            }
-            let rest = &text[at + prefix.len()..];
-            let end = rest
-                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-                .unwrap_or(rest.len());
-            out.push((local, rest[..end].to_owned()));
+        let rest = &text[at + "local.".len()..];
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        if !out.iter().any(|n| n == &rest[..end]) {
+            out.push(rest[..end].to_owned());
         }
     }
     out
@@ -801,22 +808,50 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
 
     #[test]
     fn whole_numbers_past_64_bits_are_errors_naming_the_local() {
-        // The largest u64 plus one, and i64::MIN % -1: both panic in the evaluator (with
-        // the overflow checks Cargo.toml keeps on for it in release too).
-        for (locals, name) in [
-            ("  n = 18446744073709551615 + 1", "n"),
-            ("  m = -9223372036854775807 - 1\n  n = local.m % -1", "n"),
+        // The largest u64 plus one; i64::MIN % -1 (which panics in the evaluator); and
+        // 0 - (2^64 - 1), which its subtraction would wrap to 1: each an error naming the
+        // local, found before evaluation or caught as the evaluator's panic.
+        for (locals, name, says) in [
+            (
+                "  n = 18446744073709551615 + 1",
+                "n",
+                "a whole number past 2^63",
+            ),
+            (
+                "  n = 0 - 18446744073709551615",
+                "n",
+                "a whole number past 2^63",
+            ),
+            (
+                "  m = -9223372036854775807 - 1\n  n = local.m % -1",
+                "n",
+                "through local.m: ",
+            ),
+            (
+                "  n = 3037000499 * 3037000499 * 2 - 0",
+                "n",
+                "a whole number past 2^63",
+            ),
         ] {
             let tf = with_locals(locals, &format!("/t${{local.{name}}}"));
             let found = read("main.tf", &tf, &Map::new()).unwrap();
             let e = found[0].definition.as_ref().unwrap_err();
             assert!(
-                e.contains(&format!(
-                    "local.{name}: an arithmetic operation with no result"
-                )),
+                e.contains(&format!("local.{name}: ")) && e.contains(says),
                 "{e}"
             );
         }
+        // An overflow the constants do not show is the evaluator's panic, caught.
+        let tf = with_locals(
+            "  big = 9223372036854775807\n  n = local.big * 4",
+            "/t${local.n}",
+        );
+        let found = read("main.tf", &tf, &Map::new()).unwrap();
+        let e = found[0].definition.as_ref().unwrap_err();
+        assert!(
+            e.contains("local.n: an arithmetic operation with no result"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -836,7 +871,10 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
         let found = read("main.tf", &tf, &Map::new()).unwrap();
         let e = found[0].definition.as_ref().unwrap_err();
         assert!(e.contains("local.l0: through local.l"), "{e}");
-        assert!(e.contains("would hold more than 1,048,576 values"), "{e}");
+        assert!(
+            e.contains("more than 1,048,576 values") || e.contains("more than 4,194,304 values"),
+            "{e}"
+        );
         // 4^6 copies of 100 bytes (0.4 million) are under the weight and resolve.
         let tf = with_locals(&locals[34..].join("\n"), "/t${local.l34[0][0][0][0][0][0]}");
         let found = read("main.tf", &tf, &Map::new()).unwrap();
@@ -845,20 +883,39 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
     }
 
     #[test]
-    fn references_and_weights() {
-        let refs = references("[local.a, \"${var.b-c}\", xlocal.d, local.e_1.f]");
+    fn local_names_are_read_once_each() {
         assert_eq!(
-            refs,
-            vec![
-                (true, "a".to_owned()),
-                (true, "e_1".to_owned()),
-                (false, "b-c".to_owned())
-            ]
+            local_names("[local.a, \"${local.a}\", xlocal.d, local.e_1.f, var.b]"),
+            vec!["a".to_owned(), "e_1".to_owned()]
         );
-        let v = hcl::Value::Array(vec![hcl::Value::from("abc"), hcl::Value::from(1)]);
-        // The list, a string of three bytes, a number.
-        assert_eq!(weight(&v, 100), 1 + (1 + 3) + 1);
-        assert!(weight(&v, 2) <= 2 + 4);
+    }
+
+    #[test]
+    fn a_for_inside_a_for_is_refused_before_it_is_built() {
+        // 300 numbers, four loops deep: 8.1 billion values; refused in no time.
+        let list: Vec<String> = (0..300).map(|i| i.to_string()).collect();
+        let locals = format!(
+            "  c = [{}]\n  a = [for i in local.c : [for j in local.c : [for k in local.c : [for l in local.c : k]]]]",
+            list.join(", ")
+        );
+        let tf = with_locals(&locals, "/t${local.a[0][0][0][0]}");
+        let found = read("main.tf", &tf, &Map::new()).unwrap();
+        let e = found[0].definition.as_ref().unwrap_err();
+        assert!(
+            e.contains("local.a: it would build more than 4,194,304 values"),
+            "{e}"
+        );
+        // A local that reads one field of a large map is light.
+        let map: Vec<String> = (0..4_000)
+            .map(|i| format!("k{i} = {{ pk = \"/tenantId\" }}"))
+            .collect();
+        let locals = format!(
+            "  m = {{ {} }}\n  pk = [local.m.k7.pk, local.m.k7.pk, local.m.k7.pk, local.m.k7.pk, local.m.k7.pk, local.m.k7.pk, local.m.k7.pk][0]",
+            map.join(", ")
+        );
+        let found = read("main.tf", &with_locals(&locals, "${local.pk}"), &Map::new()).unwrap();
+        let key = found[0].definition.as_ref().unwrap();
+        assert_eq!(key.paths()[0].to_string(), "/tenantId");
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod overrides;
 pub mod template;
 pub mod terraform;
 mod tf_json;
+mod weigh;
 
 use arm::Scope;
 pub use template::arm_parameters;

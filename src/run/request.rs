@@ -595,7 +595,10 @@ pub fn log_options(
 ) -> Result<LogOptions> {
     let current_key = match &args.current_key {
         Some(k) => Some(plain_paths(parse_spec(k, "--current-key")?)?),
-        None => declared.cloned(),
+        // A computed key gated by `check --key` is not what a log's PartitionKey holds.
+        None => declared
+            .filter(|k| plain_paths((*k).clone()).is_ok())
+            .cloned(),
     };
     let format = match args.queries_format {
         QueriesFormat::Auto => LogFormat::Auto,
