@@ -415,13 +415,19 @@ fn every_violating_key_says_why_at_80_columns() {
     // At 80 columns the findings column does not fit; the violations table keeps each
     // violation in a few words instead.
     let text = screen(&["analyze", DOCS, "--queries", LOG], 80);
+    every_violation_says_why(&text);
+    assert!(text.contains("over 20 GB"), "{text}");
+}
+
+/// The violations table of a screen: a `why` column, at least three ranked rows, and a
+/// reason on every one of them.
+fn every_violation_says_why(text: &str) {
     let after = text
         .split("With violations")
         .nth(1)
         .expect("a violations table");
     let table: Vec<&str> = after.lines().skip(1).take_while(|l| is_table(l)).collect();
-    let header = table
-        .iter()
+    let header = (table.iter())
         .find(|l| l.contains(" key "))
         .expect("a header");
     assert!(header.contains(" why "), "{header}");
@@ -432,10 +438,8 @@ fn every_violating_key_says_why_at_80_columns() {
     let ranked: Vec<&Vec<&str>> = rows.iter().filter(|r| !r[0].is_empty()).collect();
     assert!(ranked.len() >= 3, "{after}");
     for r in ranked {
-        let why = r.last().unwrap();
-        assert!(!why.is_empty(), "no reason for {r:?}");
+        assert!(!r.last().unwrap().is_empty(), "no reason for {r:?}");
     }
-    assert!(text.contains("over 20 GB"), "{text}");
 }
 
 /// What `pkadvisor ARGS` shows in a real terminal: a tmux pane of `width` columns (its
@@ -507,18 +511,5 @@ fn in_an_80_column_tmux_pane_every_violating_row_says_why() {
     for line in screen.lines() {
         assert!(line.chars().count() <= 80, "wider than the pane: {line}");
     }
-    let after = screen
-        .split("With violations")
-        .nth(1)
-        .expect("a violations table");
-    let table: Vec<&str> = after.lines().skip(1).take_while(|l| is_table(l)).collect();
-    let rows: Vec<Vec<&str>> = (table.iter())
-        .filter(|l| l.starts_with('│') && !l.contains(" key "))
-        .map(|l| l.trim_matches('│').split('┆').map(str::trim).collect())
-        .collect();
-    let ranked: Vec<&Vec<&str>> = rows.iter().filter(|r| !r[0].is_empty()).collect();
-    assert!(ranked.len() >= 3, "{after}");
-    for r in ranked {
-        assert!(!r.last().unwrap().is_empty(), "no reason for {r:?}");
-    }
+    every_violation_says_why(&screen);
 }
