@@ -718,3 +718,39 @@ fn pages_read_at_1400_and_800_pixels() {
         reads_at_both_widths(&browser, &file, &dir, name);
     }
 }
+
+/// Every candidate with a violation: the decision says the first is the least bad (the
+/// reason's own first sentence kept), and no table has an empty body.
+#[test]
+fn a_page_where_every_candidate_violates_says_the_first_is_the_least_bad() {
+    let dir = scratch("html_all_violate");
+    let args = analyze_args(
+        "multitenant",
+        &["--key", "/tenantId", "--key", "/type"],
+        "html",
+    );
+    let file = dir.join("page.html");
+    let html = page(&args, &file);
+    assert_eq!(parse_errors(&html), Vec::<String>::new());
+    if let Some(report) = tidy(&file) {
+        assert_eq!(report.trim(), "", "tidy");
+    }
+    let doc = Html::parse_document(&html);
+    let text = |css: &str| -> String {
+        (doc.select(&Selector::parse(css).expect("selector")))
+            .map(|e| e.text().collect::<String>())
+            .collect::<Vec<_>>()
+            .join("|")
+    };
+    assert!(
+        text("p.why").contains("No candidate is free of violations"),
+        "{}",
+        text("p.why")
+    );
+    assert!(
+        text("table.compare tr.divider").starts_with("Every candidate has a violation"),
+        "{}",
+        text("table.compare tr.divider")
+    );
+    assert!(!html.contains("<tbody>\n</tbody>"), "an empty body");
+}

@@ -290,13 +290,20 @@ fn table(report: &Report) -> String {
             esc(col.header)
         );
     }
-    s += "</tr></thead>\n<tbody>\n";
+    s += "</tr></thead>\n";
     let mut divided = false;
-    for c in &report.candidates {
+    for (i, c) in report.candidates.iter().enumerate() {
+        if i == 0 && !super::decision::violates(c) {
+            s += "<tbody>\n";
+        }
         if !divided && super::decision::violates(c) {
             divided = true;
+            // No empty body before the divider when every candidate violates.
+            if i > 0 {
+                s += "</tbody>\n";
+            }
             s += &format!(
-                "</tbody>\n<tbody class=\"violators\">\n<tr class=\"divider\"><th colspan=\"{}\">With violations: not to be used</th></tr>\n",
+                "<tbody class=\"violators\">\n<tr class=\"divider\"><th colspan=\"{}\">With violations: not to be used</th></tr>\n",
                 COLUMNS.len()
             );
         }
@@ -318,7 +325,10 @@ fn table(report: &Report) -> String {
         }
         s += "</tr>\n";
     }
-    s + "</tbody>\n</table>\n</div>\n"
+    if !report.candidates.is_empty() {
+        s += "</tbody>\n";
+    }
+    s + "</table>\n</div>\n"
 }
 
 /// Columns of this priority and over are hidden on narrow screens (below 900 px).
