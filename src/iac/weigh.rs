@@ -6,7 +6,8 @@
 //!
 //! It also refuses the arithmetic the evaluator would get wrong without a panic: its
 //! integer subtraction casts operands of 2^63 and more to `i64` and wraps, so a constant
-//! past ±2^63 (a literal, or constants multiplied or added) is an error.
+//! past ±2^63 (literals, and locals or variables holding numbers, multiplied or added) is
+//! an error.
 
 use hcl::expr::{BinaryOperator, Expression, ObjectKey, TraversalOperator};
 use hcl::template::{Directive, Element};
@@ -42,7 +43,7 @@ pub(super) fn foresee(expr: &Expression, scope: &mut Scope<'_>) -> Result<f64, S
     Ok(match expr {
         Expression::Null | Expression::Bool(_) => 1.0,
         Expression::Number(_) => {
-            constant(expr)?;
+            constant(expr, scope)?;
             1.0
         }
         Expression::String(s) => 1.0 + s.len() as f64,
@@ -73,11 +74,11 @@ pub(super) fn foresee(expr: &Expression, scope: &mut Scope<'_>) -> Result<f64, S
         }
         Expression::Operation(op) => match op.as_ref() {
             hcl::expr::Operation::Unary(u) => {
-                constant(expr)?;
+                constant(expr, scope)?;
                 1.0 + foresee(&u.expr, scope)?
             }
             hcl::expr::Operation::Binary(b) => {
-                constant(expr)?;
+                constant(expr, scope)?;
                 1.0 + foresee(&b.lhs_expr, scope)? + foresee(&b.rhs_expr, scope)?
             }
         },
@@ -258,10 +259,10 @@ pub(super) fn weight(v: &hcl::Value) -> f64 {
     total
 }
 
-/// Checks a constant whole number (a literal, or constants under `+`, `-`, `*` and unary
-/// `-`): past ±2^63 it is an error. Other expressions pass.
-fn constant(expr: &Expression) -> Result<(), String> {
-    match fold(expr) {
+/// Checks a constant whole number (a literal, a local or variable that holds one, or those
+/// under `+`, `-`, `*` and unary `-`): past ±2^63 it is an error. Other expressions pass.
+fn constant(expr: &Expression, scope: &Scope<'_>) -> Result<(), String> {
+    match fold(expr, scope) {
         Some(Some(n)) if n.abs() < LARGEST => Ok(()),
         Some(_) => Err(format!(
             "{}: a whole number past 2^63, which Terraform's arithmetic here would get wrong",
@@ -273,18 +274,20 @@ fn constant(expr: &Expression) -> Result<(), String> {
 
 /// The value of a constant integer expression: `None` when it is not one, `Some(None)` when
 /// it overflows even 128 bits.
-fn fold(expr: &Expression) -> Option<Option<i128>> {
+fn fold(expr: &Expression, scope: &Scope<'_>) -> Option<Option<i128>> {
     match expr {
-        Expression::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => Some(Some(i128::from(u))),
-            (_, Some(i)) => Some(Some(i128::from(i))),
+        Expression::Number(n) => whole(n),
+        Expression::Traversal(t) => match resolve(&t.expr, &t.operators, scope)? {
+            hcl::Value::Number(n) => whole(n),
             _ => None,
         },
-        Expression::Parenthesis(e) => fold(e),
+        Expression::Parenthesis(e) => fold(e, scope),
         Expression::Operation(op) => match op.as_ref() {
-            hcl::expr::Operation::Unary(u) => fold(&u.expr).map(|v| v.and_then(i128::checked_neg)),
+            hcl::expr::Operation::Unary(u) => {
+                fold(&u.expr, scope).map(|v| v.and_then(i128::checked_neg))
+            }
             hcl::expr::Operation::Binary(b) => {
-                let (l, r) = (fold(&b.lhs_expr)?, fold(&b.rhs_expr)?);
+                let (l, r) = (fold(&b.lhs_expr, scope)?, fold(&b.rhs_expr, scope)?);
                 let (Some(l), Some(r)) = (l, r) else {
                     return Some(None);
                 };
@@ -296,6 +299,15 @@ fn fold(expr: &Expression) -> Option<Option<i128>> {
                 }
             }
         },
+        _ => None,
+    }
+}
+
+/// A whole number's value, `None` for a fraction.
+fn whole(n: &hcl::Number) -> Option<Option<i128>> {
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => Some(Some(i128::from(u))),
+        (_, Some(i)) => Some(Some(i128::from(i))),
         _ => None,
     }
 }
@@ -348,5 +360,10 @@ mod tests {
         assert!(weigh("-9223372036854775807 - 2", &none).is_err());
         assert!(weigh("9223372036854775807 - 1", &none).is_ok());
         assert!(weigh("7 % 2 + 400", &none).is_ok());
+        // A local holding a number counts as that number.
+        let mut locals = hcl::Map::new();
+        locals.insert("x".to_owned(), hcl::Value::from(3_037_000_499u64));
+        assert!(weigh("0 - local.x * local.x * 2", &locals).is_err());
+        assert!(weigh("local.x - 1", &locals).is_ok());
     }
 }
