@@ -617,7 +617,7 @@ fn layout(browser: &Path, file: &Path, dir: &Path, width: u32) -> Value {
 /// Checks `page` at 1400 and 800 pixels: no sideways scroll, no chart text over a bar, the
 /// comparison's bars in proportion to their figures; with `PKADVISOR_SCREENSHOTS=DIR`,
 /// screenshots `NAME-1400.png` and `NAME-800.png` go there (the README's pictures).
-fn reads_at_both_widths(browser: &Path, file: &Path, dir: &Path, name: &str) {
+fn reads_at_both_widths(browser: &Path, file: &Path, dir: &Path, name: &str, pictures: bool) {
     for width in [1400, 800] {
         let found = layout(browser, file, dir, width);
         let sideways = found["sideways"].as_f64().expect("a width");
@@ -650,7 +650,7 @@ fn reads_at_both_widths(browser: &Path, file: &Path, dir: &Path, name: &str) {
                 );
             }
         }
-        if let Some(to) = std::env::var_os("PKADVISOR_SCREENSHOTS") {
+        if let Some(to) = std::env::var_os("PKADVISOR_SCREENSHOTS").filter(|_| pictures) {
             let url = format!("file://{}", file.canonicalize().expect("page").display());
             let png = Path::new(&to).join(format!("{name}-{width}.png"));
             succeed(
@@ -701,6 +701,9 @@ fn pages_read_at_1400_and_800_pixels() {
             "it is part of the run",
         );
     }
+    // Throughput given: a third bar column, the bill as provisioned.
+    let given = analyze_args("multitenant", &["--throughput", "100000"], "html");
+    pages.push(("provisioned".to_owned(), given));
     for (name, args) in &pages {
         let file = dir.join(format!("{name}.html"));
         let html = page(args, &file);
@@ -715,7 +718,7 @@ fn pages_read_at_1400_and_800_pixels() {
             .collect();
         let report = json(&json_args.iter().map(String::as_str).collect::<Vec<_>>());
         decision_matches_the_report(&Html::parse_document(&html), &report, name);
-        reads_at_both_widths(&browser, &file, &dir, name);
+        reads_at_both_widths(&browser, &file, &dir, name, name != "provisioned");
     }
 }
 

@@ -85,7 +85,7 @@ p.why{font-size:15px}
 table.compare{width:100%;table-layout:fixed}
 table.compare td:first-child,table.compare th:first-child{width:32%}
 table.compare th:last-child{width:24%}
-.bv{position:relative;height:18px;margin-right:5.5em}
+.bv{position:relative;height:18px;margin-right:4.2em}
 .bv .bar{position:absolute;top:3px;height:12px;background:#e69f00}
 .bv .v{position:absolute;top:0;margin-left:5px;line-height:18px;font-variant-numeric:tabular-nums;white-space:nowrap}
 tr.more td{color:#555;font-size:12px}
@@ -93,6 +93,8 @@ tr.divider th{background:#fff;color:#b00020;border-bottom:1px solid #b00020;padd
 .mk{display:inline-block;font-size:10px;line-height:1.2;padding:0 3px;margin:1px 0;border:1px solid currentColor;border-radius:3px;overflow-wrap:anywhere}
 @media screen and (max-width:900px){
 main{padding:12px}
+table.compare td:first-child,table.compare th:first-child{width:26%}
+table.compare th:last-child{width:19%}
 .lo{display:none}
 .charts{grid-template-columns:1fr}
 }
