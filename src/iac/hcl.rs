@@ -841,10 +841,10 @@ resource "azurerm_cosmosdb_sql_container" "legacy" {
                 "{e}"
             );
         }
-        // An overflow the fold cannot see (a loop variable's) is the evaluator's panic,
-        // caught.
+        // An overflow the bound cannot see (a loop over a function's result) is the
+        // evaluator's panic, caught.
         let tf = with_locals(
-            "  n = [for x in [9223372036854775807] : x * 4][0]",
+            "  n = [for x in tolist([9223372036854775807]) : x * 4][0]",
             "/t${local.n}",
         );
         let found = read("main.tf", &tf, &Map::new()).unwrap();

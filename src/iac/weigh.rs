@@ -5,9 +5,9 @@
 //! weighs what it reads: `var.containers["a"].pk` the one string, not the whole map.
 //!
 //! It also refuses the arithmetic the evaluator would get wrong without a panic: its
-//! integer subtraction casts operands of 2^63 and more to `i64` and wraps, so a constant
-//! past ±2^63 (literals, and locals or variables holding numbers, multiplied or added) is
-//! an error.
+//! integer subtraction casts operands of 2^63 and more to `i64` and wraps, so arithmetic
+//! whose whole numbers could reach 2^63 in magnitude (literals, locals and variables that
+//! hold numbers, loop variables over known numbers) is an error.
 
 use hcl::expr::{BinaryOperator, Expression, ObjectKey, TraversalOperator};
 use hcl::template::{Directive, Element};
@@ -17,8 +17,9 @@ pub(super) struct Scope<'a> {
     pub(super) locals: &'a hcl::Map<String, hcl::Value>,
     pub(super) vars: &'a hcl::Map<String, hcl::Value>,
     /// The loop variables of the `for` expressions around, each with the most one of its
-    /// elements weighs.
-    bound: Vec<(String, f64)>,
+    /// elements weighs and, when its collection is known, the largest magnitude of its
+    /// whole numbers.
+    bound: Vec<(String, f64, Option<i128>)>,
 }
 
 impl<'a> Scope<'a> {
@@ -84,9 +85,14 @@ pub(super) fn foresee(expr: &Expression, scope: &mut Scope<'_>) -> Result<f64, S
         },
         Expression::ForExpr(f) => {
             let (count, element) = collection(&f.collection_expr, scope)?;
-            scope.bound.push((f.value_var.as_str().to_owned(), element));
+            let numbers = largest_element(&f.collection_expr, scope);
+            scope
+                .bound
+                .push((f.value_var.as_str().to_owned(), element, numbers));
             if let Some(k) = &f.key_var {
-                scope.bound.push((k.as_str().to_owned(), element));
+                scope
+                    .bound
+                    .push((k.as_str().to_owned(), element, Some(count as i128)));
             }
             let body = (f.key_expr.as_ref().map_or(Ok(0.0), |k| foresee(k, scope)))
                 .and_then(|k| Ok(k + foresee(&f.value_expr, scope)?));
@@ -128,9 +134,14 @@ fn elements(items: &[Element], scope: &mut Scope<'_>) -> Result<f64, String> {
                 }
                 Directive::For(f) => {
                     let (count, element) = collection(&f.collection_expr, scope)?;
-                    scope.bound.push((f.value_var.as_str().to_owned(), element));
+                    let numbers = largest_element(&f.collection_expr, scope);
+                    scope
+                        .bound
+                        .push((f.value_var.as_str().to_owned(), element, numbers));
                     if let Some(k) = &f.key_var {
-                        scope.bound.push((k.as_str().to_owned(), element));
+                        scope
+                            .bound
+                            .push((k.as_str().to_owned(), element, Some(count as i128)));
                     }
                     let body = elements(f.template.elements(), scope);
                     scope
@@ -181,8 +192,8 @@ fn root(name: &str, scope: &Scope<'_>) -> f64 {
             .map(|(k, v)| k.len() as f64 + weight(v))
             .sum(),
         _ => (scope.bound.iter().rev())
-            .find(|(n, _)| n == name)
-            .map_or(1.0, |(_, w)| *w),
+            .find(|(n, ..)| n == name)
+            .map_or(1.0, |(_, w, _)| *w),
     }
 }
 
@@ -259,41 +270,46 @@ pub(super) fn weight(v: &hcl::Value) -> f64 {
     total
 }
 
-/// Checks a constant whole number (a literal, a local or variable that holds one, or those
-/// under `+`, `-`, `*` and unary `-`): past ±2^63 it is an error. Other expressions pass.
+/// Checks the whole numbers of an arithmetic expression (literals, locals and variables
+/// that hold numbers, loop variables over known numbers, under `+`, `-`, `*` and unary
+/// `-`): when their magnitudes could reach 2^63 it is an error. Other expressions pass.
 fn constant(expr: &Expression, scope: &Scope<'_>) -> Result<(), String> {
-    match fold(expr, scope) {
-        Some(Some(n)) if n.abs() < LARGEST => Ok(()),
+    match magnitude(expr, scope) {
+        Some(Some(n)) if n < LARGEST => Ok(()),
         Some(_) => Err(format!(
-            "{}: a whole number past 2^63, which Terraform's arithmetic here would get wrong",
-            expr
+            "{expr}: a whole number past 2^63, which Terraform's arithmetic here would get wrong"
         )),
         None => Ok(()),
     }
 }
 
-/// The value of a constant integer expression: `None` when it is not one, `Some(None)` when
-/// it overflows even 128 bits.
-fn fold(expr: &Expression, scope: &Scope<'_>) -> Option<Option<i128>> {
+/// The most an integer expression's value (and every value within it) can be in
+/// magnitude: `None` when it is not one this can bound, `Some(None)` past 128 bits. Sums
+/// and differences add magnitudes, products multiply them: a bound, never less.
+fn magnitude(expr: &Expression, scope: &Scope<'_>) -> Option<Option<i128>> {
     match expr {
         Expression::Number(n) => whole(n),
         Expression::Traversal(t) => match resolve(&t.expr, &t.operators, scope)? {
             hcl::Value::Number(n) => whole(n),
             _ => None,
         },
-        Expression::Parenthesis(e) => fold(e, scope),
+        Expression::Variable(v) => (scope.bound.iter().rev())
+            .find(|(n, ..)| n == v.as_str())
+            .and_then(|(.., m)| *m)
+            .map(Some),
+        Expression::Parenthesis(e) => magnitude(e, scope),
         Expression::Operation(op) => match op.as_ref() {
-            hcl::expr::Operation::Unary(u) => {
-                fold(&u.expr, scope).map(|v| v.and_then(i128::checked_neg))
-            }
+            hcl::expr::Operation::Unary(u) => magnitude(&u.expr, scope),
             hcl::expr::Operation::Binary(b) => {
-                let (l, r) = (fold(&b.lhs_expr, scope)?, fold(&b.rhs_expr, scope)?);
+                let (l, r) = (
+                    magnitude(&b.lhs_expr, scope)?,
+                    magnitude(&b.rhs_expr, scope)?,
+                );
                 let (Some(l), Some(r)) = (l, r) else {
                     return Some(None);
                 };
                 match b.operator {
-                    BinaryOperator::Plus => Some(l.checked_add(r)),
-                    BinaryOperator::Minus => Some(l.checked_sub(r)),
+                    BinaryOperator::Plus | BinaryOperator::Minus => Some(l.checked_add(r)),
                     BinaryOperator::Mul => Some(l.checked_mul(r)),
                     _ => None,
                 }
@@ -303,11 +319,36 @@ fn fold(expr: &Expression, scope: &Scope<'_>) -> Option<Option<i128>> {
     }
 }
 
-/// A whole number's value, `None` for a fraction.
+/// The largest magnitude of the whole numbers a `for`'s collection holds, when it is
+/// known now (a literal list, or a local or variable).
+fn largest_element(expr: &Expression, scope: &Scope<'_>) -> Option<i128> {
+    let numbers: Vec<Option<i128>> = match expr {
+        Expression::Array(items) => (items.iter())
+            .map(|e| magnitude(e, scope).flatten())
+            .collect(),
+        Expression::Traversal(t) => match resolve(&t.expr, &t.operators, scope)? {
+            hcl::Value::Array(items) => items.iter().map(number).collect(),
+            hcl::Value::Object(map) => map.values().map(number).collect(),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    numbers.into_iter().flatten().max()
+}
+
+/// A value's magnitude, when it is a whole number.
+fn number(v: &hcl::Value) -> Option<i128> {
+    match v {
+        hcl::Value::Number(n) => whole(n).flatten(),
+        _ => None,
+    }
+}
+
+/// A whole number's magnitude, `None` for a fraction.
 fn whole(n: &hcl::Number) -> Option<Option<i128>> {
     match (n.as_u64(), n.as_i64()) {
         (Some(u), _) => Some(Some(i128::from(u))),
-        (_, Some(i)) => Some(Some(i128::from(i))),
+        (_, Some(i)) => Some(Some(i128::from(i).abs())),
         _ => None,
     }
 }
@@ -358,12 +399,28 @@ mod tests {
         assert!(weigh("0 - 18446744073709551615", &none).is_err());
         assert!(weigh("0 - 3037000499 * 3037000499 * 2", &none).is_err());
         assert!(weigh("-9223372036854775807 - 2", &none).is_err());
-        assert!(weigh("9223372036854775807 - 1", &none).is_ok());
+        // Magnitudes add under a subtraction: a bound, so 2^63 - 2 less 1 passes and
+        // 2^63 - 1 less 1 does not.
+        assert!(weigh("9223372036854775806 - 1", &none).is_ok());
+        assert!(weigh("9223372036854775807 - 1", &none).is_err());
         assert!(weigh("7 % 2 + 400", &none).is_ok());
         // A local holding a number counts as that number.
         let mut locals = hcl::Map::new();
         locals.insert("x".to_owned(), hcl::Value::from(3_037_000_499u64));
         assert!(weigh("0 - local.x * local.x * 2", &locals).is_err());
         assert!(weigh("local.x - 1", &locals).is_ok());
+        // So does a loop variable over known numbers.
+        assert!(weigh("[for y in [3037000499] : 0 - y * y * 2]", &none).is_err());
+        assert!(
+            weigh("[for y in local.l : y * 2]", &{
+                let mut l = hcl::Map::new();
+                l.insert(
+                    "l".to_owned(),
+                    hcl::Value::Array(vec![hcl::Value::from(400)]),
+                );
+                l
+            })
+            .is_ok()
+        );
     }
 }
