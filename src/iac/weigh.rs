@@ -84,22 +84,11 @@ pub(super) fn foresee(expr: &Expression, scope: &mut Scope<'_>) -> Result<f64, S
             }
         },
         Expression::ForExpr(f) => {
-            let (count, element) = collection(&f.collection_expr, scope)?;
-            let numbers = largest_element(&f.collection_expr, scope);
-            scope
-                .bound
-                .push((f.value_var.as_str().to_owned(), element, numbers));
-            if let Some(k) = &f.key_var {
-                scope
-                    .bound
-                    .push((k.as_str().to_owned(), element, Some(count as i128)));
-            }
-            let body = (f.key_expr.as_ref().map_or(Ok(0.0), |k| foresee(k, scope)))
-                .and_then(|k| Ok(k + foresee(&f.value_expr, scope)?));
-            scope
-                .bound
-                .truncate(scope.bound.len() - 1 - usize::from(f.key_var.is_some()));
-            1.0 + count * body?
+            let vars = (&f.value_var, f.key_var.as_ref());
+            1.0 + looped(&f.collection_expr, vars, scope, |scope| {
+                let key = f.key_expr.as_ref().map_or(Ok(0.0), |k| foresee(k, scope))?;
+                Ok(key + foresee(&f.value_expr, scope)?)
+            })?
         }
         // A kind of expression this version does not know: its text's length.
         other => 1.0 + other.to_string().len() as f64,
@@ -133,26 +122,40 @@ fn elements(items: &[Element], scope: &mut Scope<'_>) -> Result<f64, String> {
                             .max(no.map_or(Ok(0.0), |t| elements(t.elements(), scope))?)
                 }
                 Directive::For(f) => {
-                    let (count, element) = collection(&f.collection_expr, scope)?;
-                    let numbers = largest_element(&f.collection_expr, scope);
-                    scope
-                        .bound
-                        .push((f.value_var.as_str().to_owned(), element, numbers));
-                    if let Some(k) = &f.key_var {
-                        scope
-                            .bound
-                            .push((k.as_str().to_owned(), element, Some(count as i128)));
-                    }
-                    let body = elements(f.template.elements(), scope);
-                    scope
-                        .bound
-                        .truncate(scope.bound.len() - 1 - usize::from(f.key_var.is_some()));
-                    count * body?
+                    let vars = (&f.value_var, f.key_var.as_ref());
+                    looped(&f.collection_expr, vars, scope, |scope| {
+                        elements(f.template.elements(), scope)
+                    })?
                 }
             },
         };
     }
     Ok(w)
+}
+
+/// What a `for` (an expression's or a template's) over `collection` builds: its length
+/// times what `body` builds with the loop's variables (`value`, and `key`) bound, each
+/// to what one of its elements weighs and, when known, the largest whole number it holds.
+fn looped(
+    collection_expr: &Expression,
+    (value, key): (&hcl::Identifier, Option<&hcl::Identifier>),
+    scope: &mut Scope<'_>,
+    body: impl FnOnce(&mut Scope<'_>) -> Result<f64, String>,
+) -> Result<f64, String> {
+    let (count, element) = collection(collection_expr, scope)?;
+    let numbers = largest_element(collection_expr, scope);
+    let depth = scope.bound.len();
+    scope
+        .bound
+        .push((value.as_str().to_owned(), element, numbers));
+    if let Some(k) = key {
+        scope
+            .bound
+            .push((k.as_str().to_owned(), element, Some(count as i128)));
+    }
+    let built = body(scope);
+    scope.bound.truncate(depth);
+    Ok(count * built?)
 }
 
 /// A `for`'s collection: how many elements it has at most and the most one weighs.
