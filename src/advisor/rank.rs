@@ -5,13 +5,9 @@
 
 use super::need;
 use crate::project::target::Target;
-use crate::report::model::{CandidateReport, Finding, Recommendation, Severity};
+use crate::report::model::{CandidateReport, Finding, Recommendation};
 use crate::report::text::thousands;
 use crate::units::human_bytes;
-
-fn has_violation(c: &CandidateReport) -> bool {
-    c.findings.iter().any(|f| f.severity == Severity::Violation)
-}
 
 /// Orders candidates: without violations first; with a throughput given, in each class
 /// the keys it serves first, then those only throughput redistribution serves within it
@@ -23,8 +19,8 @@ fn has_violation(c: &CandidateReport) -> bool {
 /// hazard, headroom, simplicity, the score.
 pub fn rank(candidates: &mut [CandidateReport]) {
     candidates.sort_by(|a, b| {
-        has_violation(a)
-            .cmp(&has_violation(b))
+        a.has_violation()
+            .cmp(&b.has_violation())
             .then(fit(a).cmp(&fit(b)))
             .then(redistributed(a).total_cmp(&redistributed(b)))
             .then(b.exact_score.total_cmp(&a.exact_score))
@@ -32,7 +28,7 @@ pub fn rank(candidates: &mut [CandidateReport]) {
     });
     let mut start = 0;
     while start < candidates.len() {
-        let class = |c: &CandidateReport| (has_violation(c), fit(c));
+        let class = |c: &CandidateReport| (c.has_violation(), fit(c));
         let first = class(&candidates[start]);
         let end = start + candidates[start..].partition_point(|c| class(c) == first);
         match first.1 {
@@ -300,19 +296,20 @@ fn natural_id(c: &CandidateReport) -> u8 {
 
 pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Option<Recommendation> {
     let best = candidates.first()?;
-    let mut reason = if has_violation(best) {
-        format!(
-            "No candidate is free of violations; {} is the least bad (score {:.1}). ",
+    let opening = match best.has_violation() {
+        true => format!(
+            "No candidate is free of violations; {} is the least bad (score {:.1}).",
             best.key.spec, best.score
-        )
-    } else {
-        format!("{} scores {:.1} of 100. ", best.key.spec, best.score)
+        ),
+        false => format!("{} scores {:.1} of 100.", best.key.spec, best.score),
     };
+    let mut reason = format!("{opening} ");
     reason.push_str(&strengths(best, target));
     if best.queries.reads == 0 {
         reason.push_str(" No logged reads: nothing says which properties the reads filter by, so among keys of one cost the documents' own id is preferred; a query log (--queries) weighs the keys the reads use.");
     }
-    if let Some(next) = candidates.get(1) {
+    let decision = candidates.get(1).map(|next| decided(best, next));
+    if let (Some(next), Some(decision)) = (candidates.get(1), &decision) {
         reason.push_str(&format!(
             " The runner-up, {} (score {:.1}), {}{}.",
             next.key.spec,
@@ -321,13 +318,35 @@ pub(super) fn recommend(candidates: &[CandidateReport], target: &Target) -> Opti
             weakness(next)
         ));
         reason.push(' ');
-        reason.push_str(&decided(best, next));
+        reason.push_str(decision);
     }
     Some(Recommendation {
         spec: best.key.spec.clone(),
         reason,
+        summary: summary(&opening, decision.as_deref(), best.has_violation()),
         secondary_index: None,
     })
+}
+
+/// The recommendation in one line: the decision without its "Decided:" or "Tied:" mark,
+/// after the opening when no candidate is free of violations; the opening alone when
+/// there is no runner-up.
+fn summary(opening: &str, decision: Option<&str>, violated: bool) -> String {
+    let Some(decision) = decision else {
+        return opening.to_owned();
+    };
+    let said = ["Decided: ", "Tied: "]
+        .iter()
+        .find_map(|mark| decision.strip_prefix(mark))
+        .unwrap_or(decision);
+    let mut chars = said.chars();
+    let said = chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().collect::<String>() + chars.as_str()
+    });
+    match violated {
+        true => format!("{opening} {said}"),
+        false => said,
+    }
 }
 
 /// Cost ratios within this of 1 are the same cost: the replay's own noise (a sampled log,
@@ -337,7 +356,7 @@ pub const SAME_COST: f64 = 0.05;
 /// What decided the best over the runner-up, in one sentence; or that they are tied.
 pub fn decided(best: &CandidateReport, next: &CandidateReport) -> String {
     let (b, n) = (&best.key.spec, &next.key.spec);
-    if has_violation(next) && !has_violation(best) {
+    if next.has_violation() && !best.has_violation() {
         return format!("Decided: {n} has a violation, {b} none.");
     }
     if fit(best) < fit(next) {
@@ -619,8 +638,33 @@ fn weakness(c: &CandidateReport) -> String {
 mod tests {
     use super::*;
     use crate::advisor::findings;
-    use crate::report::model::FindingCode;
+
+    #[test]
+    fn the_summary_is_the_decision_or_the_opening() {
+        let opening = "/a scores 90.0 of 100.";
+        let decided = "Decided: /a and /b need the same RU/s, and /a leaves more headroom.";
+        assert_eq!(
+            summary(opening, Some(decided), false),
+            "/a and /b need the same RU/s, and /a leaves more headroom."
+        );
+        assert_eq!(summary(opening, None, false), opening);
+        assert_eq!(
+            summary(
+                "/a scores 68.9 of 100.",
+                Some("Tied: /a and /b need the same; either serves."),
+                false
+            ),
+            "/a and /b need the same; either serves."
+        );
+        let none = "No candidate is free of violations; /t is the least bad (score 40.0).";
+        assert_eq!(
+            summary(none, Some("Decided: /t is cheaper by 1.40× in RU/s."), true),
+            format!("{none} /t is cheaper by 1.40× in RU/s.")
+        );
+        assert_eq!(summary(none, None, true), none);
+    }
     use crate::report::model::testing::candidate;
+    use crate::report::model::{FindingCode, Severity};
 
     fn with(spec: &str, score: f64, violation: bool) -> CandidateReport {
         let mut c = candidate(spec, &[]);

@@ -3,7 +3,7 @@
 //! violation apart under a divider. It carries the decision; the sections below explain it.
 
 use super::html::esc;
-use super::model::{CandidateReport, Report, Role, Severity};
+use super::model::{CandidateReport, Report, Role};
 use super::text::thousands;
 
 /// Candidates without a violation the comparison shows.
@@ -19,24 +19,22 @@ struct Measure {
     value: fn(&CandidateReport, f64) -> Option<f64>,
 }
 
+/// The best `n` of `of` (in rank order), and the key `check` gates wherever it ranks.
+fn pick<'r>(of: &[&'r CandidateReport], n: usize) -> Vec<&'r CandidateReport> {
+    (of.iter().enumerate())
+        .filter(|(i, c)| *i < n || c.role == Role::Declared)
+        .map(|(_, c)| *c)
+        .collect()
+}
+
 /// The block: nothing without candidates.
 pub fn block(report: &Report) -> String {
     let (Some(first), Some(r)) = (report.candidates.first(), &report.recommendation) else {
         return String::new();
     };
-    let declared = |c: &CandidateReport| c.role == Role::Declared;
-    let pick = |bad: bool, n: usize| -> Vec<&CandidateReport> {
-        let of: Vec<&CandidateReport> = (report.candidates.iter())
-            .filter(|c| violates(c) == bad)
-            .collect();
-        // The best `n`, and the key `check` gates wherever it ranks.
-        (of.iter().enumerate())
-            .filter(|(i, c)| *i < n || declared(c))
-            .map(|(_, c)| *c)
-            .collect()
-    };
-    let (clean, violators) = (pick(false, BEST), pick(true, VIOLATORS));
-    let clean_count = report.candidates.iter().filter(|c| !violates(c)).count();
+    let (clean_all, bad_all): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
+        report.candidates.iter().partition(|c| !c.has_violation());
+    let (clean, violators) = (pick(&clean_all, BEST), pick(&bad_all, VIOLATORS));
     let measures = measures(first);
     // Without rates RU/s are compared as whole-log efficiencies, against the first's.
     let best = first.cost.efficiency;
@@ -52,7 +50,7 @@ pub fn block(report: &Report) -> String {
         "<section class=\"decision\" id=\"decision\">\n<p class=\"why\"><strong>Recommended: <code class=\"key\">{}</code>.</strong> {}</p>\n\
          <table class=\"compare\">\n<thead><tr><th>candidate</th>",
         esc(&r.spec),
-        esc(&one_line_reason(&r.reason))
+        esc(&r.summary)
     );
     for m in &measures {
         s += &format!("<th>{}</th>", m.header);
@@ -63,17 +61,17 @@ pub fn block(report: &Report) -> String {
         for c in &clean {
             s += &row(c, &measures, &tops, best);
         }
-        if clean.len() < clean_count {
+        if clean.len() < clean_all.len() {
             s += &format!(
-                "<tr class=\"more\"><td colspan=\"{}\">{} of {clean_count} without violations shown; the ranking lists every one</td></tr>\n",
+                "<tr class=\"more\"><td colspan=\"{}\">{} of {} without violations shown; the ranking lists every one</td></tr>\n",
                 measures.len() + 2,
-                clean.len()
+                clean.len(),
+                clean_all.len()
             );
         }
         s += "</tbody>\n";
     }
     if !violators.is_empty() {
-        let count = report.candidates.iter().filter(|c| violates(c)).count();
         s += &format!(
             "<tbody class=\"violators\">\n<tr class=\"divider\"><th colspan=\"{}\">{} ({})</th></tr>\n",
             measures.len() + 2,
@@ -81,7 +79,7 @@ pub fn block(report: &Report) -> String {
                 true => "Every candidate has a violation: the first is the least bad",
                 false => "With violations: not to be used",
             },
-            shown_of(violators.len(), count)
+            shown_of(violators.len(), bad_all.len())
         );
         for c in &violators {
             s += &row(c, &measures, &tops, best);
@@ -97,11 +95,6 @@ fn shown_of(shown: usize, all: usize) -> String {
         true => format!("all {all}"),
         false => format!("{shown} of {all} shown; the ranking lists every one"),
     }
-}
-
-/// Whether a candidate has a violation.
-pub fn violates(c: &CandidateReport) -> bool {
-    c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
 /// What the candidates are compared on: RU/s needed and the monthly bill when the log
@@ -170,7 +163,7 @@ fn row(c: &CandidateReport, measures: &[Measure], tops: &[f64], best: f64) -> St
             codes.push(f.code.as_str());
             s += &format!(
                 "<span class=\"mk {}\" title=\"{}\">{}</span> ",
-                severity(f.severity),
+                super::html::severity(f.severity),
                 esc(&f.message),
                 f.code
             );
@@ -189,77 +182,9 @@ fn bar_width(v: f64, top: f64) -> f64 {
     }
 }
 
-fn severity(s: Severity) -> &'static str {
-    match s {
-        Severity::Violation => "violation",
-        Severity::Warning => "warning",
-        Severity::Info => "info",
-    }
-}
-
-/// The recommendation's reason in one line: its decision ("Decided: ..." or "Tied: ...",
-/// the sentence that says why it beats the runner-up, or that either serves), else its
-/// first sentence; when no candidate is free of violations, that sentence first.
-pub fn one_line_reason(reason: &str) -> String {
-    let mut out = String::new();
-    if reason.starts_with(NONE_CLEAN) {
-        let end = reason.find(". ").map_or(reason.len(), |e| e + 1);
-        out += &reason[..end];
-    }
-    let decision = ["Decided: ", "Tied: "]
-        .iter()
-        .filter_map(|m| reason.find(m).map(|at| (at, m.len())))
-        .min();
-    let line = match decision {
-        Some((at, len)) => {
-            let rest = &reason[at + len..];
-            let mut chars = rest.chars();
-            chars.next().map_or(String::new(), |first| {
-                first.to_uppercase().collect::<String>() + chars.as_str()
-            })
-        }
-        None if out.is_empty() => match reason.find(". ") {
-            Some(end) => reason[..=end].to_owned(),
-            None => reason.to_owned(),
-        },
-        None => String::new(),
-    };
-    match (out.is_empty(), line.is_empty()) {
-        (true, _) => line,
-        (false, true) => out,
-        (false, false) => format!("{out} {line}"),
-    }
-}
-
-/// How the reason begins when every candidate has a violation.
-const NONE_CLEAN: &str = "No candidate is free of violations";
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_reason_is_the_decision_or_the_first_sentence() {
-        let reason = "/a scores 72.5 of 100. It needs 1,800 RU/s. Decided: /a and /b need the same RU/s, and /a leaves more headroom.";
-        assert_eq!(
-            one_line_reason(reason),
-            "/a and /b need the same RU/s, and /a leaves more headroom."
-        );
-        assert_eq!(
-            one_line_reason("/a scores 90.0 of 100. It needs 400 RU/s."),
-            "/a scores 90.0 of 100."
-        );
-        assert_eq!(
-            one_line_reason("/a scores 68.9 of 100. Tied: /a and /b need the same; either serves."),
-            "/a and /b need the same; either serves."
-        );
-        assert_eq!(
-            one_line_reason(
-                "No candidate is free of violations; /t is the least bad (score 40.0). It needs 1 RU/s. Decided: /t is cheaper by 1.40× in RU/s."
-            ),
-            "No candidate is free of violations; /t is the least bad (score 40.0). /t is cheaper by 1.40× in RU/s."
-        );
-    }
 
     #[test]
     fn bars_are_shares_of_the_largest_shown() {

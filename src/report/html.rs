@@ -295,10 +295,10 @@ fn table(report: &Report) -> String {
     s += "</tr></thead>\n";
     let mut divided = false;
     for (i, c) in report.candidates.iter().enumerate() {
-        if i == 0 && !super::decision::violates(c) {
+        if i == 0 && !c.has_violation() {
             s += "<tbody>\n";
         }
-        if !divided && super::decision::violates(c) {
+        if !divided && c.has_violation() {
             divided = true;
             // No empty body before the divider when every candidate violates.
             if i > 0 {
@@ -347,7 +347,7 @@ fn finding(f: &Finding) -> String {
 }
 
 /// A severity's class and word.
-fn severity(s: Severity) -> &'static str {
+pub(super) fn severity(s: Severity) -> &'static str {
     match s {
         Severity::Violation => "violation",
         Severity::Warning => "warning",

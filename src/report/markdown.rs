@@ -56,8 +56,7 @@ fn ranking(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     }
     // Candidates with a violation are set apart, as the terminal's table does.
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
-        (report.candidates.iter())
-            .partition(|c| !c.findings.iter().any(|f| f.severity == Severity::Violation));
+        (report.candidates.iter()).partition(|c| !c.has_violation());
     if !clean.is_empty() {
         table(&clean, out)?;
     }

@@ -576,6 +576,15 @@ pub struct CandidateReport {
     pub redistribution: Option<RedistributionReport>,
 }
 
+impl CandidateReport {
+    /// Whether any of its findings is a violation: a key not to be used.
+    pub fn has_violation(&self) -> bool {
+        self.findings
+            .iter()
+            .any(|f| f.severity == Severity::Violation)
+    }
+}
+
 /// What the service itself does for a key's hot spot, without a new key.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RedistributionReport {
@@ -957,6 +966,11 @@ pub struct Recommendation {
     pub spec: String,
     /// Why, in one paragraph.
     pub reason: String,
+    /// Why, in one line: what decided against the runner-up (its "Decided:" or "Tied:"
+    /// sentence, led by the violations one when no candidate is free of them), else the
+    /// paragraph's first sentence. The page's headline; not part of the JSON.
+    #[serde(skip)]
+    pub summary: String,
     /// A global secondary index for the reads the key fans out, proposed or weighed and
     /// declined (`null` when no read fans out, or with `--gsi off`).
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -78,9 +78,7 @@ pub fn recommended_warnings(report: &Report) -> Vec<Explained> {
     let Some(c) = report.candidates.iter().find(|c| c.key.spec == rec.spec) else {
         return Vec::new();
     };
-    let clean = |o: &&CandidateReport| {
-        o.key.spec != c.key.spec && !o.findings.iter().any(|f| f.severity == Severity::Violation)
-    };
+    let clean = |o: &&CandidateReport| o.key.spec != c.key.spec && !o.has_violation();
     (c.findings.iter())
         .filter(|f| f.severity != Severity::Info)
         .map(|f| Explained {

@@ -180,6 +180,7 @@ fn ranking() -> Report {
         recommendation: Some(Recommendation {
             spec: "hash_suffix(/date,/vin,400)".to_owned(),
             reason: "It spreads writes and keeps 70% of reads on one partition.".to_owned(),
+            summary: "It spreads writes and keeps 70% of reads on one partition.".to_owned(),
             secondary_index: Some(index()),
         }),
         check: None,

@@ -77,7 +77,7 @@ fn ranking(
     let every: Vec<&Column> = COLUMNS.iter().collect();
     let columns = fitting(&all, table_width, &every);
     let (clean, violating): (Vec<&CandidateReport>, Vec<&CandidateReport>) =
-        all.iter().partition(|c| !has_violation(c));
+        all.iter().partition(|c| !c.has_violation());
     if !clean.is_empty() {
         writeln!(out, "{}", candidates(&clean, &columns, colour))?;
     }
@@ -164,10 +164,6 @@ fn fitting<'c>(
     (set.iter().copied())
         .filter(|c| kept.contains(&c.header))
         .collect()
-}
-
-fn has_violation(c: &CandidateReport) -> bool {
-    c.findings.iter().any(|f| f.severity == Severity::Violation)
 }
 
 fn candidates(rows: &[&CandidateReport], columns: &[&Column], colour: bool) -> Table {
@@ -462,6 +458,7 @@ mod tests {
             recommendation: Some(Recommendation {
                 spec: spec.to_owned(),
                 reason: "Because.".to_owned(),
+                summary: "Because.".to_owned(),
                 secondary_index: None,
             }),
             check: None,
