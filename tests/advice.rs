@@ -566,3 +566,114 @@ fn an_upsert_that_moves_an_item_the_sample_holds_is_a_key_change() {
     // The same upserts keep each item's region: no move.
     assert!(!codes(candidate(&r, "/region")).contains(&"KEY_UPDATED".to_owned()));
 }
+
+/// A complete ten-minute log of bursts: every 20 seconds one user runs the same query
+/// 1,000 times at one instant (and writes one item), written `per_line` operations a line
+/// (the same operations, grouped differently); and 2,000 documents of 200 users.
+fn bursts(dir: &std::path::Path, per_line: u64) -> (String, String) {
+    let mut docs = String::new();
+    for i in 0..2_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"e{i}","userId":"u{}","sessionId":"s{}","data":"{}"}}"#,
+            i % 200,
+            i % 700,
+            "x".repeat(300)
+        )
+        .unwrap();
+    }
+    // Two writes mark the log's span, whole windows from its first second to its last.
+    let mut log = String::new();
+    for (i, ts) in ["2026-06-01T00:00:00Z", "2026-06-01T00:09:59.999Z"]
+        .iter()
+        .enumerate()
+    {
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"m{i}","userId":"u{i}","sessionId":"m{i}"}},"ts":"{ts}"}}"#
+        )
+        .unwrap();
+    }
+    for burst in 0..30u64 {
+        let user = burst * 37 % 200;
+        // A write a burst, so that the log's rates are the traffic's.
+        writeln!(
+            log,
+            r#"{{"op":"create","doc":{{"id":"n{burst}","userId":"u{user}","sessionId":"s{burst}"}},"ts":"{}"}}"#,
+            at(burst * 20 + 10)
+        )
+        .unwrap();
+        let mut left = 1_000u64;
+        while left > 0 {
+            let n = left.min(per_line);
+            writeln!(
+                log,
+                r#"{{"op":"query","sql":"SELECT * FROM c WHERE c.userId = @u","parameters":[{{"name":"@u","value":"u{user}"}}],"ts":"{}","count":{n}}}"#,
+                at(burst * 20 + 10)
+            )
+            .unwrap();
+            left -= n;
+        }
+    }
+    let log_name = format!("bursts-{per_line}.ndjson");
+    (
+        write(dir, "docs.ndjson", &docs),
+        write(dir, &log_name, &log),
+    )
+}
+
+#[test]
+fn a_bill_is_the_same_however_the_log_groups_its_requests_into_lines() {
+    let dir = scratch("advice_grouping");
+    let keys = [
+        "--key",
+        "/userId",
+        "--key",
+        "/sessionId",
+        "--target-storage",
+        "300GB",
+        "--throughput",
+        "400",
+    ];
+    let figures = |share: &str| -> Vec<[f64; 2]> {
+        [1u64, 10, 1_000]
+            .iter()
+            .map(|&per_line| {
+                let (docs, log) = bursts(&dir, per_line);
+                let mut args = keys.to_vec();
+                args.extend(["--log-share", share]);
+                let r = analyze(&docs, &log, &args);
+                let c = candidate(&r, "/userId");
+                let load = c["cost"]["load_ru"].as_f64().unwrap();
+                if share == "1" {
+                    // Each 20-second window holds one burst, all of it on the partition of
+                    // its user: the key needs partitions × the burst's RU over 20 seconds,
+                    // less what chance gives the busiest of the partitions: the chance of
+                    // 1,000 requests, a few percent (taken as one lump of 1,000, 80%).
+                    let parts = c["storage"]["physical_partitions"].as_f64().unwrap();
+                    let burst = c["cost"]["ru_per_operation"].as_f64().unwrap() * 1_001.0;
+                    let logged = parts * burst / 20.0;
+                    assert!(
+                        load <= logged && load >= 0.9 * logged,
+                        "{per_line} a line: {load} RU/s against {logged} as logged"
+                    );
+                }
+                let fanned = candidate(&r, "/sessionId")["cost"]["load_ru"].as_f64();
+                [load, fanned.unwrap()]
+            })
+            .collect()
+    };
+    for share in ["1", "0.5"] {
+        let f = figures(share);
+        for (i, key) in ["/userId", "/sessionId"].iter().enumerate() {
+            for g in &f[1..] {
+                assert!(
+                    (g[i] / f[0][i] - 1.0).abs() <= 0.02,
+                    "{key} at --log-share {share}: one a line {}, grouped {}",
+                    f[0][i],
+                    g[i]
+                );
+            }
+        }
+    }
+}

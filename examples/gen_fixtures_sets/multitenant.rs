@@ -6,6 +6,14 @@ pub(super) const MT_DOCS: u64 = 3_600;
 pub(super) const MT_TENANTS: usize = 300;
 /// Documents of the two huge tenants: 25% and 20% of the set.
 pub(super) const MT_HUGE: [u64; 2] = [900, 720];
+/// The most queries one log line holds: a user's queries of the hour are spread over it.
+const MT_PER_LINE: u64 = 24;
+
+/// `total` cut into `parts` counts that differ by at most one, the larger first.
+fn even_parts(total: u64, parts: u64) -> Vec<u64> {
+    let (base, extra) = (total / parts, total % parts);
+    (0..parts).map(|k| base + u64::from(k < extra)).collect()
+}
 pub(super) const MT_CREATES: usize = 200;
 pub(super) const MT_BATCHES: usize = 20;
 
@@ -489,7 +497,7 @@ pub(super) fn multitenant() -> Set {
             let t = &tenants[ti];
             let u = &t.users[ui];
             let s = &u.sessions[rng.below(u.sessions.len() as u64) as usize].0;
-            let ts_ms = log_start * 1000 + rng.range(0, 3_599_999);
+            let offset = rng.range(0, 3_599_999);
             let since = rfc3339(epoch(2026, 11, 15) - rng.range(1, 14) * 86_400);
             let ty = EVENT_TYPES[type_picker.pick(&mut rng)].0;
             let mut params: Vec<(&str, J)> = Vec::new();
@@ -508,14 +516,21 @@ pub(super) fn multitenant() -> Set {
                     }
                 }
             }
-            let text = query_text(tpl.sql, &params, count, Some(rfc3339_ms(ts_ms)), is_plain);
-            // A few plain-text lines use other spellings of SELECT and string literals.
-            let text = match (is_plain, i % 3) {
-                (true, 1) => text.replacen("SELECT", "select", 1),
-                (true, 2) => text.replace('\'', "\""),
-                _ => text,
-            };
-            log.push(LogLine::query(text, count, ts_ms, shape, fixed));
+            // The hour's queries of one user arrive over the hour: a line holds at most
+            // MT_PER_LINE of them (a line's `count` is that many requests at its `ts`).
+            let pieces = count.div_ceil(MT_PER_LINE).max(1);
+            for (k, n) in even_parts(count, pieces).into_iter().enumerate() {
+                let at = (offset + k as i64 * 3_600_000 / pieces as i64) % 3_600_000;
+                let ts_ms = log_start * 1000 + at;
+                let text = query_text(tpl.sql, &params, n, Some(rfc3339_ms(ts_ms)), is_plain);
+                // A few plain-text lines use other spellings of SELECT and string literals.
+                let text = match (is_plain, i % 3) {
+                    (true, 1) => text.replacen("SELECT", "select", 1),
+                    (true, 2) => text.replace('\'', "\""),
+                    _ => text,
+                };
+                log.push(LogLine::query(text, n, ts_ms, shape, fixed.clone()));
+            }
         }
     }
 
@@ -649,7 +664,9 @@ Zipf tail except the two customers that dwarf the rest: `contoso` has {contoso_d
 across tenants) and {sessions} sessions nest inside tenants.
 
 The log is one hour of traffic (2026-11-15 09:00–10:00 UTC, every JSON line has `ts`): 100,000
-weighted queries in the mix of the table below (60 / 25 / 10 / 5), with parameters, bracket
+weighted queries in the mix of the table below (60 / 25 / 10 / 5), a user's queries of the
+hour spread over it in lines of at most 24 (`count` is that many requests at the line's
+`ts`: a line of 1,131 would be a burst of 1,131 requests at one instant), with parameters, bracket
 notation, `IN (...)`, `JOIN` over `c.tags`, `TOP`/`ORDER BY`/`GROUP BY`, and a few plain-text
 `SELECT` lines with literals (one lower-case, one with double-quoted strings); 200 creates of
 new events whose tenants and users are drawn in proportion to their size; and {batches}

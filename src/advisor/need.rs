@@ -5,8 +5,8 @@
 //! * `ru_per_operation`: RU charged per logged operation (or sample create) under the key.
 //! * `efficiency` in (0, 1]: what an ideal key needs over what this key needs: the same
 //!   operations each at its single-partition charge, spread perfectly, against partitions ×
-//!   this key's hottest partition, over the whole log (a log line's `count` lands in one
-//!   replay window, so windows would mistake counts for bursts). Fan-out (every query pays
+//!   this key's hottest partition, over the whole log (a window's busiest partition is
+//!   partly the chance of when its requests arrived). Fan-out (every query pays
 //!   2.5 RU per partition it visits) and hot partitions both lower it; it needs no
 //!   timestamps.
 //! * the [`Demand`]: with timestamps on the logged operations, each clock hour's volume

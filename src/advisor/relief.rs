@@ -68,6 +68,10 @@ pub struct Relief {
     pub burst_absorbs: bool,
     /// Whether the container could merge partitions at the RU/s it needs.
     pub merge_possible: bool,
+    /// RU/s the key is provisioned at split evenly: its `required_ru`, or (without one) its
+    /// even load as the billing model provisions it. A redistribution that needs as much
+    /// saves nothing.
+    pub required_ru: f64,
 }
 
 /// What the service does for `e`'s hot spot at `target`, or `None` when rates are unknown,
@@ -114,6 +118,7 @@ pub fn relief(e: &Evaluation, cost: &Cost, target: &Target, prices: &Prices) -> 
             parts,
             prices.multi_region_writes,
         ),
+        required_ru: needed,
     })
 }
 
@@ -198,6 +203,9 @@ pub fn sentence(r: &Relief) -> String {
             "throughput redistribution would not serve it: {}",
             r.unserved.as_deref().unwrap_or("no setting serves it")
         ),
+        (Some(ru), true) if ru >= r.required_ru => format!(
+            "throughput redistribution would save nothing: it needs {ru:.0} RU/s, what the key is provisioned at split evenly (the service's minimums and steps; {figures})"
+        ),
         (Some(ru), true) => format!(
             "throughput redistribution would serve it at {ru:.0} RU/s: the hot spot stays on the same partitions ({figures})"
         ),
@@ -272,6 +280,39 @@ mod tests {
         let r = run([6_300_000.0, 0.0, 0.0, 0.0], 6_300_000.0, 84_000.0, 4);
         assert_eq!(r.needed_ru, None, "{r:?}");
         assert!(sentence(&r).contains("past the 20000"), "{}", sentence(&r));
+    }
+
+    #[test]
+    fn a_redistribution_at_the_storage_floor_saves_nothing_and_says_so() {
+        // The stable hot spot above (900 RU/s redistributed against 2,400 split evenly), at
+        // 2 TB: 1 RU/s per GB puts both at the floor of 2,000, so the key is provisioned
+        // at 2,000 either way (`required_ru` as the bill sets it).
+        let (e, mut cost) = case(
+            [180_000.0, 30_000.0, 30_000.0, 30_000.0],
+            270_000.0,
+            1_900.0,
+        );
+        cost.required_ru = Some(2_000.0);
+        let target = Target {
+            storage_bytes: 2_000 * GB,
+            throughput: Throughput::Manual(4_000.0),
+        };
+        let r = relief(&e, &cost, &target, &Prices::list(target.throughput)).unwrap();
+        assert!(r.stable, "{r:?}");
+        assert_eq!(r.needed_ru, Some(2_000.0));
+        let s = sentence(&r);
+        assert!(
+            s.starts_with("throughput redistribution would save nothing: it needs 2000 RU/s"),
+            "{s}"
+        );
+        // At 4 GB the same hot spot is served below its even split.
+        let r = run(
+            [180_000.0, 30_000.0, 30_000.0, 30_000.0],
+            270_000.0,
+            2_400.0,
+            4,
+        );
+        assert!(sentence(&r).starts_with("throughput redistribution would serve it at 900 RU/s"));
     }
 
     #[test]

@@ -7,10 +7,13 @@
 //!   the verdict does not depend on `--throughput`. A logical partition lives on one
 //!   physical partition and can use at most 10,000 RU/s, whatever the container is given,
 //!   so the busiest value of the busiest minute is a hard limit. When the log is a sample
-//!   its load is taken net of chance: `RU − 2σ`, where `σ² = (1 − s) Σ lump²` over the
-//!   lines that made it, `s` the share of lines kept (a sampled log keeps or drops whole
-//!   lines; a full log has no sampling noise), so a value that is busy by the luck of a few
-//!   heavy lines is not called a limit. A line's `count` is taken to arrive at its `ts`.
+//!   its load is taken net of chance: `RU − 2σ`, where `σ² = (1 − s) Σ unit²` over the
+//!   sampled units that made it, `s` the share of them kept (a log of a share of the
+//!   requests kept each request on its own, so a line of `count` n is n units; thinning
+//!   to fit `--memory` by a threshold `τ` kept or dropped a lighter line whole and kept a
+//!   heavier one as it is, `n / τ` units; a full log has no sampling noise), so a value
+//!   that is busy by the luck of a few heavy requests is not called a limit. A line's
+//!   `count` is that many requests arriving at its `ts`.
 //! * **Write load.** Each partition's write RU in the window; the window's spread is the
 //!   mean over the busiest partition's write RU, relative to what the same writes placed at
 //!   random would give (see [`random_spread`]). A quarter that takes 78% of the writes
@@ -103,13 +106,13 @@ pub struct WindowLoad {
 }
 
 impl WindowLoad {
-    /// `ru` on the value `key` (whose EPK is `epk`) in stretch `at`, from one
-    /// line of the log; `noisy` when the line is a sample of the value's (a value logged
-    /// whole has no sampling noise).
-    pub fn value(&mut self, at: i64, key: u64, epk: &Epk, ru: f64, noisy: bool) {
+    /// `ru` on the value `key` (whose EPK is `epk`) in stretch `at`, from one line of the
+    /// log: `Some(n)` when it came in `n` sampled units of equal charge (variance `ru² / n`),
+    /// `None` when it is exact (a value logged whole has no sampling noise).
+    pub fn value(&mut self, at: i64, key: u64, epk: &Epk, ru: f64, units: Option<f64>) {
         let t = (self.values.entry((at, key))).or_insert_with(|| (0.0, 0.0, epk.clone()));
         t.0 += ru;
-        t.1 += if noisy { ru * ru } else { 0.0 };
+        t.1 += units.map_or(0.0, |n| ru * ru / n.max(1.0));
     }
 
     /// Write RU spread evenly over every partition (the values a logged one stands for).
@@ -124,12 +127,12 @@ impl WindowLoad {
             self.writes.resize(parts, 0.0);
         }
         self.writes[idx] += ru;
-        // Lumps by RU, as the loads are: a heavy write is one placement of much RU.
+        // Lumps by RU, as the loads are: a heavy write is one placement of much RU, and a
+        // line's identical requests are one (no key places them apart).
         self.write_lumps.0 += ru;
         self.write_lumps.1 += ru * ru;
         self.write_lumps.2 = self.write_lumps.2.max(ru);
     }
-
     /// Judges every value's stretches (which may span windows) and keeps the busiest, net
     /// of chance.
     pub fn finish(&mut self) {
@@ -286,20 +289,20 @@ mod tests {
             ..WindowLoad::default()
         };
         let (a, b) = (Epk::min(), Epk::max());
-        w.value(0, 1, &a, 1_000.0, true);
-        (0..100).for_each(|_| w.value(0, 2, &b, 9.0, true));
+        w.value(0, 1, &a, 1_000.0, Some(1.0));
+        (0..100).for_each(|_| w.value(0, 2, &b, 9.0, Some(1.0)));
         w.finish();
         let h = w.hottest.clone().unwrap();
         assert!((h.counted_ru - 900.0).abs() < 1e-9, "{h:?}");
         assert!((h.ru - (900.0 - 2.0 * (0.99f64 * 8_100.0).sqrt())).abs() < 1e-9);
         // A full log has no sampling noise: the heavy line counts whole.
         w.clock = (60.0, 0.0);
-        w.value(1, 1, &a, 1_000.0, true);
+        w.value(1, 1, &a, 1_000.0, Some(1.0));
         w.finish();
         assert_eq!(w.hottest.clone().unwrap().ru, 1_000.0);
         // A value logged whole (a log of values) has none either, whatever the share.
         w.clock = (60.0, 0.99);
-        w.value(2, 3, &b, 1_500.0, false);
+        w.value(2, 3, &b, 1_500.0, None);
         w.finish();
         assert_eq!(w.hottest.unwrap().ru, 1_500.0);
     }
@@ -310,7 +313,7 @@ mod tests {
         for order in [[(1, &a), (2, &b)], [(2, &b), (1, &a)]] {
             let mut w = WindowLoad::default();
             for (k, e) in order {
-                w.value(0, k, e, 100.0, true);
+                w.value(0, k, e, 100.0, Some(1.0));
             }
             w.finish();
             assert_eq!(w.hottest.unwrap().epk, a);

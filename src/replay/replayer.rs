@@ -32,26 +32,33 @@ struct Need {
     logged: bool,
     /// RU per partition over the whole replay.
     totals: Vec<f64>,
-    /// Σ lump² per partition: the variance chance gives its total.
+    /// Σ unit² per partition over the units its RU came in (see [`Need::unit`]): the
+    /// variance sampling gives its total, before [`Need::noise`].
     squares: Vec<f64>,
-    /// RU of writes per partition, and their Σ lump².
+    /// RU of writes per partition, and their Σ unit².
     writes: (Vec<f64>, Vec<f64>),
     /// Whether the operation being charged writes.
     writing: bool,
     /// Ideal RU over the whole replay.
     ideal_total: f64,
-    /// Ideal RU in the open window, and its Σ lump².
+    /// Ideal RU in the open window, and its Σ unit².
     window_ideal: (f64, f64),
-    /// Each closed window's ideal RU and Σ lump².
+    /// Each closed window's ideal RU and Σ unit².
     windows: Vec<(f64, f64)>,
-    /// RU per partition in each window (the open one last), and their Σ lump²: the
+    /// RU per partition in each window (the open one last), and their Σ unit²: the
     /// window's hottest partition is what it needs, wherever the hot spot is.
     window_parts: Vec<(Vec<f64>, Vec<f64>)>,
-    /// Each window's largest lump on one partition.
+    /// Each window's largest unit on one partition.
     window_lump: Vec<f64>,
-    /// The variance factor of the whole log's totals, `1 − s` for a log that kept a share
-    /// `s` of the lines: a log of all the traffic shows where the load is, not a draw of it.
+    /// The variance factor of a sampled unit, `1 − s` for a log that kept a share `s` of
+    /// them: a log of all the traffic shows where the load is, not a draw of it.
     noise: f64,
+    /// How many sampled units the charge being made splits into (see
+    /// [`Replayer::units`]): a line's `count` when the log is a share of the requests (each
+    /// request was kept or dropped on its own), the sample's documents for their creates.
+    /// The variance of `n` units of `c` each is `n c²`, not `(n c)²`: how the log groups
+    /// its requests into lines moves no bill.
+    unit: f64,
 }
 
 impl Need {
@@ -72,20 +79,22 @@ impl Need {
                 self.window_parts.resize_with(window + 1, Default::default);
                 self.window_lump.resize(window + 1, 0.0);
             }
-            self.window_lump[window] = self.window_lump[window].max(ru);
+            let unit = self.unit.max(1.0);
+            let square = ru * ru / unit;
+            self.window_lump[window] = self.window_lump[window].max(ru / unit);
             let (t, sq) = &mut self.window_parts[window];
             if t.len() < parts {
                 t.resize(parts, 0.0);
                 sq.resize(parts, 0.0);
             }
             t[idx] += ru;
-            sq[idx] += ru * ru;
+            sq[idx] += square;
             if self.totals.len() < parts {
                 self.totals.resize(parts, 0.0);
                 self.squares.resize(parts, 0.0);
             }
             self.totals[idx] += ru;
-            self.squares[idx] += ru * ru;
+            self.squares[idx] += square;
             if self.writing {
                 let (w, sq) = &mut self.writes;
                 if w.len() < parts {
@@ -93,7 +102,7 @@ impl Need {
                     sq.resize(parts, 0.0);
                 }
                 w[idx] += ru;
-                sq[idx] += ru * ru;
+                sq[idx] += square;
             }
         }
     }
@@ -102,7 +111,7 @@ impl Need {
         if self.counts() {
             self.ideal_total += ru;
             self.window_ideal.0 += ru;
-            self.window_ideal.1 += ru * ru;
+            self.window_ideal.1 += ru * ru / self.unit.max(1.0);
         }
     }
 
@@ -122,13 +131,13 @@ impl Need {
     /// partition's RU in a window is judged against its share of the whole log's in that
     /// window: only its excess beyond what chance gives the busiest of `P` partitions
     /// counts, Bernstein's bound `b L / 3 + sqrt((b L / 3)² + 2 σ² L)` with `L = ln P`,
-    /// `σ²` the partition's own Σ lump² in the window (never less than the partitions'
-    /// mean, Σ lump² / P) and `b` the window's largest lump. It holds for
+    /// `σ²` the partition's own Σ unit² in the window (never less than the partitions'
+    /// mean, Σ unit² / P) and `b` the window's largest unit. It holds for
     /// windows of few lines per partition too, whose busiest partition lies far in a
     /// Poisson tail that `sqrt(2 L) σ` misses (1,200 sampled creates over 4,096 partitions
     /// put 4 or 5 on one of them by chance, 14 to 17 times the mean). A hot spot the
     /// log's totals show is kept; one that moves keeps its excess; a window's busiest
-    /// partition by the luck of its lines, which a window of any log has, is not billed.
+    /// partition by the luck of its requests, which a window of any log has, is not billed.
     fn window_needs(judged: &Judged) -> (Vec<f64>, Vec<f64>) {
         let need = |windows: &[Vec<f64>]| -> Vec<f64> {
             (windows.iter())
@@ -156,6 +165,10 @@ impl Need {
         let none = (Vec::new(), Vec::new());
         let (t, sq) = self.window_parts.get(w).unwrap_or(&none);
         let total: f64 = t.iter().sum();
+        // The chance of a window is its requests' (when they arrive, and which a sampled
+        // log kept): a request sampled with probability `s` stands for `1 / s`, and
+        // `Σ (c / s)²` over the kept is the variance of both together (`(1 − s)` of it
+        // sampling's, `s` of it arrival's), the same for any grouping into lines.
         let mean_sigma = (sq.iter().sum::<f64>() / p).sqrt();
         let lump = self.window_lump.get(w).copied().unwrap_or(0.0);
         (0..parts)
@@ -192,8 +205,8 @@ impl Need {
         ]
     }
 
-    /// Whole-log `totals` net of the chance their lines' sampling gives them (`squares`:
-    /// Σ lump², scaled by [`Need::noise`]).
+    /// Whole-log `totals` net of the chance their requests' sampling gives them (`squares`:
+    /// Σ unit², scaled by [`Need::noise`]).
     fn net(&self, totals: &[f64], squares: &[f64]) -> Vec<f64> {
         let scaled: Vec<f64> = squares.iter().map(|q| q * self.noise).collect();
         net_of_chance(totals, &scaled)
@@ -256,6 +269,10 @@ pub(super) struct Replayer<'a, 'c> {
     charges: Charges,
     /// Whether the log holds every operation of the traffic it covers.
     whole_log: bool,
+    /// The threshold `τ` a log of a share of the requests was thinned by to fit `--memory`
+    /// (1 when it was not), or `None` for a log of every request of a share of the values:
+    /// what the sampling unit is (see [`Replayer::units`]).
+    thinned_by: Option<f64>,
     pub(super) stats: WorkloadStats,
     /// Item id → what the log wrote under it.
     owners: FxHashMap<String, IdTrack>,
@@ -322,6 +339,10 @@ impl<'a, 'c> Replayer<'a, 'c> {
             avg_doc: sample.avg_doc,
             charges: sample.charges,
             whole_log: subject.log_share >= 1.0 && log.is_none_or(|l| l.level == 0),
+            thinned_by: subject
+                .exact_values
+                .is_none()
+                .then(|| 2f64.powi(log.map_or(0, |l| l.level.min(60)) as i32)),
             stats: WorkloadStats {
                 usable_relative: 1.0,
                 write_spread_load: 1.0,
@@ -377,6 +398,7 @@ impl Replayer<'_, '_> {
             self.sample_creates(w);
         }
         self.need.logged = true;
+        self.need.unit = 1.0;
         for &i in ops {
             self.current = i;
             if let Some(l) = log {
@@ -384,6 +406,7 @@ impl Replayer<'_, '_> {
                 self.operation(&l.ops[i]);
             }
         }
+        self.need.unit = 1.0;
         self.spread_even();
         self.need.close_window();
         self.load.close(self.container.partitions().len());
@@ -503,6 +526,20 @@ impl Replayer<'_, '_> {
         (self.subject.exact_values).map_or(1.0, |s| s.clamp(0.0, 1.0))
     }
 
+    /// How many sampling units a line of `n` requests is: `n` in a log of a share of the
+    /// requests (each kept or dropped on its own); thinned by `τ` to fit `--memory`, a line
+    /// lighter than `τ` was kept whole (one unit) and a heavier one was kept as it is
+    /// (`n / τ` units of `τ`); 1 in a log of a share of the values.
+    fn units(&self, n: u64) -> f64 {
+        self.thinned_by.map_or(1.0, |tau| (n as f64 / tau).max(1.0))
+    }
+
+    /// The sampled units a value's charge came in, or `None` when the value was logged
+    /// whole (`own` its share of the charge, below 1 for a value that stands for others).
+    fn value_units(&self, own: f64) -> Option<f64> {
+        (own >= 1.0).then_some(self.need.unit)
+    }
+
     /// Charges `ru` of one key value on partition `idx`: its own share there, the rest
     /// (the values it stands for) spread evenly when the window closes.
     fn charge_value(&mut self, idx: usize, ru: f64) {
@@ -543,6 +580,8 @@ impl Replayer<'_, '_> {
         let v1 = self.subject.definition.is_v1();
         for &(slice, docs, bytes) in slices {
             let ru = self.charges.create(bytes as f64 / docs as f64) * docs as f64;
+            // The sample's documents were drawn one by one.
+            self.need.unit = docs as f64;
             self.need.ideal(ru);
             self.stats.writes = self.stats.writes.saturating_add(docs);
             self.lump(1.0, docs as f64);
@@ -566,6 +605,7 @@ impl Replayer<'_, '_> {
 
     fn operation(&mut self, op: &Operation) {
         let n = op.count;
+        self.need.unit = self.units(n);
         match &op.kind {
             OpKind::Batch(ops) => self.batch(ops, op),
             kind if kind.is_read() => self.read(kind, op.ru.map(|r| (r, op.visits)), n),
@@ -636,6 +676,8 @@ impl Replayer<'_, '_> {
             c.reads += n as f32;
             c.everywhere |= everywhere;
         }
+        // Against random placement a line is one lump: its requests are identical, and no
+        // key places identical requests apart.
         if n_visits == 1 {
             self.lump(n as f64, 1.0);
         }
@@ -656,7 +698,8 @@ impl Replayer<'_, '_> {
         if let (Some(e), true) = (point, self.need.counts()) {
             let (at, key) = (self.stretch(), self.value_key(e));
             let visits = parts.len().max(1) as f64;
-            self.load.value(at, key, e, each * visits * own, own >= 1.0);
+            self.load
+                .value(at, key, e, each * visits * own, self.value_units(own));
         }
         for &idx in parts {
             match point {
@@ -775,7 +818,7 @@ impl Replayer<'_, '_> {
                     self.load.write(idx, parts, ru * own);
                     self.load.write_even(ru * (1.0 - own));
                     let (at, key) = (self.stretch(), self.value_key(e));
-                    self.load.value(at, key, e, ru * own, own >= 1.0);
+                    self.load.value(at, key, e, ru * own, self.value_units(own));
                 }
                 at = Some(idx);
             }
@@ -801,7 +844,7 @@ impl Replayer<'_, '_> {
         let key = epk.as_ref().map(|e| self.value_key(e));
         if let (OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w), Some(k)) = (kind, key) {
             let create = matches!(kind, OpKind::Create(_));
-            self.track_owner(w, k, n, create, at);
+            self.track_owner(w, k, create, at);
         }
         key
     }
@@ -854,7 +897,7 @@ impl Replayer<'_, '_> {
 
     /// Records a write of the item `w.id` under the value `key`, landing on partition
     /// `at`: a replace or upsert under another value than the id's last is a move.
-    fn track_owner(&mut self, w: &WriteOp, key: u64, n: u64, create: bool, at: Option<usize>) {
+    fn track_owner(&mut self, w: &WriteOp, key: u64, create: bool, at: Option<usize>) {
         // A random suffix is drawn again at every write: a changed value says nothing.
         if self.random_suffix {
             return;
@@ -887,14 +930,16 @@ impl Replayer<'_, '_> {
         if create || t.several {
             return;
         }
-        t.moves = t.moves.saturating_add(n);
+        // A line of `count` n is n identical writes at one time: the first moves the item,
+        // the others write it where it now is.
+        t.moves = t.moves.saturating_add(1);
         // A key value cannot change in place: the item is read, deleted and created again
         // under the new value, where the log shows one write.
         let (bytes, c) = (w.bytes as f64, self.charges);
         let extra = c.read(bytes) + c.delete(bytes) + c.create(bytes) - c.replace(bytes);
         if let Some(idx) = at {
             let window = self.need.windows.len();
-            t.surcharge.push((window, idx, extra.max(0.0) * n as f64));
+            t.surcharge.push((window, idx, extra.max(0.0)));
         }
     }
 
@@ -905,6 +950,7 @@ impl Replayer<'_, '_> {
         let parts = self.container.partitions().len();
         self.need.logged = self.need.counts_logged;
         self.need.writing = true;
+        self.need.unit = 1.0;
         for t in owners.values() {
             let values = 1 + t.left.len() as u64;
             let items = if t.several { values } else { 1 };
@@ -1016,7 +1062,7 @@ struct IdTrack {
     current: u64,
     /// The values it left, at most [`IdTrack::MAX_LEFT`].
     left: Vec<u64>,
-    /// Weighted writes that moved it to another value.
+    /// Writes that moved it to another value (a line of `count` n moves it once).
     moves: u64,
     /// What each move costs beyond the write logged, and the window and partition it
     /// lands on.
@@ -1059,7 +1105,48 @@ fn single_point(reaches: &[Reach]) -> Option<Epk> {
 
 #[cfg(test)]
 mod tests {
-    use super::chance_excess;
+    use super::{Need, chance_excess};
+
+    /// Two windows of 8 partitions: in each, one partition takes a burst of 1,000 requests
+    /// of 5 RU (partition 0, then 1), written `per_line` a line, and the others 40 each.
+    fn burst(per_line: u32) -> Vec<f64> {
+        let mut n = Need {
+            noise: 1.0,
+            ..Need::default()
+        };
+        for hot in 0..2 {
+            n.unit = f64::from(per_line);
+            for _ in 0..1_000 / per_line {
+                n.charge(hot, 5.0 * f64::from(per_line), 8);
+            }
+            n.unit = 1.0;
+            for idx in (0..8).filter(|&i| i != hot) {
+                (0..40).for_each(|_| n.charge(idx, 5.0, 8));
+            }
+            n.close_window();
+        }
+        n.judged_windows(8)[0][0].clone()
+    }
+
+    #[test]
+    fn a_window_is_judged_the_same_however_its_requests_are_grouped_into_lines() {
+        let one = burst(1);
+        for per_line in [10, 1_000] {
+            let grouped = burst(per_line);
+            for (a, b) in one.iter().zip(&grouped) {
+                assert!((a - b).abs() < 1e-6 * a.max(1.0), "{one:?} {grouped:?}");
+            }
+        }
+        // Partition 0 expects 5,200 / 12,800 of the window's 6,400 RU (2,600) and keeps its
+        // excess less the chance of its 1,000 requests, `b L / 3 + sqrt((b L / 3)² + 2 σ² L)`
+        // with `σ² = 1,000 × 5²`, `b = 5`, `L = ln 8`: about 326 RU, 6.5% of the burst. Taken
+        // as one lump of 5,000 RU, its chance (over 14,000 RU) hid the whole excess.
+        let l = 8f64.ln();
+        let b = 5.0 * l / 3.0;
+        let chance = b + (b * b + 2.0 * 25_000.0 * l).sqrt();
+        assert!((one[0] - (5_000.0 - chance)).abs() < 1e-6, "{one:?}");
+        assert!((4_600.0..4_700.0).contains(&one[0]), "{one:?}");
+    }
 
     /// The least `q` with P(X > q) <= 1 / parts for X ~ Poisson(lambda).
     fn poisson_quantile(lambda: f64, parts: f64) -> f64 {
