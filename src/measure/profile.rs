@@ -23,9 +23,10 @@ use crate::stats::CandidateStats;
 
 /// The `format` field of every profile.
 pub const FORMAT: &str = "pkadvisor-profile";
-/// The layout version written, and the only one read (4: the documents' indexed terms,
-/// which price their writes, are counted; version 3 did not count them).
-pub const VERSION: u32 = 4;
+/// The layout version written, and the only one read (5: kept values, their details and
+/// heavy hitters are written in hash order, so the same statistics give the same bytes;
+/// 4: the documents' indexed terms, which price their writes, are counted).
+pub const VERSION: u32 = 5;
 /// What a file given after `--profile` that is not one most likely means.
 const ORDER: &str = "DOCS go before --profile, which takes every file after it";
 /// The largest profile read, decompressed: 1 GiB (a decompression bomb ends there; input

@@ -189,7 +189,7 @@ pub struct Promotion {
 }
 
 /// Per-value documents and bytes within a memory budget.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Deserialize)]
 pub struct ValueStats {
     budget: usize,
     level: u32,
@@ -198,6 +198,9 @@ pub struct ValueStats {
     details: Vec<Detail>,
     /// The kept values' labels, end to end: one allocation, not one per value.
     labels: String,
+    /// Scratch of [`compact`](Self::compact), kept with its allocation.
+    #[serde(skip)]
+    kept: Vec<u32>,
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
     /// Bytes per admission cell once sampling has begun (every document's).
@@ -210,6 +213,62 @@ pub struct ValueStats {
     /// Bytes of the heavy table's entries per admission cell.
     #[serde(deserialize_with = "bounded_cells")]
     tracked: Vec<u64>,
+}
+
+/// Written in the order of the values' hashes (the kept values, their details and labels,
+/// the heavy hitters), whatever order they were kept in: the same statistics give the same
+/// bytes, however they were read, merged or compacted.
+impl Serialize for ValueStats {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let order: Vec<(u64, &Tally)> = self.sample.sorted().collect();
+        let mut labels = String::new();
+        let details: Vec<Detail> = (order.iter())
+            .map(|(_, t)| {
+                let d = &self.details[t.detail as usize];
+                let start = labels.len();
+                labels.push_str(self.label(d));
+                Detail {
+                    label: start..labels.len(),
+                    epk: d.epk.clone(),
+                    first: d.first,
+                }
+            })
+            .collect();
+        let heavy: std::collections::BTreeMap<u64, &ValueEntry> =
+            self.heavy.iter().map(|(h, e)| (*h, e)).collect();
+        let mut st = s.serialize_struct("ValueStats", 11)?;
+        st.serialize_field("budget", &self.budget)?;
+        st.serialize_field("level", &self.level)?;
+        st.serialize_field("used", &self.used)?;
+        st.serialize_field("sample", &Renumbered(&order))?;
+        st.serialize_field("details", &details)?;
+        st.serialize_field("labels", &labels)?;
+        st.serialize_field("heavy", &heavy)?;
+        st.serialize_field("cells", &self.cells)?;
+        st.serialize_field("celled", &self.celled)?;
+        st.serialize_field("total", &self.total)?;
+        st.serialize_field("tracked", &self.tracked)?;
+        st.end()
+    }
+}
+
+/// Kept values in hash order, each pointing at the detail of its own rank.
+struct Renumbered<'a>(&'a [(u64, &'a Tally)]);
+
+impl Serialize for Renumbered<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (i, (h, t)) in self.0.iter().enumerate() {
+            let t = Tally {
+                detail: i as u32,
+                ..**t
+            };
+            map.serialize_entry(h, &t)?;
+        }
+        map.end()
+    }
 }
 
 fn bounded_cells<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<u64>, D::Error> {
@@ -226,6 +285,7 @@ impl ValueStats {
             sample: Sample::default(),
             details: Vec::new(),
             labels: String::new(),
+            kept: Vec::new(),
             heavy: FxHashMap::default(),
             cells: Vec::new(),
             celled: 0,
@@ -513,29 +573,72 @@ impl ValueStats {
         }
     }
 
-    /// Drops the details and labels of values no longer kept and recounts the bytes used.
+    /// Drops the details and labels of values no longer kept and recounts the bytes used,
+    /// in place: the details keep their order and their labels slide down the text, whose
+    /// allocations stay for the values that will take their places (a sampled key halves
+    /// and refills them again and again).
     fn compact(&mut self) {
-        let old = std::mem::take(&mut self.details);
-        let text = std::mem::take(&mut self.labels);
-        // Sized once, to a power of two as doubling leaves them: grown push by push, both
-        // were copied a dozen times over, each time into memory new to the process.
-        let label = |t: &Tally| old[t.detail as usize].label.len();
-        let text_len: usize = self.sample.values().map(label).sum();
-        let kept = self.sample.len();
-        self.labels.reserve_exact(text_len.next_power_of_two());
-        self.details.reserve_exact(kept.next_power_of_two());
+        if !self.labels_in_order() {
+            self.relabel();
+        }
+        // Which details are kept, then where each goes: their indices, in order.
+        let mut kept = std::mem::take(&mut self.kept);
+        kept.clear();
+        kept.resize(self.details.len(), u32::MAX);
+        for t in self.sample.values() {
+            kept[t.detail as usize] = 0;
+        }
+        let mut text = std::mem::take(&mut self.labels).into_bytes();
+        let (mut next, mut end) = (0usize, 0usize);
         self.used = 0;
+        for (i, place) in kept.iter_mut().enumerate() {
+            if *place == u32::MAX {
+                continue;
+            }
+            // Labels lie in order (checked above): `end` never passes the label's start,
+            // and the bytes moved are still its own.
+            let range = self.details[i].label.clone();
+            let len = range.len();
+            text.copy_within(range, end);
+            self.details[i].label = end..end + len;
+            self.details.swap(next, i);
+            *place = next as u32;
+            self.used += footprint(len);
+            end += len;
+            next += 1;
+        }
+        text.truncate(end);
+        // Whole labels moved, so the text is still UTF-8; checking it costs one pass.
+        self.labels = String::from_utf8(text)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        self.details.truncate(next);
         for t in self.sample.values_mut() {
-            let d = &old[t.detail as usize];
+            t.detail = kept[t.detail as usize];
+        }
+        self.kept = kept;
+    }
+
+    /// Whether the details' labels lie end to end in the details' order, as keeping and
+    /// compacting leave them (a profile read back may not).
+    fn labels_in_order(&self) -> bool {
+        let mut end = 0;
+        self.details.iter().all(|d| {
+            let ok = d.label.start >= end
+                && d.label.end >= d.label.start
+                && d.label.end <= self.labels.len();
+            end = d.label.end;
+            ok
+        })
+    }
+
+    /// Writes the labels again in the details' order.
+    fn relabel(&mut self) {
+        let text = std::mem::take(&mut self.labels);
+        for d in &mut self.details {
             let start = self.labels.len();
-            self.labels.push_str(&text[d.label.clone()]);
-            self.used += footprint(d.label.len());
-            t.detail = self.details.len() as u32;
-            self.details.push(Detail {
-                label: start..self.labels.len(),
-                epk: d.epk.clone(),
-                first: d.first,
-            });
+            self.labels
+                .push_str(text.get(d.label.clone()).unwrap_or_default());
+            d.label = start..self.labels.len();
         }
     }
 
@@ -607,6 +710,11 @@ impl ValueStats {
             self.celled = self.celled.saturating_add(other.celled);
         }
         self.level = self.level.max(other.level);
+        if sampling {
+            // The level the union will need, reached before it is built: the table then
+            // never grows to hold values the budget drops at once.
+            self.level = self.union_level(&other);
+        }
         let mask = (1u64 << self.level) - 1;
         self.sample.retain(|h| h & mask == 0);
         for (h, t) in other.sample {
@@ -638,6 +746,30 @@ impl ValueStats {
             return self.shrink();
         }
         None
+    }
+
+    /// The lowest level, from this one up, at which the values of both sides together
+    /// fit the budget: what [`shrink`](Self::shrink) would reach after the merge.
+    fn union_level(&self, other: &ValueStats) -> u32 {
+        // The bytes of the union's values by the level up to which each is kept.
+        let mut by_level = [0usize; 64];
+        let mut add = |h: u64, label: usize| {
+            by_level[h.trailing_zeros().min(63) as usize] += footprint(label);
+        };
+        for (h, t) in self.sample.iter().filter(|(h, _)| self.sampled(*h)) {
+            add(h, self.details[t.detail as usize].label.len());
+        }
+        let theirs = other.sample.iter().filter(|(h, _)| self.sampled(*h));
+        for (h, t) in theirs.filter(|(h, _)| self.sample.get(*h).is_none()) {
+            add(h, other.details[t.detail as usize].label.len());
+        }
+        let mut used: usize = by_level[self.level as usize..].iter().sum();
+        let mut level = self.level;
+        while used > self.budget && level < 63 {
+            used -= by_level[level as usize];
+            level += 1;
+        }
+        level
     }
 
     fn count_many(&mut self, hash: u64, (docs, bytes): (u64, u64), span: Span) -> bool {
@@ -1136,5 +1268,100 @@ mod tests {
             .into_iter()
             .find(|t| t.value.contains(&dropped.to_string()));
         assert!(!v.expect("kept").exact);
+    }
+
+    /// A near-unique key halves its values again and again; past the first halvings the
+    /// refills land in the memory the halvings emptied, and every kept value keeps its own
+    /// label and EPK through the slides.
+    #[test]
+    fn halving_refills_the_same_memory() {
+        let (mut v, mut f) = (ValueStats::new(64 * 1024), Feeder::new());
+        // Labels of one length ("v" and six digits), so the text needs no more room later.
+        for k in 100_000..130_000u64 {
+            f.add(&mut v, k, 100);
+        }
+        let level = v.level;
+        assert!(level >= 3, "{level}");
+        let room = |v: &ValueStats| {
+            let r = (v.sample.slot_count(), v.details.capacity());
+            (r, v.labels.capacity(), v.details.as_ptr())
+        };
+        let before = room(&v);
+        for k in 130_000..900_000u64 {
+            f.add(&mut v, k, 100);
+        }
+        assert!(v.level >= level + 4, "{} then {}", level, v.level);
+        assert_eq!(room(&v), before);
+        for r in v.sample() {
+            let k: u64 = r.label.trim_matches('"')[1..]
+                .parse()
+                .expect("a label of ours");
+            assert_eq!((r.epk, r.docs), (&epk(k), 1), "{}", r.label);
+        }
+    }
+
+    /// The bytes written depend on what the statistics hold, not on the order it came in:
+    /// the same values kept in two orders, and two halves merged either way round.
+    #[test]
+    fn the_same_statistics_are_written_as_the_same_bytes() {
+        let fill = |keys: &mut dyn Iterator<Item = u64>, budget| {
+            let (mut v, mut f) = (ValueStats::new(budget), Feeder::new());
+            for k in keys {
+                f.add(&mut v, k % 300, 100 + k % 300);
+            }
+            v
+        };
+        let forward = fill(&mut (0..3_000u64), 1 << 20);
+        let backward = fill(&mut (0..3_000u64).rev(), 1 << 20);
+        assert!(forward.is_exact());
+        let text = |v: &ValueStats| serde_json::to_string(v).expect("serialises");
+        assert_eq!(text(&forward), text(&backward));
+        let half = |odd: u64| {
+            let (mut v, mut f) = (ValueStats::new(64 * 1024), Feeder::new());
+            for i in (0..40_000u64).filter(|i| i % 2 == odd) {
+                f.add(&mut v, if i % 7 == 0 { 5 } else { i }, 100);
+            }
+            v
+        };
+        let (mut ab, mut ba) = (half(0), half(1));
+        assert!(!ab.is_exact() && !ba.is_exact());
+        ab.merge(half(1));
+        ba.merge(half(0));
+        assert_eq!(text(&ab), text(&ba));
+        let back: ValueStats = serde_json::from_str(&text(&ab)).expect("reads back");
+        assert_eq!(text(&back), text(&ab));
+    }
+
+    /// A merge takes the union to the level a halving after it would reach: within the
+    /// budget, and the level below would not be.
+    #[test]
+    fn a_merge_levels_the_union_to_the_budget_at_once() {
+        let half = |from: u64| {
+            let (mut v, mut f) = (ValueStats::new(64 * 1024), Feeder::new());
+            for k in from..from + 25_000 {
+                f.add(&mut v, k, 100);
+            }
+            v
+        };
+        let (a, b) = (half(0), half(20_000));
+        let mut merged = a.clone();
+        merged.merge(b.clone());
+        assert!(!merged.over_budget());
+        assert!(merged.level >= a.level.max(b.level));
+        // The union's footprint one level lower, counted by hand.
+        let below = (1u64 << (merged.level - 1)) - 1;
+        let mut union = std::collections::BTreeMap::new();
+        for v in [&a, &b] {
+            for (h, t) in v.sample.iter().filter(|(h, _)| h & below == 0) {
+                union.insert(h, footprint(v.details[t.detail as usize].label.len()));
+            }
+        }
+        if merged.level > a.level.max(b.level) {
+            assert!(union.values().sum::<usize>() > merged.budget);
+        }
+        let kept = (union.keys())
+            .filter(|h| *h & ((below << 1) | 1) == 0)
+            .count();
+        assert_eq!(merged.len(), kept);
     }
 }
