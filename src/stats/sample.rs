@@ -169,21 +169,36 @@ impl Sample {
         self.order.take();
     }
 
-    /// Moves every value into a table of `size` slots (a power of two).
+    /// Moves every value into a table of `size` slots (a power of two, no smaller), in the
+    /// same allocation grown: the allocator may move its pages rather than copy them, and
+    /// the values are placed again where they are.
+    ///
+    /// Each held slot not yet placed is taken and its value put at the first slot from its
+    /// new home that is free or holds a value not yet placed (which it takes in turn):
+    /// placed values never move again, so each stays behind a run of placed values.
     fn resize(&mut self, size: usize) {
-        let old = std::mem::replace(&mut self.slots, vec![FREE_SLOT; size]);
-        self.place(old.into_iter().filter(Slot::is_held));
-    }
-
-    /// Places `held` (distinct hashes) in a table of free slots.
-    fn place(&mut self, held: impl Iterator<Item = Slot>) {
-        self.order.take();
-        self.len = 0;
-        for s in held {
-            let at = self.find(s.hash);
-            self.slots[at] = s;
-            self.len += 1;
+        self.slots.resize(size, FREE_SLOT);
+        let mask = size - 1;
+        let mut placed = vec![0u64; size.div_ceil(64)];
+        let is_placed = |placed: &[u64], at: usize| placed[at / 64] >> (at % 64) & 1 == 1;
+        for i in 0..size {
+            if !self.slots[i].is_held() || is_placed(&placed, i) {
+                continue;
+            }
+            let mut moving = std::mem::replace(&mut self.slots[i], FREE_SLOT);
+            loop {
+                let mut at = self.home(moving.hash);
+                while self.slots[at].is_held() && is_placed(&placed, at) {
+                    at = (at + 1) & mask;
+                }
+                placed[at / 64] |= 1 << (at % 64);
+                moving = std::mem::replace(&mut self.slots[at], moving);
+                if !moving.is_held() {
+                    break;
+                }
+            }
         }
+        self.order.take();
     }
 
     /// Keeps only the values whose hash `keep` accepts, in place: the table keeps its
@@ -504,5 +519,25 @@ mod tests {
             }
         }
         assert!(table.slots.len() >= 16 << 9, "{}", table.slots.len());
+    }
+
+    /// Growing places the values again in the grown allocation: runs that wrap past the
+    /// end of the table (every value homed in its last slots) survive doubling after
+    /// doubling, with every value found and none twice.
+    #[test]
+    fn a_table_grows_in_place_with_runs_that_wrap() {
+        let (mut table, mut map) = (Sample::default(), BTreeMap::new());
+        // Hashes whose home is in the last sixteenth of any table of up to 2^16 slots.
+        let at_end = (1u64..)
+            .map(|i| crate::mix::splitmix64(i, 3))
+            .filter(|h| h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 15);
+        for (n, h) in at_end.take(3_000).enumerate() {
+            table.insert(h, tally(n as u64 + 1));
+            map.insert(h, tally(n as u64 + 1));
+        }
+        assert!(table.slots.len() >= 4096, "{}", table.slots.len());
+        let held: BTreeMap<u64, Tally> = table.iter().map(|(h, t)| (h, *t)).collect();
+        assert_eq!(held, map);
+        assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
     }
 }
