@@ -372,7 +372,7 @@ fn value_throughput(
         return;
     }
     let label = (e.stats.values.heavy_entries())
-        .find(|v| *v.epk == hot.epk)
+        .find(|v| v.epk == hot.epk)
         .map_or_else(|| format!("of EPK {}", hot.epk.to_hex()), |v| hide(v.label));
     out.push(finding(FindingCode::LogicalPartitionThroughput, Severity::Violation, format!(
         "value {label} needs {ru:.0} RU/s in the busiest window at the target's rates (net of chance), over the {limit:.0} RU/s one physical partition serves: a logical partition cannot span partitions, so no throughput serves it; spread the value (a suffix, or a level below it)")));

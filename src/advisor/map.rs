@@ -85,7 +85,7 @@ fn landing(
         }
     }
     let sample = (e.stats.values.heavy_entries())
-        .find(|v| full && *v.epk == range.min)
+        .find(|v| full && v.epk == range.min)
         .map(|v| SampleFigures {
             documents: v.docs,
             bytes: v.bytes,

@@ -744,7 +744,7 @@ fn check_epks(c: &Candidate, s: &CandidateStats, redacted: bool) -> Result<(), I
             .then(|| crate::engine::PkValue::parse_literal(v.label).ok())
             .flatten()
             .map(|value| definition.epk_unchecked(&[value.as_ref()]));
-        if !fits || recomputed.is_some_and(|e| e != *v.epk) {
+        if !fits || recomputed.is_some_and(|e| e != v.epk) {
             return Err(Invalid::Epk {
                 spec: c.spec.to_string(),
                 value: v.label.to_owned(),

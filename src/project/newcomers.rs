@@ -303,11 +303,7 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
     let hierarchical =
         key.definition.kind() == PartitionKind::MultiHash && key.definition.paths().len() > 1;
     let firsts: FirstLevels<'_> = match hierarchical {
-        true => stats
-            .values
-            .epks()
-            .map(|e| first_level(e.as_bytes()))
-            .collect(),
+        true => stats.values.epks().map(first_level).collect(),
         false => FxHashSet::default(),
     };
     let mut t = Tester {

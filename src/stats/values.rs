@@ -108,7 +108,7 @@ impl ValueEntry {
             bytes: self.bytes,
             min_bytes: self.counted,
             label: &self.label,
-            epk: &self.epk,
+            epk: self.epk.clone(),
             span: self.span,
             partial: self.partial,
         }
@@ -116,7 +116,7 @@ impl ValueEntry {
 }
 
 /// One value as the statistics hold it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ValueRef<'a> {
     /// Documents with this value.
     pub docs: u64,
@@ -127,29 +127,57 @@ pub struct ValueRef<'a> {
     /// The value as the report shows it (JSON text).
     pub label: &'a str,
     /// Its EPK under the candidate's definition.
-    pub epk: &'a Epk,
+    pub epk: Epk,
     /// Its first and last arrival (for a heavy hitter, since it was admitted).
     pub span: Span,
     /// A heavy hitter some merged share did not track (see [`ValueEntry::partial`]).
     pub partial: bool,
 }
 
-/// The cold half of a kept value, written once.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// The cold half of a kept value, written once: where its label and its EPK lie in the
+/// two texts that hold them end to end (one allocation each, not one per value).
+#[derive(Clone, Debug, PartialEq)]
 struct Detail {
-    /// Where its label lies in the labels' text.
-    label: std::ops::Range<usize>,
-    epk: Epk,
+    label: std::ops::Range<u32>,
+    epk: std::ops::Range<u32>,
     /// Its first arrival (as seen: the first of its documents read).
     first: i64,
 }
 
-/// What one kept value really costs at the worst moment: a hash table doubling holds the
-/// old and the new table at once (up to four slots per value), the details' vector up to
-/// two, plus twice its label (the labels' text grows by doubling too).
-fn footprint(label: usize) -> usize {
-    4 * SLOT_BYTES + 2 * std::mem::size_of::<Detail>() + 2 * label
+/// A detail as a profile holds it: its label's place in the labels' text and its EPK.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct StoredDetail {
+    label: std::ops::Range<usize>,
+    epk: Epk,
+    first: i64,
 }
+
+/// The bytes a detail is costed at: its own, and its EPK's (16 a level under Hash V2 and
+/// MultiHash, up to 48), rounded up.
+const DETAIL_BYTES: usize = 64;
+
+/// What one kept value may cost at the worst moment, an upper bound the budget counts:
+/// four slots (a table at most seven eighths full, refilled after a halving), twice its
+/// detail and twice its label (the vectors and texts grow by doubling).
+fn footprint(label: usize) -> usize {
+    4 * SLOT_BYTES + 2 * DETAIL_BYTES + 2 * label
+}
+
+/// A range of one of the texts, to index it.
+fn range_of(r: &std::ops::Range<u32>) -> std::ops::Range<usize> {
+    r.start as usize..r.end as usize
+}
+
+/// Moves the bytes of `from` down to `to` (no later than its start) and returns their new
+/// range.
+fn slide(text: &mut [u8], from: &std::ops::Range<u32>, to: u32) -> std::ops::Range<u32> {
+    text.copy_within(range_of(from), to as usize);
+    to..to + (from.end - from.start)
+}
+
+/// The labels and EPKs written end to end grow past what a detail can point at: the
+/// statistics halve their values rather than let them.
+const TEXT_MAX: usize = (u32::MAX / 2) as usize;
 
 /// One of the largest values, for reports.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -190,6 +218,7 @@ pub struct Promotion {
 
 /// Per-value documents and bytes within a memory budget.
 #[derive(Clone, Debug, Deserialize)]
+#[serde(try_from = "Stored")]
 pub struct ValueStats {
     budget: usize,
     level: u32,
@@ -198,21 +227,78 @@ pub struct ValueStats {
     details: Vec<Detail>,
     /// The kept values' labels, end to end: one allocation, not one per value.
     labels: String,
+    /// The kept values' EPKs, end to end.
+    epks: Vec<u8>,
     /// Scratch of [`compact`](Self::compact), kept with its allocation.
-    #[serde(skip)]
     kept: Vec<u32>,
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
     /// Bytes per admission cell once sampling has begun (every document's).
-    #[serde(deserialize_with = "bounded_cells")]
     cells: Vec<u64>,
     /// Documents in the cells.
     celled: u64,
     /// Bytes of every document counted.
     total: u64,
     /// Bytes of the heavy table's entries per admission cell.
+    tracked: Vec<u64>,
+}
+
+/// [`ValueStats`] as a profile holds it: each detail with its EPK.
+#[derive(Deserialize)]
+struct Stored {
+    budget: usize,
+    level: u32,
+    used: usize,
+    sample: Sample,
+    details: Vec<StoredDetail>,
+    labels: String,
+    heavy: FxHashMap<u64, ValueEntry>,
+    #[serde(deserialize_with = "bounded_cells")]
+    cells: Vec<u64>,
+    celled: u64,
+    total: u64,
     #[serde(deserialize_with = "bounded_cells")]
     tracked: Vec<u64>,
+}
+
+impl TryFrom<Stored> for ValueStats {
+    type Error = String;
+
+    fn try_from(s: Stored) -> Result<ValueStats, String> {
+        if s.labels.len() > TEXT_MAX {
+            return Err(format!("labels of {} bytes", s.labels.len()));
+        }
+        let mut epks = Vec::new();
+        let mut details = Vec::with_capacity(s.details.len());
+        for d in s.details {
+            let to_u32 = |x: usize| u32::try_from(x).map_err(|_| "a label past its text");
+            let at = epks.len();
+            epks.extend_from_slice(d.epk.as_bytes());
+            if epks.len() > TEXT_MAX {
+                return Err("EPKs past what the statistics hold".into());
+            }
+            details.push(Detail {
+                label: to_u32(d.label.start)?..to_u32(d.label.end)?,
+                epk: at as u32..epks.len() as u32,
+                first: d.first,
+            });
+        }
+        Ok(ValueStats {
+            budget: s.budget,
+            level: s.level,
+            used: s.used,
+            sample: s.sample,
+            details,
+            labels: s.labels,
+            epks,
+            kept: Vec::new(),
+            heavy: s.heavy,
+            cells: s.cells,
+            celled: s.celled,
+            total: s.total,
+            tracked: s.tracked,
+        })
+    }
 }
 
 /// Written in the order of the values' hashes (the kept values, their details and labels,
@@ -223,14 +309,14 @@ impl Serialize for ValueStats {
         use serde::ser::SerializeStruct;
         let order: Vec<(u64, &Tally)> = self.sample.sorted().collect();
         let mut labels = String::new();
-        let details: Vec<Detail> = (order.iter())
+        let details: Vec<StoredDetail> = (order.iter())
             .map(|(_, t)| {
                 let d = &self.details[t.detail as usize];
                 let start = labels.len();
                 labels.push_str(self.label(d));
-                Detail {
+                StoredDetail {
                     label: start..labels.len(),
-                    epk: d.epk.clone(),
+                    epk: self.epk_of(d),
                     first: d.first,
                 }
             })
@@ -285,6 +371,7 @@ impl ValueStats {
             sample: Sample::default(),
             details: Vec::new(),
             labels: String::new(),
+            epks: Vec::new(),
             kept: Vec::new(),
             heavy: FxHashMap::default(),
             cells: Vec::new(),
@@ -314,10 +401,10 @@ impl ValueStats {
 
     /// The EPKs of the values counted one by one (the sample's and the heavy hitters'),
     /// in no order; a value in both comes twice.
-    pub fn epks(&self) -> impl Iterator<Item = &Epk> + '_ {
+    pub fn epks(&self) -> impl Iterator<Item = &[u8]> + '_ {
         (self.sample.values())
-            .map(|t| &self.details[t.detail as usize].epk)
-            .chain(self.heavy.values().map(|e| &e.epk))
+            .map(|t| &self.epks[range_of(&self.details[t.detail as usize].epk)])
+            .chain(self.heavy.values().map(|e| e.epk.as_bytes()))
     }
 
     /// Asks for the slot of the value of `hash`, if it is kept or would be (a hint): the
@@ -366,13 +453,15 @@ impl ValueStats {
     ) {
         let start = self.labels.len();
         label(&mut self.labels);
-        let label = start..self.labels.len();
-        self.used += footprint(label.len());
+        self.used += footprint(self.labels.len() - start);
         self.total += bytes;
+        let at = self.epks.len();
+        self.epks.extend_from_slice(epk.as_bytes());
         let detail = self.details.len() as u32;
+        // Within `TEXT_MAX`, which `over_budget` keeps the texts under.
         self.details.push(Detail {
-            label,
-            epk,
+            label: start as u32..self.labels.len() as u32,
+            epk: at as u32..self.epks.len() as u32,
             first: span.first,
         });
         let t = Tally {
@@ -386,13 +475,17 @@ impl ValueStats {
     }
 
     fn label(&self, d: &Detail) -> &str {
-        &self.labels[d.label.clone()]
+        &self.labels[range_of(&d.label)]
+    }
+
+    fn epk_of(&self, d: &Detail) -> Epk {
+        Epk::from_bytes(&self.epks[range_of(&d.epk)])
     }
 
     /// Whether [`keep`](Self::keep) went past the budget; then call
     /// [`shrink`](Self::shrink).
     pub fn over_budget(&self) -> bool {
-        self.used > self.budget
+        self.used > self.budget || self.labels.len() > TEXT_MAX || self.epks.len() > TEXT_MAX
     }
 
     /// Counts one document of `bytes` with the value of `hash` once sampling has begun;
@@ -550,7 +643,7 @@ impl ValueStats {
                 histogram: self.histogram(),
             }
         });
-        while self.used > self.budget && self.level < 63 {
+        while self.over_budget() && self.level < 63 {
             self.level += 1;
             let mask = (1u64 << self.level) - 1;
             self.sample.retain(|h| h & mask == 0);
@@ -565,18 +658,18 @@ impl ValueStats {
         let text = std::mem::take(&mut self.labels);
         for d in &mut self.details {
             let start = self.labels.len();
-            self.labels.push_str(&hide(&text[d.label.clone()]));
-            d.label = start..self.labels.len();
+            self.labels.push_str(&hide(&text[range_of(&d.label)]));
+            d.label = start as u32..self.labels.len() as u32;
         }
         for e in self.heavy.values_mut() {
             e.label = hide(&e.label).into_boxed_str();
         }
     }
 
-    /// Drops the details and labels of values no longer kept and recounts the bytes used,
-    /// in place: the details keep their order and their labels slide down the text, whose
-    /// allocations stay for the values that will take their places (a sampled key halves
-    /// and refills them again and again).
+    /// Drops the details, labels and EPKs of values no longer kept and recounts the bytes
+    /// used, in place: the details keep their order and their labels and EPKs slide down
+    /// their texts, whose allocations stay for the values that will take their places (a
+    /// sampled key halves and refills them again and again).
     fn compact(&mut self) {
         if !self.labels_in_order() {
             self.relabel();
@@ -589,25 +682,25 @@ impl ValueStats {
             kept[t.detail as usize] = 0;
         }
         let mut text = std::mem::take(&mut self.labels).into_bytes();
-        let (mut next, mut end) = (0usize, 0usize);
+        let (mut next, mut end, mut epk_end) = (0usize, 0u32, 0u32);
         self.used = 0;
         for (i, place) in kept.iter_mut().enumerate() {
             if *place == u32::MAX {
                 continue;
             }
-            // Labels lie in order (checked above): `end` never passes the label's start,
-            // and the bytes moved are still its own.
-            let range = self.details[i].label.clone();
-            let len = range.len();
-            text.copy_within(range, end);
-            self.details[i].label = end..end + len;
+            // Labels and EPKs lie in order (checked above, and kept so): the ends never
+            // pass a range's start, and the bytes moved are still its own.
+            let d = &mut self.details[i];
+            d.label = slide(&mut text, &d.label, end);
+            d.epk = slide(&mut self.epks, &d.epk, epk_end);
+            (end, epk_end) = (d.label.end, d.epk.end);
+            self.used += footprint(d.label.len());
             self.details.swap(next, i);
             *place = next as u32;
-            self.used += footprint(len);
-            end += len;
             next += 1;
         }
-        text.truncate(end);
+        text.truncate(end as usize);
+        self.epks.truncate(epk_end as usize);
         // Whole labels moved, so the text is still UTF-8; checking it costs one pass.
         self.labels = String::from_utf8(text)
             .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
@@ -625,7 +718,7 @@ impl ValueStats {
         self.details.iter().all(|d| {
             let ok = d.label.start >= end
                 && d.label.end >= d.label.start
-                && d.label.end <= self.labels.len();
+                && d.label.end as usize <= self.labels.len();
             end = d.label.end;
             ok
         })
@@ -636,9 +729,9 @@ impl ValueStats {
         let text = std::mem::take(&mut self.labels);
         for d in &mut self.details {
             let start = self.labels.len();
-            self.labels
-                .push_str(text.get(d.label.clone()).unwrap_or_default());
-            d.label = start..self.labels.len();
+            let label = text.get(range_of(&d.label)).unwrap_or_default();
+            self.labels.push_str(label);
+            d.label = start as u32..self.labels.len() as u32;
         }
     }
 
@@ -660,7 +753,7 @@ impl ValueStats {
                     bytes: t.bytes,
                     counted: t.bytes,
                     label: self.label(d).into(),
-                    epk: d.epk.clone(),
+                    epk: self.epk_of(d),
                     cell: cell_of(h) as u32,
                     span: self.span_of(t),
                     partial: false,
@@ -727,12 +820,12 @@ impl ValueStats {
             if h & mask != 0 || self.count_many(h, (t.docs, t.bytes), span) {
                 continue;
             }
-            let label = &other.labels[d.label.clone()];
+            let label = &other.labels[range_of(&d.label)];
             self.keep(
                 h,
                 (t.bytes, t.slice, span),
                 |out| out.push_str(label),
-                d.epk.clone(),
+                Epk::from_bytes(&other.epks[range_of(&d.epk)]),
             );
             let mine = self.sample.get_mut(h).expect("just kept");
             mine.docs = t.docs;
@@ -885,7 +978,7 @@ impl ValueStats {
                 .details
                 .get(t.detail as usize)
                 .ok_or("a value without its details")?;
-            if t.slice as usize >= BUCKETS || self.labels.get(d.label.clone()).is_none() {
+            if t.slice as usize >= BUCKETS || self.labels.get(range_of(&d.label)).is_none() {
                 return Err("a value outside the hash space or its labels".into());
             }
         }
@@ -939,7 +1032,7 @@ impl ValueStats {
                 bytes: t.bytes,
                 min_bytes: t.bytes,
                 label: self.label(d),
-                epk: &d.epk,
+                epk: self.epk_of(d),
                 span: self.span_of(t),
                 partial: false,
             }
@@ -1296,7 +1389,7 @@ mod tests {
             let k: u64 = r.label.trim_matches('"')[1..]
                 .parse()
                 .expect("a label of ours");
-            assert_eq!((r.epk, r.docs), (&epk(k), 1), "{}", r.label);
+            assert_eq!((r.epk, r.docs), (epk(k), 1), "{}", r.label);
         }
     }
 

@@ -5,7 +5,7 @@ use super::*;
 
 /// A value placed one by one.
 pub(super) struct Carrier<'a> {
-    pub(super) epk: &'a Epk,
+    pub(super) epk: Epk,
     /// Sample bytes and documents it stands for where it lies (scaled when hash-sampled,
     /// and fitted to the histogram: see [`fit_to_histogram`]).
     pub(super) bytes: f64,
@@ -36,7 +36,7 @@ pub(super) fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
     let mut out = Vec::new();
     let mut heavy = FxHashSet::default();
     for v in stats.values.heavy_entries() {
-        heavy.insert(value_hash(v.epk, v1));
+        heavy.insert(value_hash(&v.epk, v1));
         out.push(Carrier {
             epk: v.epk,
             bytes: v.bytes as f64,
@@ -55,7 +55,7 @@ pub(super) fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
         let scale = stats.values.scale() as f64;
         let from = out.len();
         for v in stats.values.sample() {
-            if !heavy.contains(&value_hash(v.epk, v1)) {
+            if !heavy.contains(&value_hash(&v.epk, v1)) {
                 out.push(Carrier {
                     epk: v.epk,
                     bytes: v.bytes as f64 * scale,
@@ -105,11 +105,11 @@ pub(super) fn fit_to_histogram(
 ) {
     let mut tail: Vec<f64> = histogram.slices.iter().map(|s| s.bytes as f64).collect();
     for c in &out[..from] {
-        tail[slice_of_epk(c.epk, v1)] -= c.bytes;
+        tail[slice_of_epk(&c.epk, v1)] -= c.bytes;
     }
     let slices: Vec<usize> = out[from..]
         .iter()
-        .map(|c| slice_of_epk(c.epk, v1))
+        .map(|c| slice_of_epk(&c.epk, v1))
         .collect();
     let mut held = vec![0.0; BUCKETS];
     for (c, &s) in out[from..].iter().zip(&slices) {
@@ -427,7 +427,7 @@ mod tests {
         // cut (6 or more) its own count.
         let epk = boundary_at(0.5, false);
         let carrier = |count: u64| Carrier {
-            epk: &epk,
+            epk: epk.clone(),
             bytes: 1.0,
             docs: count as f64,
             held: 1.0,

@@ -683,11 +683,11 @@ mod tests {
             credible: 1.0,
         };
         let mut out = vec![
-            carrier(&epks[0], 900.0),
-            carrier(&epks[1], 10.0),
-            carrier(&epks[2], 30.0),
-            carrier(&epks[3], 1.0),
-            carrier(&epks[4], 5.0),
+            carrier(epks[0].clone(), 900.0),
+            carrier(epks[1].clone(), 10.0),
+            carrier(epks[2].clone(), 30.0),
+            carrier(epks[3].clone(), 1.0),
+            carrier(epks[4].clone(), 5.0),
         ];
         fit_to_histogram(&mut out, 1, &histogram, false);
         let total: f64 = out.iter().map(|c| c.bytes).sum();

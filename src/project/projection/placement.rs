@@ -33,7 +33,7 @@ pub(super) fn carried<'t>(
     // The mass their shares are of: all new values' of a single-level key; of a
     // hierarchical one, the new first levels'.
     let mass: f64 = (carriers.iter())
-        .map(|c| match parent(c.epk, hierarchical) {
+        .map(|c| match parent(&c.epk, hierarchical) {
             Some(_) => c.bytes * g.unseen_per_byte * g.new_firsts,
             None => c.bytes * g.unseen_per_byte,
         })
@@ -67,13 +67,13 @@ pub(super) fn placed(
 ) -> Vec<f64> {
     match new {
         NewValues::LikeSample => {
-            let routes: Vec<usize> = carriers.iter().map(|c| container.route(c.epk)).collect();
+            let routes: Vec<usize> = carriers.iter().map(|c| container.route(&c.epk)).collect();
             placed_growth(carriers, g, &routes)
         }
         NewValues::Anywhere => {
             let parents: Vec<_> = carriers
                 .iter()
-                .map(|c| parent(c.epk, hierarchical))
+                .map(|c| parent(&c.epk, hierarchical))
                 .collect();
             placed_growth(carriers, g, &parents)
         }
@@ -105,7 +105,7 @@ pub(super) fn place_like_sample(
     let n = c.partitions().len();
     let mut groups = vec![(0.0, 0u64, Span::at(None)); n];
     for carrier in carriers {
-        let g = &mut groups[c.route(carrier.epk)];
+        let g = &mut groups[c.route(&carrier.epk)];
         g.0 += carrier.bytes;
         g.1 += carrier.count;
         g.2 = g.2.union(carrier.span);
@@ -178,7 +178,7 @@ pub(super) fn place_carriers<'c>(
         let items = (c.docs * grow).round().max(1.0) as u64;
         container.insert_unsplit(c.epk.clone(), (c.bytes * grow).round() as u64, items);
         let new = c.bytes * g.unseen_per_byte;
-        match parent(c.epk, hierarchical) {
+        match parent(&c.epk, hierarchical) {
             Some(p) => {
                 *parents.entry(p).or_default() += new * (1.0 - g.new_firsts) + lost;
                 new_firsts += new * g.new_firsts;
