@@ -201,6 +201,24 @@ impl Sample {
         self.order.take();
     }
 
+    /// Halves the table while it is less than a quarter full (into a new allocation: for
+    /// a table that is done growing, such as a merge's).
+    pub fn trim(&mut self) {
+        let mut size = self.slots.len();
+        while size > FIRST && 4 * self.len < size {
+            size /= 2;
+        }
+        if size == self.slots.len() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.slots, vec![FREE_SLOT; size]);
+        for s in old.into_iter().filter(Slot::is_held) {
+            let at = self.find(s.hash);
+            self.slots[at] = s;
+        }
+        self.order.take();
+    }
+
     /// Keeps only the values whose hash `keep` accepts, in place: the table keeps its
     /// size (the values it held will be kept again before long) and nothing is allocated.
     ///
