@@ -398,6 +398,15 @@ mod tests {
         }
     }
 
+    /// Asserts that `table` holds what `map` holds, each value found where it is looked
+    /// for.
+    fn holds_what(table: &Sample, map: &BTreeMap<u64, Tally>) {
+        let held: BTreeMap<u64, Tally> = table.iter().map(|(h, t)| (h, *t)).collect();
+        assert_eq!(&held, map);
+        assert_eq!(table.len(), map.len());
+        assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
+    }
+
     /// Hashes of the shape sampling keeps: low bits zero, so the home slot must come from
     /// the others.
     fn hash(i: u64) -> u64 {
@@ -417,10 +426,7 @@ mod tests {
             }
         }
         let same = |table: &Sample, map: &BTreeMap<u64, Tally>| {
-            let held: BTreeMap<u64, Tally> = table.iter().map(|(h, t)| (h, *t)).collect();
-            assert_eq!(&held, map);
-            assert_eq!(table.len(), map.len());
-            assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
+            holds_what(table, map);
             // In hash order, asked for twice: the second reads the order kept by the first.
             for _ in 0..2 {
                 let sorted: Vec<(u64, Tally)> = table.sorted().map(|(h, t)| (h, *t)).collect();
@@ -524,10 +530,7 @@ mod tests {
                 at,
                 "kept in place"
             );
-            assert_eq!(table.len(), map.len());
-            assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
-            let held: BTreeMap<u64, Tally> = table.iter().map(|(h, t)| (h, *t)).collect();
-            assert_eq!(held, map);
+            holds_what(&table, &map);
             // Grown every third round, so that tables of several sizes are filtered.
             while round % 3 == 2 && table.slots.len() == at.1 {
                 let h = crate::mix::splitmix64(next, 7);
@@ -554,8 +557,6 @@ mod tests {
             map.insert(h, tally(n as u64 + 1));
         }
         assert!(table.slots.len() >= 4096, "{}", table.slots.len());
-        let held: BTreeMap<u64, Tally> = table.iter().map(|(h, t)| (h, *t)).collect();
-        assert_eq!(held, map);
-        assert!(map.iter().all(|(h, t)| table.get(*h) == Some(t)));
+        holds_what(&table, &map);
     }
 }

@@ -168,6 +168,11 @@ fn range_of(r: &std::ops::Range<u32>) -> std::ops::Range<usize> {
     r.start as usize..r.end as usize
 }
 
+/// The EPK of detail `d` in the EPKs' text.
+fn epk_in(epks: &[u8], d: &Detail) -> Epk {
+    Epk::from_bytes(&epks[range_of(&d.epk)])
+}
+
 /// Moves the bytes of `from` down to `to` (no later than its start) and returns their new
 /// range.
 fn slide(text: &mut [u8], from: &std::ops::Range<u32>, to: u32) -> std::ops::Range<u32> {
@@ -479,7 +484,7 @@ impl ValueStats {
     }
 
     fn epk_of(&self, d: &Detail) -> Epk {
-        Epk::from_bytes(&self.epks[range_of(&d.epk)])
+        epk_in(&self.epks, d)
     }
 
     /// Whether [`keep`](Self::keep) went past the budget; then call
@@ -655,12 +660,7 @@ impl ValueStats {
     /// Replaces every label by `hide(label)` (a profile made to travel): the values' EPKs,
     /// counts and sizes stay as measured.
     pub fn redact_labels(&mut self, hide: &dyn Fn(&str) -> String) {
-        let text = std::mem::take(&mut self.labels);
-        for d in &mut self.details {
-            let start = self.labels.len();
-            self.labels.push_str(&hide(&text[range_of(&d.label)]));
-            d.label = start as u32..self.labels.len() as u32;
-        }
+        self.relabel(|_, label, out| out.push_str(&hide(label)));
         for e in self.heavy.values_mut() {
             e.label = hide(&e.label).into_boxed_str();
         }
@@ -679,7 +679,13 @@ impl ValueStats {
             kept[t.detail as usize] = 0;
         }
         if !self.labels_in_order() {
-            self.relabel(&kept);
+            // Only the kept labels are copied: a profile may hold details no value uses,
+            // their labels overlapping.
+            self.relabel(|i, label, out| {
+                if kept[i] != u32::MAX {
+                    out.push_str(label);
+                }
+            });
         }
         let mut text = std::mem::take(&mut self.labels).into_bytes();
         let (mut next, mut end, mut epk_end) = (0usize, 0u32, 0u32);
@@ -724,16 +730,17 @@ impl ValueStats {
         })
     }
 
-    /// Writes the labels of the details `kept` marks again, in the details' order (a
-    /// profile may hold details no value uses, whose labels overlap: they are not copied).
-    fn relabel(&mut self, kept: &[u32]) {
+    /// Writes the labels again, end to end in the details' order, each as `write` puts
+    /// the label of the detail at its index (nothing, for one it drops).
+    fn relabel(&mut self, write: impl Fn(usize, &str, &mut String)) {
         let text = std::mem::take(&mut self.labels);
-        for (d, mark) in self.details.iter_mut().zip(kept) {
+        for (i, d) in self.details.iter_mut().enumerate() {
             let start = self.labels.len();
-            if *mark != u32::MAX {
-                let label = text.get(range_of(&d.label)).unwrap_or_default();
-                self.labels.push_str(label);
-            }
+            write(
+                i,
+                text.get(range_of(&d.label)).unwrap_or_default(),
+                &mut self.labels,
+            );
             d.label = start as u32..self.labels.len() as u32;
         }
     }
@@ -828,7 +835,7 @@ impl ValueStats {
                 h,
                 (t.bytes, t.slice, span),
                 |out| out.push_str(label),
-                Epk::from_bytes(&other.epks[range_of(&d.epk)]),
+                epk_in(&other.epks, d),
             );
             let mine = self.sample.get_mut(h).expect("just kept");
             mine.docs = t.docs;
@@ -1418,24 +1425,18 @@ mod tests {
     /// the same values kept in two orders, and two halves merged either way round.
     #[test]
     fn the_same_statistics_are_written_as_the_same_bytes() {
-        let fill = |keys: &mut dyn Iterator<Item = u64>, budget| {
-            let (mut v, mut f) = (ValueStats::new(budget), Feeder::new());
-            for k in keys {
-                f.add(&mut v, k % 300, 100 + k % 300);
-            }
-            v
-        };
-        let forward = fill(&mut (0..3_000u64), 1 << 20);
-        let backward = fill(&mut (0..3_000u64).rev(), 1 << 20);
+        let doc = |k: u64| (k % 300, 100 + k % 300);
+        let forward = filled(1 << 20, (0..3_000u64).map(doc));
+        let backward = filled(1 << 20, (0..3_000u64).rev().map(doc));
         assert!(forward.is_exact());
         let text = |v: &ValueStats| serde_json::to_string(v).expect("serialises");
         assert_eq!(text(&forward), text(&backward));
         let half = |odd: u64| {
-            let (mut v, mut f) = (ValueStats::new(64 * 1024), Feeder::new());
-            for i in (0..40_000u64).filter(|i| i % 2 == odd) {
-                f.add(&mut v, if i % 7 == 0 { 5 } else { i }, 100);
-            }
-            v
+            let keys = (0..40_000u64).filter(|i| i % 2 == odd);
+            filled(
+                64 * 1024,
+                keys.map(|i| (if i % 7 == 0 { 5 } else { i }, 100)),
+            )
         };
         let (mut ab, mut ba) = (half(0), half(1));
         assert!(!ab.is_exact() && !ba.is_exact());
@@ -1446,17 +1447,21 @@ mod tests {
         assert_eq!(text(&back), text(&ab));
     }
 
+    /// Statistics within `budget` fed, as `CandidateStats` feeds them, a document of each
+    /// `(key, bytes)`.
+    fn filled(budget: usize, docs: impl IntoIterator<Item = (u64, u64)>) -> ValueStats {
+        let (mut v, mut f) = (ValueStats::new(budget), Feeder::new());
+        for (k, bytes) in docs {
+            f.add(&mut v, k, bytes);
+        }
+        v
+    }
+
     /// A merge takes the union to the level a halving after it would reach: within the
     /// budget, and the level below would not be.
     #[test]
     fn a_merge_levels_the_union_to_the_budget_at_once() {
-        let half = |from: u64| {
-            let (mut v, mut f) = (ValueStats::new(64 * 1024), Feeder::new());
-            for k in from..from + 25_000 {
-                f.add(&mut v, k, 100);
-            }
-            v
-        };
+        let half = |from: u64| filled(64 * 1024, (from..from + 25_000).map(|k| (k, 100)));
         let (a, b) = (half(0), half(20_000));
         let mut merged = a.clone();
         merged.merge(b.clone());
@@ -1519,10 +1524,7 @@ mod tests {
     /// one label out of a 200 KB file).
     #[test]
     fn compacting_a_profile_copies_only_the_labels_values_use() {
-        let (mut v, mut f) = (ValueStats::new(1 << 20), Feeder::new());
-        for k in 0..50u64 {
-            f.add(&mut v, k, 100);
-        }
+        let v = filled(1 << 20, (0..50u64).map(|k| (k, 100)));
         let mut forged: serde_json::Value = serde_json::to_value(&v).expect("serialises");
         let mut detail = forged["details"][0].clone();
         detail["label"] =
