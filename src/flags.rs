@@ -367,7 +367,9 @@ pub struct CommonArgs {
     /// What the log is: `requests` (a share of the requests, --log-share: each line stands
     /// for 1/share lines of the same values) or `values` (every request of a share of the
     /// values: each value's rate is exact, the target has 1/share as many values)
-    /// [default: inferred with --sample's test, and stated in the header].
+    /// [default: inferred with --sample's test; of a snapshot, `values` when the log keeps
+    /// items' creates with their other requests far more often than a share of the requests
+    /// would; stated in the header].
     #[arg(long, value_enum, value_name = "KIND")]
     pub log_kind: Option<LogKindArg>,
     /// Of complete values logged whole (--log-kind values): the key whose values the share

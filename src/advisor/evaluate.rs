@@ -132,6 +132,46 @@ pub struct Measured {
     pub newcomers: Option<crate::project::newcomers::Newcomers>,
 }
 
+/// The share of the sample's documents that share the key's value with another, for a
+/// single-level key; none for a hierarchical one (see [`crate::project::kinds::Kinds::coarse`]).
+fn shared(candidate: &Candidate, stats: &CandidateStats) -> Option<f64> {
+    let docs = stats.documents.saturating_sub(stats.invalid);
+    (candidate.spec.levels().len() == 1).then(|| 1.0 - stats.values.singleton_share(docs))
+}
+
+/// What the projection reads time through for this candidate: the run's sample and log,
+/// as they are to its values. A key whose values gather several of the units a log of
+/// values samples is, to its values, a snapshot and a share of their requests (see
+/// [`crate::project::kinds::Kinds::coarse`]).
+fn time(
+    candidate: &Candidate,
+    stats: &mut CandidateStats,
+    newcomers: Option<crate::project::newcomers::Newcomers>,
+    ctx: &Context<'_>,
+) -> Time {
+    let coarse = (ctx.kinds).coarse(stats.distinct_values().0, shared(candidate, stats));
+    let (sample, log) = match coarse {
+        true => (SampleKind::Snapshot, LogKind::Requests),
+        false => (ctx.kinds.sample, ctx.kinds.log),
+    };
+    Time {
+        timed: ctx.timed,
+        retention: ctx.retention,
+        rate: ctx.rate,
+        // A snapshot's values the log holds and the sample does not are its thinness, not
+        // new values: it stands for the container at the target (see
+        // [`crate::project::kinds`]).
+        newcomers: newcomers.filter(|_| sample == SampleKind::Complete),
+        sample,
+        log,
+        log_share: ctx.log_share,
+        // Complete values gathered: the target holds `1 / share` as many units in each.
+        gathered: (coarse && ctx.kinds.sample == SampleKind::Complete)
+            .then(|| 1.0 / ctx.log_share.clamp(f64::MIN_POSITIVE, 1.0)),
+        rate_measured: ctx.rate_measured,
+    }
+}
+
 /// The subject of a candidate, for the log's routing.
 fn subject<'a>(
     candidate: &'a Candidate,
@@ -189,29 +229,9 @@ pub fn evaluate(
     let origin = candidate.origin.clone();
     let definition = candidate.definition();
     let mut subject = subject(candidate, &definition, inputs, ctx);
-    // A key whose values gather several of the units a log of values samples is, to its
-    // values, a snapshot and a share of their requests (see [`crate::project::kinds::Unit`]).
-    let coarse = ctx.kinds.coarse(stats.distinct_values().0);
-    let (sample, log) = match coarse {
-        true => (SampleKind::Snapshot, LogKind::Requests),
-        false => (ctx.kinds.sample, ctx.kinds.log),
-    };
+    let time = time(candidate, &mut stats, newcomers, ctx);
     // Each value of a log of every request of a share of the values is logged whole.
-    subject.exact_values = (log == LogKind::Values).then_some(ctx.log_share.clamp(0.0, 1.0));
-    // A snapshot's values the log holds and the sample does not are its thinness, not new
-    // values: it stands for the container at the target (see [`crate::project::kinds`]).
-    let newcomers = newcomers.filter(|_| sample == SampleKind::Complete);
-    let time = Time {
-        timed: ctx.timed,
-        retention: ctx.retention,
-        rate: ctx.rate,
-        newcomers,
-        sample,
-        log,
-        log_share: ctx.log_share,
-        gathered: coarse.then(|| 1.0 / ctx.log_share.clamp(f64::MIN_POSITIVE, 1.0)),
-        rate_measured: ctx.rate_measured,
-    };
+    subject.exact_values = (time.log == LogKind::Values).then_some(ctx.log_share.clamp(0.0, 1.0));
     let mut projection = match &candidate.layout {
         Some(l) => crate::project::layout::project(l, &definition, &stats, ctx.target, ctx.timed),
         None => project_at(&definition, &stats, ctx.target, time.clone()),

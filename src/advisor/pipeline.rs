@@ -818,6 +818,11 @@ fn kinds_of(
         logged_rate: log.and_then(Log::create_rate),
         log_share: req.log_share,
         unseen,
+        together: log.map(|l| {
+            let (touched, together) = l.creates_kept_together();
+            let kept = req.log_share * 0.5f64.powi(l.level.min(60) as i32);
+            (touched, together, kept)
+        }),
     };
     let mut kinds = crate::project::kinds::kinds(req.kinds.0, req.kinds.1, &evidence);
     if kinds.sample == SampleKind::Complete && kinds.log == LogKind::Values {

@@ -324,6 +324,25 @@ mod tests {
     }
 
     #[test]
+    fn ids_created_and_touched_again_are_counted_once() {
+        // s1 created and read twice, s2 created and patched in a batch, s3 read only, s4
+        // created only: three ids touched other than by their create, two of them
+        // created too.
+        let text = [
+            r#"{"op":"create","doc":{"id":"s1","x":1}}"#,
+            r#"{"op":"read","id":"s1"}"#,
+            r#"{"op":"read","id":"s1"}"#,
+            r#"{"op":"create","doc":{"id":"s2","x":1}}"#,
+            r#"{"op":"batch","ops":[{"op":"patch","id":"s2"}]}"#,
+            r#"{"op":"read","id":"s3"}"#,
+            r#"{"op":"create","doc":{"id":"s4","x":1}}"#,
+            "SELECT * FROM c WHERE c.x = 1",
+        ]
+        .join("\n");
+        assert_eq!(read(text, 1_000).creates_kept_together(), (3, 2));
+    }
+
+    #[test]
     fn within_its_allowance_a_log_is_kept_whole() {
         let text = "SELECT * FROM c WHERE c.a = 1\n".repeat(500);
         let log = read(text, 1_000);

@@ -115,6 +115,34 @@ impl Log {
         (bytes > 0.0 && last > first).then(|| bytes / seconds)
     }
 
+    /// Of the item ids the kept operations read or write other than by creating them, how
+    /// many there are and how many of them the log creates too. A log of a share `s` of
+    /// the requests keeps a create and the item's other requests each on its own, so at
+    /// most about `s` of the ids it reads or writes again come with their create; a log
+    /// of every request of a share of the values keeps them together.
+    pub fn creates_kept_together(&self) -> (u64, u64) {
+        fn mark<'a>(kind: &'a OpKind, seen: &mut HashMap<&'a str, u8>) {
+            let (id, bit) = match kind {
+                OpKind::Create(w) => (w.id.as_deref(), 1),
+                OpKind::Upsert(w) | OpKind::Replace(w) => (w.id.as_deref(), 2),
+                OpKind::Read(p) | OpKind::Patch(p) | OpKind::Delete(p) => (Some(p.id.as_str()), 2),
+                OpKind::Batch(ops) => {
+                    ops.iter().for_each(|o| mark(o, seen));
+                    return;
+                }
+                OpKind::Query(_) => (None, 0),
+            };
+            if let Some(id) = id {
+                *seen.entry(id).or_default() |= bit;
+            }
+        }
+        let mut seen = HashMap::new();
+        self.ops.iter().for_each(|o| mark(&o.kind, &mut seen));
+        let touched = seen.values().filter(|&&b| b & 2 != 0).count() as u64;
+        let together = seen.values().filter(|&&b| b == 3).count() as u64;
+        (touched, together)
+    }
+
     /// Counts `op` and keeps it if the sample takes it, within `max_ops` kept (an operation
     /// holding more than [`OPERATION_FOOTPRINT`] counts as that many times as many).
     pub(crate) fn keep(&mut self, op: Operation, max_ops: usize) {

@@ -265,10 +265,18 @@ pub struct RuPrice {
     pub discount: f64,
 }
 
-/// `ru` rounded up to a multiple of `step`.
+/// `ru` rounded up to a multiple of `step`, past which it must go by more than
+/// [`STEP_SLACK`] of itself to need the next step.
 pub fn round_up(ru: f64, step: f64) -> f64 {
-    (ru / step - 1e-9).ceil().max(0.0) * step
+    (ru * (1.0 - STEP_SLACK) / step).ceil().max(0.0) * step
 }
+
+/// How far past a step a need may go and still be served at it: 0.1%, finer than the
+/// charges are known (the published table's create costs 4.95 RU where the example says 5)
+/// and than the burst capacity a partition saves from its quieter seconds absorbs. A
+/// partition that needs 3,000.1 RU/s at its busiest (3,000 reads a second and a create a
+/// minute) is served by an autoscale maximum of 6,000 for two partitions, not 7,000.
+pub const STEP_SLACK: f64 = 1e-3;
 
 /// Manual throughput: the RU/s provisioned, billed as provisioned every hour.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -525,6 +533,11 @@ mod tests {
         assert_eq!(Manual.provision(10.0, 1_000 * GB), 1_000.0);
         let a = Autoscale::default();
         assert_eq!(a.provision(2_316.0, GB), 3_000.0);
+        // Within 0.1% past a step: that step; beyond it, the next.
+        assert_eq!(a.provision(6_000.2, GB), 6_000.0);
+        assert_eq!(a.provision(6_007.0, GB), 7_000.0);
+        assert_eq!(Manual.provision(1_000.9, GB), 1_000.0);
+        assert_eq!(Manual.provision(1_001.1, GB), 1_100.0);
         assert_eq!(a.provision(10.0, 1_000 * GB), 10_000.0);
         // An idle 1 TB autoscale container: 1,000 RU/s an hour, 87.60 USD a month a region.
         assert_eq!(a.least_billed(1_000 * GB), 1_000.0);

@@ -10,7 +10,7 @@
 //! request of a share of the values (each value's rate is exact; the target has
 //! `1 / share` as many values).
 //!
-//! Flags say which; without them the kinds are inferred by two stated tests, in turn:
+//! Flags say which; without them the kinds are inferred by stated tests, in turn:
 //! 1. **The sample's own traffic.** With `--time-path`, a log below all the traffic
 //!    (`--log-share` under 1) whose creates, as logged, write between 1/3 and 3 times the
 //!    sample's bytes over the sample's span of arrivals was written by the very traffic
@@ -22,6 +22,12 @@
 //!    devices, sellers) meets a log whose creates go to values it never saw far more often.
 //!    On the candidate where the log's share exceeds Good–Turing's most, [`UNSEEN_GAP`] or
 //!    more: complete values and a log of a share of the requests; less: a snapshot.
+//!
+//! 3. **Requests kept together.** A log of a share `s` of the requests keeps an item's
+//!    create and its other requests each on its own: of the ids it reads or writes again,
+//!    about `s` at most come with their create. A snapshot's log in which far more do (see
+//!    [`kept_whole`]) keeps every request of a share of the values (a log sampled by
+//!    session or by device).
 //!
 //! With no logged creates to compare, a snapshot, said so.
 
@@ -103,13 +109,28 @@ pub struct Unit {
 /// a key to be the unit of a share of values.
 pub const UNIT_NEW: f64 = 0.05;
 
+/// Of a snapshot's log of values, the most of the sample's documents that may share their
+/// key's value with another for the key to be as fine as the items the log samples.
+pub const SHARED_MAX: f64 = 0.05;
+
 impl Kinds {
-    /// Whether a key of `values` distinct values gathers several units in each (see
-    /// [`Unit`]): its values are sized and rated as a snapshot's are.
-    pub fn coarse(&self, values: u64) -> bool {
-        self.sample == SampleKind::Complete
-            && self.log == LogKind::Values
-            && (self.unit.as_ref()).is_some_and(|u| values.saturating_mul(2) <= u.values)
+    /// Whether a key gathers several of the units a log of values samples in each of its
+    /// values, so that its values are sized and rated as a snapshot's are, and its logged
+    /// load is a share of the requests. Of complete values, a key of `values` distinct
+    /// values gathers units when it has at most half the unit's (see [`Unit`]). Of a
+    /// snapshot, the log samples items (a session, a bet, with every request of theirs):
+    /// a single-level key is as fine as them when at most [`SHARED_MAX`] of the sample's
+    /// documents share its value with another (`shared`; a session id, a bet id), and a
+    /// hierarchical one (`shared` none) gathers the items of its prefix: a market's bets
+    /// land where the market lies, not at random.
+    pub fn coarse(&self, values: u64, shared: Option<f64>) -> bool {
+        match (self.sample, self.log) {
+            (SampleKind::Complete, LogKind::Values) => {
+                (self.unit.as_ref()).is_some_and(|u| values.saturating_mul(2) <= u.values)
+            }
+            (SampleKind::Snapshot, LogKind::Values) => shared.is_none_or(|s| s > SHARED_MAX),
+            _ => false,
+        }
     }
 }
 
@@ -129,6 +150,26 @@ pub struct Evidence {
     /// share a uniform sample leaves unseen (Good–Turing: its documents whose value it saw
     /// once), on the same path, named third (the sample's entity, or a key's path).
     pub unseen: Option<(f64, f64, String)>,
+    /// The item ids the log reads or writes other than by creating them, how many of
+    /// those it creates too, and the share of the requests it kept (`--log-share`, halved
+    /// per level of thinning): see [`kept_whole`].
+    pub together: Option<(u64, u64, f64)>,
+}
+
+/// The fewest ids created and touched again in one log that [`kept_whole`] reads.
+pub const TOGETHER_MIN: u64 = 10;
+
+/// Whether a log keeps each value's requests together (every request of a share of the
+/// values) rather than each request on its own: of the `touched` ids it reads or writes
+/// other than by creating them, `together` come with their create, where a log of a
+/// share `kept` of the requests keeps the create with at most `kept` of them (about
+/// `kept × touched`, were every one of them created while it was logged). It does when at
+/// least [`TOGETHER_MIN`] do, and more than twice that bound and three of its standard
+/// deviations beyond it.
+pub fn kept_whole((touched, together, kept): (u64, u64, f64)) -> bool {
+    let bound = kept.clamp(0.0, 1.0) * touched as f64;
+    let bar = (2.0 * bound).max(bound + 3.0 * bound.sqrt());
+    kept < 1.0 && together >= TOGETHER_MIN && together as f64 > bar
 }
 
 /// How many more of the log's created bytes may go to values the sample never saw than a
@@ -189,17 +230,22 @@ pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> 
         None => format!("inferred: {why}"),
     };
     let sample = sample.unwrap_or(inferred);
-    let log_why = match log {
-        Some(_) => "--log-kind".to_owned(),
-        None if share >= 1.0 => "the log is all the traffic (--log-share 1)".to_owned(),
-        None if sample == SampleKind::Complete && inferred_log == LogKind::Values => {
+    let whole = (e.together)
+        .filter(|&t| sample == SampleKind::Snapshot && kept_whole(t))
+        .map(kept_together_why);
+    let log_why = match (log, &whole) {
+        (Some(_), _) => "--log-kind".to_owned(),
+        (None, Some(whole)) => format!("inferred: {whole}"),
+        _ if share >= 1.0 => "the log is all the traffic (--log-share 1)".to_owned(),
+        _ if sample == SampleKind::Complete && inferred_log == LogKind::Values => {
             format!("inferred: {why}")
         }
-        None => format!("inferred: {}", log_words(sample, raw)),
+        _ => format!("inferred: {}", log_words(sample, raw)),
     };
-    let log = log.unwrap_or(match sample {
-        SampleKind::Complete => inferred_log,
-        SampleKind::Snapshot => LogKind::Requests,
+    let log = log.unwrap_or(match (sample, whole) {
+        (SampleKind::Complete, _) => inferred_log,
+        (SampleKind::Snapshot, Some(_)) => LogKind::Values,
+        (SampleKind::Snapshot, None) => LogKind::Requests,
     });
     Kinds {
         sample,
@@ -208,6 +254,14 @@ pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> 
         log_why,
         unit: None,
     }
+}
+
+/// Why a log is of values by [`kept_whole`], with its figures.
+fn kept_together_why((touched, together, kept): (u64, u64, f64)) -> String {
+    format!(
+        "of the {touched} items it reads or writes again, it creates {together}, where a share {kept} of the requests would keep about {:.0} creates with them, so it keeps each item's requests together (a key whose values hold one item each is logged whole; a coarser one, a share of its requests)",
+        kept * touched as f64
+    )
 }
 
 /// What the test lacked.
@@ -245,14 +299,18 @@ mod tests {
             }),
             ..Kinds::default()
         };
-        let coarse: Vec<bool> = [3, 200, 201, 400].map(|v| k.coarse(v)).to_vec();
+        let coarse: Vec<bool> = [3, 200, 201, 400].map(|v| k.coarse(v, None)).to_vec();
         assert_eq!(coarse, [true, true, false, false]);
-        // A snapshot, or a log of requests, has no unit to gather.
+        // A log of requests has no unit to gather.
         k.log = LogKind::Requests;
-        assert!(!k.coarse(3));
+        assert!(!k.coarse(3, Some(1.0)));
+        // A snapshot's log of values samples items: a key whose values 1% of the
+        // documents share is as fine as them, one that 6% share (a market's bets) and a
+        // hierarchical one gather them.
         k.log = LogKind::Values;
         k.sample = SampleKind::Snapshot;
-        assert!(!k.coarse(3));
+        let coarse = [Some(0.01), Some(0.06), None].map(|s| k.coarse(3, s));
+        assert_eq!(coarse, [false, true, true]);
     }
 
     fn evidence(span: f64, logged: f64, share: f64) -> Evidence {
@@ -262,6 +320,7 @@ mod tests {
             logged_rate: Some(logged),
             log_share: share,
             unseen: None,
+            together: None,
         }
     }
 
@@ -300,6 +359,7 @@ mod tests {
             logged_rate: Some(476.0),
             log_share: 0.005,
             unseen: Some((0.99, 0.997, "/id".into())),
+            together: None,
         };
         let k = kinds(None, None, &e);
         assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Requests));
@@ -324,6 +384,32 @@ mod tests {
             "{}",
             k.sample_why
         );
+    }
+
+    #[test]
+    fn a_snapshots_log_that_keeps_creates_with_their_reads_is_of_values() {
+        // A 1% log of sessions: of 2,666 sessions read or written again, 1,103 come with
+        // their create, where 1% of the requests keeps about 27 (0.01 × 2,666).
+        let e = Evidence {
+            together: Some((2_666, 1_103, 0.01)),
+            ..evidence(0.0, 5_000.0, 0.01)
+        };
+        let e = Evidence { span: None, ..e };
+        let k = kinds(None, None, &e);
+        assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Values));
+        assert!(k.log_why.contains("about 27 creates"), "{}", k.log_why);
+        assert!(k.log_why.contains("one item each"), "{}", k.log_why);
+        // Requests kept on their own keep at most 26.7 creates with them (were all 2,666
+        // created in the log's span): the bar is twice that, 53.3, beyond 26.7 + 3 ×
+        // 5.2 = 42.2.
+        assert!(!kept_whole((2_666, 53, 0.01)));
+        assert!(kept_whole((2_666, 54, 0.01)));
+        // Of 400 at 1%, 3 standard deviations set the bar: 4 + 3 × 2 = 10, above twice 4.
+        assert!(!kept_whole((400, 10, 0.01)));
+        assert!(kept_whole((400, 11, 0.01)));
+        // Few ids tell nothing; a complete log keeps everything together.
+        assert!(!kept_whole((100, 9, 0.001)));
+        assert!(!kept_whole((2_666, 1_103, 1.0)));
     }
 
     #[test]

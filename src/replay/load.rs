@@ -183,15 +183,35 @@ impl WindowLoad {
     }
 }
 
-/// `totals` less what chance gives the busiest of them (`squares`: Σ lump² of what made
-/// each, times the variance factor of the lines' sampling): `m + max(0, e − sqrt(2 σ² ln
-/// n))` for an excess `e` over the mean `m` of `n` totals, Bernstein's bound at probability
-/// `1 / n` without its lump term, as each window's busiest partition is judged (see
-/// [`chance_excess`]). The busiest of 64 partitions of a sampled log is 2.4 σ over the mean
-/// by chance alone; shrunk by `1 − σ²/e²` it kept 83% of that, and a key that spreads
-/// perfectly looked 23% hot. An excess far beyond chance keeps all but that bound. Values
-/// at or below the mean are kept.
-pub fn net_of_chance(totals: &[f64], squares: &[f64]) -> Vec<f64> {
+/// An excess `e` of one of `cells` loads over what it was expected to carry, judged
+/// against chance for a log that kept a share `kept` of the requests, each on its own
+/// (`sigma²`: Σ unit² of what made the load; `lump`: its largest unit). A sampled log
+/// stands for the complete one: the most its sampling gives the busiest of the cells
+/// (`(1 − kept) σ²`, units of up to `(1 − kept) lump` beyond their mean, see
+/// [`chance_excess`]) is taken out, and what the arrivals of all the traffic give it by
+/// the same bound (`kept σ²`, units of `kept lump`) is what the complete log would show
+/// there beyond the expected, so it is kept: a log of values spreads the values each one
+/// stands for evenly, and shows none of it. A complete log (`kept` 1) is judged as logged:
+/// `e`.
+pub fn judged_excess(e: f64, cells: f64, sigma: f64, lump: f64, kept: f64) -> f64 {
+    let kept = kept.clamp(0.0, 1.0);
+    if e <= 0.0 || kept >= 1.0 {
+        return e;
+    }
+    let thinned = 1.0 - kept;
+    let sampled = chance_excess(cells, thinned.sqrt() * sigma, thinned * lump);
+    let arrived = chance_excess(cells, kept.sqrt() * sigma, kept * lump);
+    (e - sampled).max(arrived)
+}
+
+/// `totals` judged against the chance of a log that kept a share `kept` of the requests
+/// (`squares`: Σ unit² of what made each): the mean `m` of `n` totals plus each excess over
+/// it judged by [`judged_excess`] without a lump term, as each window's busiest partition
+/// is. The busiest of 64 partitions of a sampled log is 2.4 σ over the mean by chance
+/// alone; shrunk by `1 − σ²/e²` it kept 83% of that, and a key that spreads perfectly
+/// looked 23% hot. An excess far beyond chance keeps all but that bound. Values at or
+/// below the mean are kept.
+pub fn net_of_chance(totals: &[f64], squares: &[f64], kept: f64) -> Vec<f64> {
     let n = totals.len().max(1) as f64;
     let mean = totals.iter().sum::<f64>() / n;
     (totals
@@ -202,7 +222,7 @@ pub fn net_of_chance(totals: &[f64], squares: &[f64]) -> Vec<f64> {
         if e <= 0.0 {
             return t;
         }
-        mean + (e - chance_excess(n, sq.sqrt(), 0.0)).max(0.0)
+        mean + judged_excess(e, n, sq.sqrt(), 0.0, kept)
     })
     .collect()
 }
@@ -261,17 +281,37 @@ mod tests {
     }
 
     #[test]
+    fn a_complete_log_is_judged_as_logged_and_a_sampled_one_as_the_complete_would_be() {
+        // Four partitions, an excess of 50 RU from units of up to 10 with Σ unit² = 900.
+        // Logged whole, nothing is chance: 50.
+        assert_eq!(judged_excess(50.0, 4.0, 30.0, 10.0, 1.0), 50.0);
+        // Kept at 1%: sampling's chance is b + sqrt(b² + 2 · 0.99 · 900 · ln 4), b = 9.9
+        // ln 4 / 3 = 4.57: 54.5, more than the excess; what all the traffic's arrivals give
+        // the busiest of four stays, σ² = 0.01 · 900, b = 0.01 · 10 · ln 4 / 3 = 0.046:
+        // 0.046 + sqrt(0.046² + 2 · 9 · ln 4) = 5.04.
+        let floor = judged_excess(50.0, 4.0, 30.0, 10.0, 0.01);
+        assert!((floor - 5.042).abs() < 0.01, "{floor}");
+        // An excess below it is raised to it: a log of values, whose values stand for
+        // others spread evenly, shows none of the arrivals' chance.
+        let raised = judged_excess(3.0, 4.0, 30.0, 10.0, 0.01);
+        assert!((raised - 5.042).abs() < 0.01, "{raised}");
+        // Far beyond chance, the excess less sampling's share: 200 − 54.48.
+        let hot = judged_excess(200.0, 4.0, 30.0, 10.0, 0.01);
+        assert!((hot - 145.52).abs() < 0.01, "{hot}");
+    }
+
+    #[test]
     fn chance_excess_is_shrunk_and_real_excess_kept() {
         // Four partitions of 100 RU, one of 110 from lumps of 10 (σ² = 11 · 100): chance,
         // so the mean, 102.5.
         let t = [100.0, 100.0, 100.0, 110.0];
         let sq = [1_000.0, 1_000.0, 1_000.0, 1_100.0];
-        let net = net_of_chance(&t, &sq);
+        let net = net_of_chance(&t, &sq, 0.0);
         assert!((net[3] - 102.5).abs() < 1e-9, "{net:?}");
         // 300 against a mean of 150: far beyond σ = 33.
         let t = [100.0, 100.0, 100.0, 300.0];
         let sq = [1_000.0, 1_000.0, 1_000.0, 1_100.0];
-        let net = net_of_chance(&t, &sq);
+        let net = net_of_chance(&t, &sq, 0.0);
         // Less sqrt(2 · 1,100 · ln 4) = 55.2 of chance: 150 + 150 − 55.2 = 244.8.
         let kept = 300.0 - (2.0 * 1_100.0 * 4f64.ln()).sqrt();
         assert!(

@@ -4,7 +4,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::load::{WindowLoad, chance_excess, net_of_chance, random_spread};
+use super::load::{WindowLoad, judged_excess, net_of_chance, random_spread};
 use super::outcome::{OpCharge, WorkloadStats};
 use super::peaks;
 use super::route::{self, Reach, RouteClass};
@@ -66,21 +66,21 @@ impl Need {
         self.logged == self.counts_logged
     }
 
-    fn charge(&mut self, idx: usize, ru: f64, parts: usize) {
-        let window = self.windows.len();
-        self.charge_in(window, idx, ru, parts);
-    }
-
     /// Charges `ru` to partition `idx` in window `window` (a move settled at the end is
     /// charged to the window it happened in).
     fn charge_in(&mut self, window: usize, idx: usize, ru: f64, parts: usize) {
+        let square = ru * ru / self.unit.max(1.0);
+        self.charge_square(window, idx, (ru, square), parts);
+    }
+
+    /// Charges `ru` to partition `idx` in window `window`, with `square` its Σ unit².
+    fn charge_square(&mut self, window: usize, idx: usize, (ru, square): (f64, f64), parts: usize) {
         if self.counts() {
             if self.window_parts.len() <= window {
                 self.window_parts.resize_with(window + 1, Default::default);
                 self.window_lump.resize(window + 1, 0.0);
             }
             let unit = self.unit.max(1.0);
-            let square = ru * ru / unit;
             self.window_lump[window] = self.window_lump[window].max(ru / unit);
             let (t, sq) = &mut self.window_parts[window];
             if t.len() < parts {
@@ -129,15 +129,16 @@ impl Need {
     /// Each window's need (partitions × its hottest partition's RU in the window), with
     /// `parts` partitions: against the whole log's shares as counted, and net of chance. A
     /// partition's RU in a window is judged against its share of the whole log's in that
-    /// window: only its excess beyond what chance gives the busiest of `P` partitions
-    /// counts, Bernstein's bound `b L / 3 + sqrt((b L / 3)² + 2 σ² L)` with `L = ln P`,
-    /// `σ²` the partition's own Σ unit² in the window (never less than the partitions'
-    /// mean, Σ unit² / P) and `b` the window's largest unit. It holds for
-    /// windows of few lines per partition too, whose busiest partition lies far in a
-    /// Poisson tail that `sqrt(2 L) σ` misses (1,200 sampled creates over 4,096 partitions
-    /// put 4 or 5 on one of them by chance, 14 to 17 times the mean). A hot spot the
-    /// log's totals show is kept; one that moves keeps its excess; a window's busiest
-    /// partition by the luck of its requests, which a window of any log has, is not billed.
+    /// window. A complete log is billed as logged: its busiest partition of a window is
+    /// what the traffic put there. A sampled log stands for the complete one: its excess
+    /// is less what its sampling gives the busiest of `P` partitions, and never less than
+    /// what the arrivals of all the traffic would give it (see [`judged_excess`]), by
+    /// Bernstein's bound `b L / 3 + sqrt((b L / 3)² + 2 σ² L)` with `L = ln P`, `σ²` the
+    /// partition's own Σ unit² in the window (never less than the partitions' mean, Σ
+    /// unit² / P), split between sampling and arrival, and `b` the window's largest unit.
+    /// It holds for windows of few lines per partition too, whose busiest partition lies
+    /// far in a Poisson tail that `sqrt(2 L) σ` misses (1,200 sampled creates over 4,096
+    /// partitions put 4 or 5 on one of them by chance, 14 to 17 times the mean).
     fn window_needs(judged: &Judged) -> (Vec<f64>, Vec<f64>) {
         let need = |windows: &[Vec<f64>]| -> Vec<f64> {
             (windows.iter())
@@ -165,24 +166,22 @@ impl Need {
         let none = (Vec::new(), Vec::new());
         let (t, sq) = self.window_parts.get(w).unwrap_or(&none);
         let total: f64 = t.iter().sum();
-        // The chance of a window is its requests' (when they arrive, and which a sampled
-        // log kept): a request sampled with probability `s` stands for `1 / s`, and
-        // `Σ (c / s)²` over the kept is the variance of both together (`(1 − s)` of it
-        // sampling's, `s` of it arrival's), the same for any grouping into lines.
+        // A request sampled with probability `s` stands for `1 / s`, and `Σ (c / s)²`
+        // over the kept is the variance of its arrival and its sampling together (`(1 −
+        // s)` of it sampling's, `s` of it arrival's), the same for any grouping into lines.
         let mean_sigma = (sq.iter().sum::<f64>() / p).sqrt();
         let lump = self.window_lump.get(w).copied().unwrap_or(0.0);
         (0..parts)
             .map(|i| {
                 let ru = t.get(i).copied().unwrap_or(0.0);
                 let expected = shares.get(i).copied().unwrap_or(0.0) * total;
+                if ru <= expected {
+                    return ru;
+                }
                 // Each partition by its own lines' variance: one that takes twice the mean
                 // load has twice the variance, and the average would take its luck for load.
-                let own = sq.get(i).copied().unwrap_or(0.0).sqrt();
-                let chance = chance_excess(p, own.max(mean_sigma), lump);
-                match ru > expected {
-                    true => expected + (ru - expected - chance).max(0.0),
-                    false => ru,
-                }
+                let own = sq.get(i).copied().unwrap_or(0.0).sqrt().max(mean_sigma);
+                expected + judged_excess(ru - expected, p, own, lump, self.kept())
             })
             .collect()
     }
@@ -208,8 +207,12 @@ impl Need {
     /// Whole-log `totals` net of the chance their requests' sampling gives them (`squares`:
     /// Σ unit², scaled by [`Need::noise`]).
     fn net(&self, totals: &[f64], squares: &[f64]) -> Vec<f64> {
-        let scaled: Vec<f64> = squares.iter().map(|q| q * self.noise).collect();
-        net_of_chance(totals, &scaled)
+        net_of_chance(totals, squares, self.kept())
+    }
+
+    /// The share of the requests the counted units kept (see [`Need::noise`]).
+    fn kept(&self) -> f64 {
+        1.0 - self.noise.clamp(0.0, 1.0)
     }
 
     /// The hottest partition's RU over the whole replay: as counted, and net of chance.
@@ -312,8 +315,8 @@ pub(super) struct Replayer<'a, 'c> {
     /// Each partition's share of the container's bytes, once asked for.
     shares: Option<Vec<f64>>,
     /// The open window's reads and writes of values logged whole that land on no partition
-    /// of their own (see [`Replayer::charge_value`]).
-    even: (f64, f64),
+    /// of their own (see [`Replayer::charge_value`]): their RU and Σ unit².
+    even: [(f64, f64); 2],
 }
 
 impl<'a, 'c> Replayer<'a, 'c> {
@@ -383,7 +386,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
             scratch: Scratch::default(),
             slices: start.slices,
             shares: None,
-            even: (0.0, 0.0),
+            even: [(0.0, 0.0); 2],
         }
     }
 }
@@ -541,39 +544,53 @@ impl Replayer<'_, '_> {
     }
 
     /// Charges `ru` of one key value on partition `idx`: its own share there, the rest
-    /// (the values it stands for) spread evenly when the window closes.
+    /// (the values it stands for) spread evenly when the window closes. Of a value that
+    /// stands for others, the variance of all the traffic's arrivals is the spread's: the
+    /// request's Σ unit², as though it had arrived `1 / share` times over the key space
+    /// (see [`super::load::judged_excess`]); its own share adds none.
     fn charge_value(&mut self, idx: usize, ru: f64) {
         let own = self.own_share();
-        self.charge(idx, ru * own);
-        let rest = ru * (1.0 - own);
-        match self.need.writing {
-            true => self.even.1 += rest,
-            false => self.even.0 += rest,
+        if own >= 1.0 {
+            self.charge(idx, ru);
+            return;
         }
+        self.charge_with(idx, ru * own, Some(0.0));
+        let even = &mut self.even[usize::from(self.need.writing)];
+        even.0 += ru * (1.0 - own);
+        even.1 += ru * ru / self.need.unit.max(1.0);
     }
 
     /// Spreads the window's even reads and writes over every partition.
     fn spread_even(&mut self) {
-        let (reads, writes) = std::mem::take(&mut self.even);
+        let even = std::mem::take(&mut self.even);
         let parts = self.container.partitions().len();
-        for (ru, writing) in [(reads, false), (writes, true)] {
+        for (writing, (ru, square)) in [false, true].into_iter().zip(even) {
             if ru <= 0.0 || parts == 0 {
                 continue;
             }
             self.need.writing = writing;
+            let p = parts as f64;
             for idx in 0..parts {
-                self.charge(idx, ru / parts as f64);
+                self.charge_with(idx, ru / p, Some(square / p));
             }
         }
         self.need.writing = false;
     }
 
     fn charge(&mut self, idx: usize, ru: f64) {
+        self.charge_with(idx, ru, None);
+    }
+
+    /// Charges `ru` on partition `idx`, with `square` its Σ unit² when it is not the
+    /// charge's own (`ru² / unit`).
+    fn charge_with(&mut self, idx: usize, ru: f64, square: Option<f64>) {
         self.charged = true;
         self.container.charge_partition(idx, ru);
         self.stats.ru += ru;
         let parts = self.container.partitions().len();
-        self.need.charge(idx, ru, parts);
+        let window = self.need.windows.len();
+        let square = square.unwrap_or(ru * ru / self.need.unit.max(1.0));
+        self.need.charge_square(window, idx, (ru, square), parts);
     }
 
     fn sample_creates(&mut self, slices: &Arrivals) {
@@ -1105,7 +1122,14 @@ fn single_point(reaches: &[Reach]) -> Option<Epk> {
 
 #[cfg(test)]
 mod tests {
-    use super::{Need, chance_excess};
+    use super::Need;
+    use crate::replay::load::chance_excess;
+
+    /// Charges `ru` to partition `idx` of `parts` in the open window.
+    fn charge(n: &mut Need, idx: usize, ru: f64, parts: usize) {
+        let window = n.windows.len();
+        n.charge_in(window, idx, ru, parts);
+    }
 
     /// Two windows of 8 partitions: in each, one partition takes a burst of 1,000 requests
     /// of 5 RU (partition 0, then 1), written `per_line` a line, and the others 40 each.
@@ -1117,11 +1141,11 @@ mod tests {
         for hot in 0..2 {
             n.unit = f64::from(per_line);
             for _ in 0..1_000 / per_line {
-                n.charge(hot, 5.0 * f64::from(per_line), 8);
+                charge(&mut n, hot, 5.0 * f64::from(per_line), 8);
             }
             n.unit = 1.0;
             for idx in (0..8).filter(|&i| i != hot) {
-                (0..40).for_each(|_| n.charge(idx, 5.0, 8));
+                (0..40).for_each(|_| charge(&mut n, idx, 5.0, 8));
             }
             n.close_window();
         }
