@@ -265,10 +265,16 @@ pub struct RuPrice {
     pub discount: f64,
 }
 
-/// `ru` rounded up to a multiple of `step`, past which it must go by more than
-/// [`STEP_SLACK`] of itself to need the next step.
+/// `ru` rounded up to a multiple of `step`.
 pub fn round_up(ru: f64, step: f64) -> f64 {
-    (ru * (1.0 - STEP_SLACK) / step).ceil().max(0.0) * step
+    (ru / step - 1e-9).ceil().max(0.0) * step
+}
+
+/// A key's need `ru` rounded up to a multiple of `step`, past which it must go by more
+/// than [`STEP_SLACK`] of itself to need the next step (the service's minimums are
+/// rounded exactly: see [`round_up`]).
+pub fn round_up_need(ru: f64, step: f64) -> f64 {
+    round_up(ru * (1.0 - STEP_SLACK), step)
 }
 
 /// How far past a step a need may go and still be served at it: 0.1%, finer than the
@@ -301,7 +307,7 @@ impl ThroughputBilling for Manual {
     }
 
     fn provision(&self, ru: f64, storage_bytes: u64) -> f64 {
-        round_up(ru.max(self.min_ru(storage_bytes)), MANUAL_STEP)
+        round_up_need(ru, MANUAL_STEP).max(round_up(self.min_ru(storage_bytes), MANUAL_STEP))
     }
 
     /// A hundredth of the highest ever provisioned.
@@ -340,7 +346,7 @@ impl ThroughputBilling for Autoscale {
     }
 
     fn provision(&self, ru: f64, storage_bytes: u64) -> f64 {
-        round_up(ru.max(self.min_ru(storage_bytes)), AUTOSCALE_STEP)
+        round_up_need(ru, AUTOSCALE_STEP).max(round_up(self.min_ru(storage_bytes), AUTOSCALE_STEP))
     }
 
     /// A tenth of the highest maximum ever set, in the maximum's steps.
@@ -538,6 +544,8 @@ mod tests {
         assert_eq!(a.provision(6_007.0, GB), 7_000.0);
         assert_eq!(Manual.provision(1_000.9, GB), 1_000.0);
         assert_eq!(Manual.provision(1_001.1, GB), 1_100.0);
+        // The minimums are the service's: 100.09 GB needs an autoscale maximum of 2,000.
+        assert_eq!(a.provision(10.0, 100_090 * GB / 1_000), 2_000.0);
         assert_eq!(a.provision(10.0, 1_000 * GB), 10_000.0);
         // An idle 1 TB autoscale container: 1,000 RU/s an hour, 87.60 USD a month a region.
         assert_eq!(a.least_billed(1_000 * GB), 1_000.0);

@@ -183,48 +183,67 @@ impl WindowLoad {
     }
 }
 
-/// An excess `e` of one of `cells` loads over what it was expected to carry, judged
-/// against chance for a log that kept a share `kept` of the requests, each on its own
-/// (`sigma²`: Σ unit² of what made the load; `lump`: its largest unit). A sampled log
-/// stands for the complete one: the most its sampling gives the busiest of the cells
-/// (`(1 − kept) σ²`, units of up to `(1 − kept) lump` beyond their mean, see
-/// [`chance_excess`]) is taken out, and what the arrivals of all the traffic give it by
-/// the same bound (`kept σ²`, units of `kept lump`) is what the complete log would show
-/// there beyond the expected, so it is kept: a log of values spreads the values each one
-/// stands for evenly, and shows none of it. A complete log (`kept` 1) is judged as logged:
-/// `e`.
-pub fn judged_excess(e: f64, cells: f64, sigma: f64, lump: f64, kept: f64) -> f64 {
+/// Excesses `e[i]` of `n` loads over what each was expected to carry, judged against
+/// chance for a log that kept a share `kept` of the requests (`sigma[i]²`: Σ unit² of
+/// what made load `i`; `lump`: the largest unit). A sampled log stands for the complete
+/// one: each excess is less the most its sampling gives the busiest of the `n`
+/// (`(1 − kept) σ²`, units of up to `(1 − kept) lump`, see [`chance_excess`]), but keeps
+/// what the arrivals of all the traffic give the busiest by the same bound (`kept σ²`,
+/// units of `kept lump`), which the complete log would show. A log whose loads show
+/// their arrivals (`shown`: a log of requests) keeps it of each excess, never more than
+/// the excess itself; a log of values spreads the values each logged one stands for
+/// evenly and shows none, so its busiest load is raised to it. A complete log (`kept` 1)
+/// is judged as logged. Excesses at or below 0 are kept.
+pub fn judged_excesses(e: &[f64], sigma: &[f64], lump: f64, kept: f64, shown: bool) -> Vec<f64> {
     let kept = kept.clamp(0.0, 1.0);
-    if e <= 0.0 || kept >= 1.0 {
-        return e;
+    if kept >= 1.0 {
+        return e.to_vec();
     }
+    let n = e.len() as f64;
     let thinned = 1.0 - kept;
-    let sampled = chance_excess(cells, thinned.sqrt() * sigma, thinned * lump);
-    let arrived = chance_excess(cells, kept.sqrt() * sigma, kept * lump);
-    (e - sampled).max(arrived)
+    let arrived = |s: f64| chance_excess(n, kept.sqrt() * s, kept * lump);
+    let mut out: Vec<f64> = (e.iter().zip(sigma))
+        .map(|(&e, &s)| {
+            if e <= 0.0 {
+                return e;
+            }
+            let net = (e - chance_excess(n, thinned.sqrt() * s, thinned * lump)).max(0.0);
+            match shown {
+                true => net.max(arrived(s).min(e)),
+                false => net,
+            }
+        })
+        .collect();
+    let busiest = (0..e.len())
+        .filter(|&i| e[i] > 0.0)
+        .max_by(|&a, &b| e[a].total_cmp(&e[b]).then(b.cmp(&a)));
+    if let (false, Some(i)) = (shown, busiest) {
+        out[i] = out[i].max(arrived(sigma[i]));
+    }
+    out
 }
 
 /// `totals` judged against the chance of a log that kept a share `kept` of the requests
 /// (`squares`: Σ unit² of what made each): the mean `m` of `n` totals plus each excess over
-/// it judged by [`judged_excess`] without a lump term, as each window's busiest partition
-/// is. The busiest of 64 partitions of a sampled log is 2.4 σ over the mean by chance
-/// alone; shrunk by `1 − σ²/e²` it kept 83% of that, and a key that spreads perfectly
-/// looked 23% hot. An excess far beyond chance keeps all but that bound. Values at or
-/// below the mean are kept.
-pub fn net_of_chance(totals: &[f64], squares: &[f64], kept: f64) -> Vec<f64> {
+/// it judged by [`judged_excesses`] without a lump term, as each window's partitions are.
+/// The busiest of 64 partitions of a sampled log is 2.4 σ over the mean by chance alone;
+/// shrunk by `1 − σ²/e²` it kept 83% of that, and a key that spreads perfectly looked 23%
+/// hot. An excess far beyond chance keeps all but the sampling's bound. Values at or below
+/// the mean are kept.
+pub fn net_of_chance(totals: &[f64], squares: &[f64], kept: f64, shown: bool) -> Vec<f64> {
     let n = totals.len().max(1) as f64;
     let mean = totals.iter().sum::<f64>() / n;
-    (totals
-        .iter()
-        .zip(squares.iter().chain(std::iter::repeat(&0.0))))
-    .map(|(&t, &sq)| {
-        let e = t - mean;
-        if e <= 0.0 {
-            return t;
-        }
-        mean + judged_excess(e, n, sq.sqrt(), 0.0, kept)
-    })
-    .collect()
+    let e: Vec<f64> = totals.iter().map(|t| t - mean).collect();
+    let sigma: Vec<f64> = (0..totals.len())
+        .map(|i| squares.get(i).copied().unwrap_or(0.0).sqrt())
+        .collect();
+    (judged_excesses(&e, &sigma, 0.0, kept, shown).iter())
+        .zip(totals)
+        .map(|(&j, &t)| match t > mean {
+            true => mean + j,
+            false => t,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -282,22 +301,32 @@ mod tests {
 
     #[test]
     fn a_complete_log_is_judged_as_logged_and_a_sampled_one_as_the_complete_would_be() {
-        // Four partitions, an excess of 50 RU from units of up to 10 with Σ unit² = 900.
-        // Logged whole, nothing is chance: 50.
-        assert_eq!(judged_excess(50.0, 4.0, 30.0, 10.0, 1.0), 50.0);
+        // Four partitions with Σ unit² = 900 each (units of up to 10); excesses of 50, 3, 0
+        // and −53. Logged whole, nothing is chance.
+        let e = [50.0, 3.0, 0.0, -53.0];
+        let sigma = [30.0; 4];
+        assert_eq!(judged_excesses(&e, &sigma, 10.0, 1.0, true), e.to_vec());
         // Kept at 1%: sampling's chance is b + sqrt(b² + 2 · 0.99 · 900 · ln 4), b = 9.9
-        // ln 4 / 3 = 4.57: 54.5, more than the excess; what all the traffic's arrivals give
-        // the busiest of four stays, σ² = 0.01 · 900, b = 0.01 · 10 · ln 4 / 3 = 0.046:
-        // 0.046 + sqrt(0.046² + 2 · 9 · ln 4) = 5.04.
-        let floor = judged_excess(50.0, 4.0, 30.0, 10.0, 0.01);
-        assert!((floor - 5.042).abs() < 0.01, "{floor}");
-        // An excess below it is raised to it: a log of values, whose values stand for
-        // others spread evenly, shows none of the arrivals' chance.
-        let raised = judged_excess(3.0, 4.0, 30.0, 10.0, 0.01);
-        assert!((raised - 5.042).abs() < 0.01, "{raised}");
+        // ln 4 / 3 = 4.57: 54.5, more than either excess. What all the traffic's arrivals
+        // give the busiest of four (σ² = 0.01 · 900, b = 0.01 · 10 · ln 4 / 3 = 0.046:
+        // 0.046 + sqrt(0.046² + 2 · 9 · ln 4) = 5.04) is kept of each excess, no higher
+        // than the 50 it shows; each excess keeps that much of itself.
+        let j = judged_excesses(&e, &sigma, 10.0, 0.01, true);
+        assert!((j[0] - 5.042).abs() < 0.01, "{j:?}");
+        assert_eq!(&j[1..], &[3.0, 0.0, -53.0]);
+        // A log of values shows none of them: its busiest alone is raised to it.
+        let spread = judged_excesses(&e, &sigma, 10.0, 0.01, false);
+        assert!((spread[0] - 5.042).abs() < 0.01, "{spread:?}");
+        assert_eq!(&spread[1..], &[0.0, 0.0, -53.0]);
+        let spread = judged_excesses(&[3.0, 1.0], &[30.0; 2], 10.0, 0.01, false);
+        assert!(spread[0] > 3.0 && spread[1] == 0.0, "{spread:?}");
         // Far beyond chance, the excess less sampling's share: 200 − 54.48.
-        let hot = judged_excess(200.0, 4.0, 30.0, 10.0, 0.01);
-        assert!((hot - 145.52).abs() < 0.01, "{hot}");
+        let hot = judged_excesses(&[200.0, 0.0, 0.0, 0.0], &sigma, 10.0, 0.01, true);
+        assert!((hot[0] - 145.52).abs() < 0.01, "{hot:?}");
+        // A log a hair below complete bills as the complete one: nothing to take out, and
+        // the floor no higher than what it shows.
+        let near = judged_excesses(&e, &sigma, 10.0, 0.999, true);
+        assert!((near[0] - 50.0).abs() < 2.5 && near[0] <= 50.0, "{near:?}");
     }
 
     #[test]
@@ -306,12 +335,12 @@ mod tests {
         // so the mean, 102.5.
         let t = [100.0, 100.0, 100.0, 110.0];
         let sq = [1_000.0, 1_000.0, 1_000.0, 1_100.0];
-        let net = net_of_chance(&t, &sq, 0.0);
+        let net = net_of_chance(&t, &sq, 0.0, true);
         assert!((net[3] - 102.5).abs() < 1e-9, "{net:?}");
         // 300 against a mean of 150: far beyond σ = 33.
         let t = [100.0, 100.0, 100.0, 300.0];
         let sq = [1_000.0, 1_000.0, 1_000.0, 1_100.0];
-        let net = net_of_chance(&t, &sq, 0.0);
+        let net = net_of_chance(&t, &sq, 0.0, true);
         // Less sqrt(2 · 1,100 · ln 4) = 55.2 of chance: 150 + 150 − 55.2 = 244.8.
         let kept = 300.0 - (2.0 * 1_100.0 * 4f64.ln()).sqrt();
         assert!(

@@ -4,7 +4,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::load::{WindowLoad, judged_excess, net_of_chance, random_spread};
+use super::load::{WindowLoad, judged_excesses, net_of_chance, random_spread};
 use super::outcome::{OpCharge, WorkloadStats};
 use super::peaks;
 use super::route::{self, Reach, RouteClass};
@@ -33,7 +33,7 @@ struct Need {
     /// RU per partition over the whole replay.
     totals: Vec<f64>,
     /// Σ unit² per partition over the units its RU came in (see [`Need::unit`]): the
-    /// variance sampling gives its total, before [`Need::noise`].
+    /// variance its sampling and its arrivals give its total together (see [`Need::noise`]).
     squares: Vec<f64>,
     /// RU of writes per partition, and their Σ unit².
     writes: (Vec<f64>, Vec<f64>),
@@ -59,6 +59,9 @@ struct Need {
     /// The variance of `n` units of `c` each is `n c²`, not `(n c)²`: how the log groups
     /// its requests into lines moves no bill.
     unit: f64,
+    /// Whether the log is of values that stand for others spread evenly (see
+    /// [`Replayer::charge_value`]).
+    spread: bool,
 }
 
 impl Need {
@@ -69,19 +72,25 @@ impl Need {
     /// Charges `ru` to partition `idx` in window `window` (a move settled at the end is
     /// charged to the window it happened in).
     fn charge_in(&mut self, window: usize, idx: usize, ru: f64, parts: usize) {
-        let square = ru * ru / self.unit.max(1.0);
-        self.charge_square(window, idx, (ru, square), parts);
+        let unit = self.unit.max(1.0);
+        self.charge_units(window, idx, (ru, ru * ru / unit, ru / unit), parts);
     }
 
-    /// Charges `ru` to partition `idx` in window `window`, with `square` its Σ unit².
-    fn charge_square(&mut self, window: usize, idx: usize, (ru, square): (f64, f64), parts: usize) {
+    /// Charges `ru` to partition `idx` in window `window`, made of units whose Σ unit² is
+    /// `square` and the largest `lump`.
+    fn charge_units(
+        &mut self,
+        window: usize,
+        idx: usize,
+        (ru, square, lump): (f64, f64, f64),
+        parts: usize,
+    ) {
         if self.counts() {
             if self.window_parts.len() <= window {
                 self.window_parts.resize_with(window + 1, Default::default);
                 self.window_lump.resize(window + 1, 0.0);
             }
-            let unit = self.unit.max(1.0);
-            self.window_lump[window] = self.window_lump[window].max(ru / unit);
+            self.window_lump[window] = self.window_lump[window].max(lump);
             let (t, sq) = &mut self.window_parts[window];
             if t.len() < parts {
                 t.resize(parts, 0.0);
@@ -132,7 +141,7 @@ impl Need {
     /// window. A complete log is billed as logged: its busiest partition of a window is
     /// what the traffic put there. A sampled log stands for the complete one: its excess
     /// is less what its sampling gives the busiest of `P` partitions, and never less than
-    /// what the arrivals of all the traffic would give it (see [`judged_excess`]), by
+    /// what the arrivals of all the traffic would give it (see [`judged_excesses`]), by
     /// Bernstein's bound `b L / 3 + sqrt((b L / 3)² + 2 σ² L)` with `L = ln P`, `σ²` the
     /// partition's own Σ unit² in the window (never less than the partitions' mean, Σ
     /// unit² / P), split between sampling and arrival, and `b` the window's largest unit.
@@ -171,17 +180,19 @@ impl Need {
         // s)` of it sampling's, `s` of it arrival's), the same for any grouping into lines.
         let mean_sigma = (sq.iter().sum::<f64>() / p).sqrt();
         let lump = self.window_lump.get(w).copied().unwrap_or(0.0);
+        let get = |v: &[f64], i: usize| v.get(i).copied().unwrap_or(0.0);
+        let expected: Vec<f64> = (0..parts).map(|i| get(shares, i) * total).collect();
+        let excess: Vec<f64> = (0..parts).map(|i| get(t, i) - expected[i]).collect();
+        // Each partition by its own lines' variance: one that takes twice the mean load has
+        // twice the variance, and the average would take its luck for load.
+        let sigma: Vec<f64> = (0..parts)
+            .map(|i| get(sq, i).sqrt().max(mean_sigma))
+            .collect();
+        let judged = judged_excesses(&excess, &sigma, lump, self.kept(), self.shown());
         (0..parts)
-            .map(|i| {
-                let ru = t.get(i).copied().unwrap_or(0.0);
-                let expected = shares.get(i).copied().unwrap_or(0.0) * total;
-                if ru <= expected {
-                    return ru;
-                }
-                // Each partition by its own lines' variance: one that takes twice the mean
-                // load has twice the variance, and the average would take its luck for load.
-                let own = sq.get(i).copied().unwrap_or(0.0).sqrt().max(mean_sigma);
-                expected + judged_excess(ru - expected, p, own, lump, self.kept())
+            .map(|i| match excess[i] > 0.0 {
+                true => expected[i] + judged[i],
+                false => get(t, i),
             })
             .collect()
     }
@@ -204,10 +215,17 @@ impl Need {
         ]
     }
 
-    /// Whole-log `totals` net of the chance their requests' sampling gives them (`squares`:
-    /// Σ unit², scaled by [`Need::noise`]).
+    /// Whole-log `totals` judged against the chance of the log's sampling (`squares`: Σ
+    /// unit²; see [`net_of_chance`]).
     fn net(&self, totals: &[f64], squares: &[f64]) -> Vec<f64> {
-        net_of_chance(totals, squares, self.kept())
+        net_of_chance(totals, squares, self.kept(), self.shown())
+    }
+
+    /// Whether the counted loads show the arrivals of their requests: all but the logged
+    /// loads of a log of values, whose values stand for others spread evenly (see
+    /// [`Need::spread`]).
+    fn shown(&self) -> bool {
+        !(self.spread && self.counts_logged)
     }
 
     /// The share of the requests the counted units kept (see [`Need::noise`]).
@@ -315,8 +333,11 @@ pub(super) struct Replayer<'a, 'c> {
     /// Each partition's share of the container's bytes, once asked for.
     shares: Option<Vec<f64>>,
     /// The open window's reads and writes of values logged whole that land on no partition
-    /// of their own (see [`Replayer::charge_value`]): their RU and Σ unit².
-    even: [(f64, f64); 2],
+    /// of their own (see [`Replayer::charge_value`]): their RU, Σ request² and largest
+    /// request.
+    even: [(f64, f64, f64); 2],
+    /// The requests of the line being replayed (its `count`).
+    requests: f64,
 }
 
 impl<'a, 'c> Replayer<'a, 'c> {
@@ -375,6 +396,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 counts_logged: logged,
                 // The sample's creates stand for the container's writes when no logged
                 // operation counts: a sample of them.
+                spread: subject.exact_values.is_some_and(|s| s < 1.0),
                 noise: match logged {
                     true => 1.0 - super::kept_share(subject, log),
                     false => 1.0 - sample.share.clamp(0.0, 1.0),
@@ -386,7 +408,8 @@ impl<'a, 'c> Replayer<'a, 'c> {
             scratch: Scratch::default(),
             slices: start.slices,
             shares: None,
-            even: [(0.0, 0.0); 2],
+            even: [(0.0, 0.0, 0.0); 2],
+            requests: 1.0,
         }
     }
 }
@@ -545,33 +568,35 @@ impl Replayer<'_, '_> {
 
     /// Charges `ru` of one key value on partition `idx`: its own share there, the rest
     /// (the values it stands for) spread evenly when the window closes. Of a value that
-    /// stands for others, the variance of all the traffic's arrivals is the spread's: the
-    /// request's Σ unit², as though it had arrived `1 / share` times over the key space
-    /// (see [`super::load::judged_excess`]); its own share adds none.
+    /// stands for others, the variance of all the traffic's arrivals is the spread's: each
+    /// request of the line a unit, as though it had arrived `1 / share` times over the key
+    /// space (see [`super::load::judged_excesses`]); its own share adds none.
     fn charge_value(&mut self, idx: usize, ru: f64) {
         let own = self.own_share();
         if own >= 1.0 {
             self.charge(idx, ru);
             return;
         }
-        self.charge_with(idx, ru * own, Some(0.0));
+        let request = ru / self.requests.max(1.0);
+        self.charge_with(idx, ru * own, Some((0.0, request * own)));
         let even = &mut self.even[usize::from(self.need.writing)];
         even.0 += ru * (1.0 - own);
-        even.1 += ru * ru / self.need.unit.max(1.0);
+        even.1 += ru * request;
+        even.2 = even.2.max(request);
     }
 
     /// Spreads the window's even reads and writes over every partition.
     fn spread_even(&mut self) {
         let even = std::mem::take(&mut self.even);
         let parts = self.container.partitions().len();
-        for (writing, (ru, square)) in [false, true].into_iter().zip(even) {
+        for (writing, (ru, square, lump)) in [false, true].into_iter().zip(even) {
             if ru <= 0.0 || parts == 0 {
                 continue;
             }
             self.need.writing = writing;
             let p = parts as f64;
             for idx in 0..parts {
-                self.charge_with(idx, ru / p, Some(square / p));
+                self.charge_with(idx, ru / p, Some((square / p, lump)));
             }
         }
         self.need.writing = false;
@@ -581,16 +606,18 @@ impl Replayer<'_, '_> {
         self.charge_with(idx, ru, None);
     }
 
-    /// Charges `ru` on partition `idx`, with `square` its Σ unit² when it is not the
-    /// charge's own (`ru² / unit`).
-    fn charge_with(&mut self, idx: usize, ru: f64, square: Option<f64>) {
+    /// Charges `ru` on partition `idx`, with `units` its Σ unit² and largest unit when
+    /// they are not the charge's own (`ru² / unit`, `ru / unit`).
+    fn charge_with(&mut self, idx: usize, ru: f64, units: Option<(f64, f64)>) {
         self.charged = true;
         self.container.charge_partition(idx, ru);
         self.stats.ru += ru;
         let parts = self.container.partitions().len();
         let window = self.need.windows.len();
-        let square = square.unwrap_or(ru * ru / self.need.unit.max(1.0));
-        self.need.charge_square(window, idx, (ru, square), parts);
+        let unit = self.need.unit.max(1.0);
+        let (square, lump) = units.unwrap_or((ru * ru / unit, ru / unit));
+        self.need
+            .charge_units(window, idx, (ru, square, lump), parts);
     }
 
     fn sample_creates(&mut self, slices: &Arrivals) {
@@ -623,6 +650,7 @@ impl Replayer<'_, '_> {
     fn operation(&mut self, op: &Operation) {
         let n = op.count;
         self.need.unit = self.units(n);
+        self.requests = n as f64;
         match &op.kind {
             OpKind::Batch(ops) => self.batch(ops, op),
             kind if kind.is_read() => self.read(kind, op.ru.map(|r| (r, op.visits)), n),
