@@ -635,17 +635,18 @@ fn a_bill_is_the_same_however_the_log_groups_its_requests_into_lines() {
         "--throughput",
         "400",
     ];
-    let figures = |share: &str| -> Vec<[f64; 2]> {
+    let figures = |share: &[&str]| -> Vec<[f64; 2]> {
         [1u64, 10, 1_000]
             .iter()
             .map(|&per_line| {
                 let (docs, log) = bursts(&dir, per_line);
                 let mut args = keys.to_vec();
-                args.extend(["--log-share", share]);
+                args.extend(["--log-share"]);
+                args.extend(share);
                 let r = analyze(&docs, &log, &args);
                 let c = candidate(&r, "/userId");
                 let load = c["cost"]["load_ru"].as_f64().unwrap();
-                if share == "1" {
+                if share == ["1"] {
                     // Each 20-second window holds one burst, all of it on the partition of
                     // its user. A complete log is billed as logged: the key needs
                     // partitions × the burst's RU over 20 seconds, with nothing taken off
@@ -663,17 +664,81 @@ fn a_bill_is_the_same_however_the_log_groups_its_requests_into_lines() {
             })
             .collect()
     };
-    for share in ["1", "0.5"] {
+    // A log of a share of the values keeps each value's requests whole: there too the
+    // grouping moves nothing.
+    for share in [&["1"][..], &["0.5"], &["0.5", "--log-kind", "values"]] {
         let f = figures(share);
         for (i, key) in ["/userId", "/sessionId"].iter().enumerate() {
             for g in &f[1..] {
                 assert!(
                     (g[i] / f[0][i] - 1.0).abs() <= 0.02,
-                    "{key} at --log-share {share}: one a line {}, grouped {}",
+                    "{key} at --log-share {share:?}: one a line {}, grouped {}",
                     f[0][i],
                     g[i]
                 );
             }
         }
     }
+}
+
+/// 4,000 sessions, and a log of 30 of them each patched 400 times at one instant within ten
+/// minutes, written 400 lines of one request (`per_line` 1) or one line of `count` 400.
+fn session_bursts(dir: &std::path::Path, per_line: u64) -> (String, String) {
+    let mut docs = String::new();
+    for i in 0..4_000u64 {
+        writeln!(
+            docs,
+            r#"{{"id":"s{i:05}","k":"s{i:05}","pad":"{}"}}"#,
+            "x".repeat(300)
+        )
+        .unwrap();
+    }
+    let mut log = String::new();
+    let mut x = 0x2545_F491_4F6C_DD1Du64;
+    for _ in 0..30 {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        let (s, t) = (x % 4_000, (x >> 32) % 600);
+        for _ in 0..400 / per_line {
+            writeln!(
+                log,
+                r#"{{"op":"patch","id":"s{s:05}","known":{{"/k":"s{s:05}"}},"ts":"{}","count":{per_line}}}"#,
+                at(t)
+            )
+            .unwrap();
+        }
+    }
+    let name = format!("session-bursts-{per_line}.ndjson");
+    (write(dir, "docs.ndjson", &docs), write(dir, &name, &log))
+}
+
+#[test]
+fn a_log_of_values_bills_the_same_however_its_lines_group_a_values_requests() {
+    // A log of half the values kept each session whole: its unit is the session, however
+    // its 400 requests were written. Counted a line at a time, the same requests billed
+    // 1,969 RU/s one a line and 1,807 as one line.
+    let dir = scratch("advice_value_grouping");
+    let load = |per_line: u64| {
+        let (docs, log) = session_bursts(&dir, per_line);
+        let args = [
+            "--key",
+            "/k",
+            "--log-share",
+            "0.5",
+            "--log-kind",
+            "values",
+            "--sample",
+            "snapshot",
+            "--target-storage",
+            "200GB",
+        ];
+        let r = analyze(&docs, &log, &args);
+        candidate(&r, "/k")["cost"]["load_ru"].as_f64().unwrap()
+    };
+    let (one, grouped) = (load(1), load(400));
+    assert!(
+        (grouped / one - 1.0).abs() <= 0.02,
+        "one a line {one} RU/s, grouped {grouped}"
+    );
 }

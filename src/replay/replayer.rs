@@ -62,6 +62,9 @@ struct Need {
     /// Whether the log is of values that stand for others spread evenly (see
     /// [`Replayer::charge_value`]).
     spread: bool,
+    /// Of a log of values, each value's ideal RU in the open window (see
+    /// [`Need::ideal_of`]).
+    window_values: FxHashMap<u64, f64>,
 }
 
 impl Need {
@@ -117,14 +120,28 @@ impl Need {
     }
 
     fn ideal(&mut self, ru: f64) {
-        if self.counts() {
-            self.ideal_total += ru;
-            self.window_ideal.0 += ru;
-            self.window_ideal.1 += ru * ru / self.unit.max(1.0);
+        self.ideal_of(ru, None);
+    }
+
+    /// Adds `ru` to the ideal key's, of the key value `value` when one is known. A log of
+    /// values kept or dropped each value whole: its window's variance is the sum of each
+    /// value's RU squared, however its requests were written into lines.
+    fn ideal_of(&mut self, ru: f64, value: Option<u64>) {
+        if !self.counts() {
+            return;
+        }
+        self.ideal_total += ru;
+        self.window_ideal.0 += ru;
+        match value.filter(|_| self.spread && self.counts_logged) {
+            Some(v) => *self.window_values.entry(v).or_default() += ru,
+            None => self.window_ideal.1 += ru * ru / self.unit.max(1.0),
         }
     }
 
     fn close_window(&mut self) {
+        let mut values: Vec<f64> = self.window_values.drain().map(|(_, ru)| ru).collect();
+        values.sort_by(f64::total_cmp);
+        self.window_ideal.1 += values.iter().map(|ru| ru * ru).sum::<f64>();
         self.windows.push(std::mem::take(&mut self.window_ideal));
     }
 
@@ -708,7 +725,11 @@ impl Replayer<'_, '_> {
         let visits = n_visits.max(1) as f64;
         let single = single * n as f64;
         // Never more than it was charged (an observed charge may be below the model's).
-        self.need.ideal(single.min(each * visits));
+        let value = match reaches.as_slice() {
+            [Reach::Point(e)] => Some(self.value_key(e)),
+            _ => None,
+        };
+        self.need.ideal_of(single.min(each * visits), value);
         self.stats.read_ru += each * visits;
         // Fan-out by its cost: a read that visits every partition, whether the key gives it
         // no value or too many (every suffix of a random suffix).
@@ -844,7 +865,8 @@ impl Replayer<'_, '_> {
             _ => None,
         };
         let ru = observed.unwrap_or(model) * n as f64;
-        self.need.ideal(ru);
+        let value = epk.as_ref().map(|e| self.value_key(e));
+        self.need.ideal_of(ru, value);
         if epk.is_none() && self.unknown_value(kind) {
             // Its key value is not in the log: placed as the sample's documents lie, and
             // no evidence of how writes of a moment spread.
