@@ -259,7 +259,7 @@ pub fn kinds(sample: Option<SampleKind>, log: Option<LogKind>, e: &Evidence) -> 
 /// Why a log is of values by [`kept_whole`], with its figures.
 fn kept_together_why((touched, together, kept): (u64, u64, f64)) -> String {
     format!(
-        "of the {touched} items it reads or writes again, it creates {together}, where a share {kept} of the requests would keep about {:.0} creates with them, so it keeps each item's requests together (a key whose values hold one item each is logged whole; a coarser one, a share of its requests)",
+        "of the {touched} items it reads or writes again, it creates {together}, where a share {kept} of the requests would have kept the create of {:.1} of them at most, so it keeps each item's requests together (a key whose values hold one item each is logged whole; a coarser one, a share of its requests)",
         kept * touched as f64
     )
 }
@@ -397,7 +397,11 @@ mod tests {
         let e = Evidence { span: None, ..e };
         let k = kinds(None, None, &e);
         assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Values));
-        assert!(k.log_why.contains("about 27 creates"), "{}", k.log_why);
+        assert!(
+            k.log_why.contains("the create of 26.7 of them"),
+            "{}",
+            k.log_why
+        );
         assert!(k.log_why.contains("one item each"), "{}", k.log_why);
         // Requests kept on their own keep at most 26.7 creates with them (were all 2,666
         // created in the log's span): the bar is twice that, 53.3, beyond 26.7 + 3 ×
