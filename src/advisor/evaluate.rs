@@ -187,6 +187,7 @@ fn subject<'a>(
         layout: candidate.layout.as_deref(),
         log_share: ctx.log_share,
         exact_values: None,
+        items_whole: ctx.kinds.log == LogKind::Values && ctx.log_share < 1.0,
     }
 }
 

@@ -274,7 +274,12 @@ pub fn round_up(ru: f64, step: f64) -> f64 {
 /// than [`STEP_SLACK`] of itself to need the next step (the service's minimums are
 /// rounded exactly: see [`round_up`]).
 pub fn round_up_need(ru: f64, step: f64) -> f64 {
-    round_up(ru * (1.0 - STEP_SLACK), step)
+    let up = round_up(ru, step);
+    let below = up - step;
+    match below > 0.0 && ru <= below * (1.0 + STEP_SLACK) {
+        true => below,
+        false => up,
+    }
 }
 
 /// How far past a step a need may go and still be served at it: 0.1%, finer than the
@@ -310,9 +315,9 @@ impl ThroughputBilling for Manual {
         round_up_need(ru, MANUAL_STEP).max(round_up(self.min_ru(storage_bytes), MANUAL_STEP))
     }
 
-    /// A hundredth of the highest ever provisioned.
+    /// A hundredth of the highest ever provisioned, in steps of 100.
     fn history_min(&self, highest: f64) -> f64 {
-        highest / 100.0
+        round_up(highest / 100.0, MANUAL_STEP)
     }
 
     fn billed_ru(&self, _demand: &Demand, provisioned: f64, regions: u32) -> f64 {
@@ -528,6 +533,7 @@ mod tests {
         // maximum, in its steps of 1,000; serverless has no history.
         assert_eq!(Manual.history_min(100_000.0), 1_000.0);
         assert_eq!(Manual.history_min(20_000.0), 200.0);
+        assert_eq!(Manual.history_min(100_100.0), 1_100.0);
         assert_eq!(Autoscale::default().history_min(100_000.0), 10_000.0);
         assert_eq!(Autoscale::default().history_min(15_000.0), 2_000.0);
         assert_eq!(Serverless.history_min(1e6), 0.0);
@@ -544,6 +550,11 @@ mod tests {
         assert_eq!(a.provision(6_007.0, GB), 7_000.0);
         assert_eq!(Manual.provision(1_000.9, GB), 1_000.0);
         assert_eq!(Manual.provision(1_001.1, GB), 1_100.0);
+        // A need on a step is that step, however large.
+        assert_eq!(Manual.provision(100_000.0, GB), 100_000.0);
+        assert_eq!(Manual.provision(100_050.0, GB), 100_000.0);
+        assert_eq!(Manual.provision(100_150.0, GB), 100_100.0);
+        assert_eq!(Manual.provision(2_003.0, GB), 2_100.0);
         // The minimums are the service's: 100.09 GB needs an autoscale maximum of 2,000.
         assert_eq!(a.provision(10.0, 100_090 * GB / 1_000), 2_000.0);
         assert_eq!(a.provision(10.0, 1_000 * GB), 10_000.0);

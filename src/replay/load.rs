@@ -192,8 +192,9 @@ impl WindowLoad {
 /// units of `kept lump`), which the complete log would show. A log whose loads show
 /// their arrivals (`shown`: a log of requests) keeps it of each excess, never more than
 /// the excess itself; a log of values spreads the values each logged one stands for
-/// evenly and shows none, so its busiest load is raised to it. A complete log (`kept` 1)
-/// is judged as logged. Excesses at or below 0 are kept.
+/// evenly and shows none, so its busiest load is raised to it (the first of equals, so that
+/// an excess of nothing is raised as a tiny one is). A complete log (`kept` 1) is judged as
+/// logged. Excesses below 0 are kept.
 pub fn judged_excesses(e: &[f64], sigma: &[f64], lump: f64, kept: f64, shown: bool) -> Vec<f64> {
     let kept = kept.clamp(0.0, 1.0);
     if kept >= 1.0 {
@@ -215,7 +216,7 @@ pub fn judged_excesses(e: &[f64], sigma: &[f64], lump: f64, kept: f64, shown: bo
         })
         .collect();
     let busiest = (0..e.len())
-        .filter(|&i| e[i] > 0.0)
+        .filter(|&i| e[i] >= 0.0)
         .max_by(|&a, &b| e[a].total_cmp(&e[b]).then(b.cmp(&a)));
     if let (false, Some(i)) = (shown, busiest) {
         out[i] = out[i].max(arrived(sigma[i]));
@@ -239,7 +240,7 @@ pub fn net_of_chance(totals: &[f64], squares: &[f64], kept: f64, shown: bool) ->
         .collect();
     (judged_excesses(&e, &sigma, 0.0, kept, shown).iter())
         .zip(totals)
-        .map(|(&j, &t)| match t > mean {
+        .map(|(&j, &t)| match t >= mean {
             true => mean + j,
             false => t,
         })

@@ -62,8 +62,9 @@ struct Need {
     /// Whether the log is of values that stand for others spread evenly (see
     /// [`Replayer::charge_value`]).
     spread: bool,
-    /// Of a log of values, each value's ideal RU in the open window (see
-    /// [`Need::ideal_of`]).
+    /// Whether the run's log keeps each item whole (see [`Subject::items_whole`]).
+    items_whole: bool,
+    /// Of such a log, each item's ideal RU in the open window (see [`Need::ideal_of`]).
     window_values: FxHashMap<u64, f64>,
 }
 
@@ -123,16 +124,17 @@ impl Need {
         self.ideal_of(ru, None);
     }
 
-    /// Adds `ru` to the ideal key's, of the key value `value` when one is known. A log of
-    /// values kept or dropped each value whole: its window's variance is the sum of each
-    /// value's RU squared, however its requests were written into lines.
-    fn ideal_of(&mut self, ru: f64, value: Option<u64>) {
+    /// Adds `ru` to the ideal key's, of the item `item` (its id's hash) when one is known.
+    /// A log of values kept or dropped each item whole: its window's variance is the sum of
+    /// each item's RU squared, however its requests were written into lines, the same for
+    /// every key of the run.
+    fn ideal_of(&mut self, ru: f64, item: Option<u64>) {
         if !self.counts() {
             return;
         }
         self.ideal_total += ru;
         self.window_ideal.0 += ru;
-        match value.filter(|_| self.spread && self.counts_logged) {
+        match item.filter(|_| self.items_whole && self.counts_logged) {
             Some(v) => *self.window_values.entry(v).or_default() += ru,
             None => self.window_ideal.1 += ru * ru / self.unit.max(1.0),
         }
@@ -148,7 +150,9 @@ impl Need {
     /// Each window's ideal RU: as counted, and net of chance (see [`net_of_chance`]).
     fn windows(&self) -> (Vec<f64>, Vec<f64>) {
         let (ru, sq): (Vec<f64>, Vec<f64>) = self.windows.iter().copied().unzip();
-        let net = self.net(&ru, &sq);
+        // Over time every log shows its arrivals: a log of values keeps each value's
+        // requests at their times (see [`judged_excesses`]).
+        let net = net_of_chance(&ru, &sq, self.kept(), true);
         (ru, net)
     }
 
@@ -207,7 +211,7 @@ impl Need {
             .collect();
         let judged = judged_excesses(&excess, &sigma, lump, self.kept(), self.shown());
         (0..parts)
-            .map(|i| match excess[i] > 0.0 {
+            .map(|i| match excess[i] >= 0.0 {
                 true => expected[i] + judged[i],
                 false => get(t, i),
             })
@@ -226,10 +230,17 @@ impl Need {
                 })
                 .collect()
         };
-        [
-            share(&self.totals),
-            share(&self.net(&self.totals, &self.squares)),
-        ]
+        // Net of chance the totals add up to at most what was counted, but a log of values
+        // raises its busiest: then their shares are of their own sum.
+        let net = self.net(&self.totals, &self.squares);
+        let net_whole = net.iter().sum::<f64>().max(whole);
+        let net_share = (net.iter())
+            .map(|n| match net_whole > 0.0 {
+                true => n / net_whole,
+                false => 1.0 / parts.max(1) as f64,
+            })
+            .collect();
+        [share(&self.totals), net_share]
     }
 
     /// Whole-log `totals` judged against the chance of the log's sampling (`squares`: Σ
@@ -260,6 +271,20 @@ impl Need {
 /// Each window's partitions by their judged RU, against the shares as counted and net of
 /// chance (see [`Need::judged_windows`]).
 type Judged = [Vec<Vec<f64>>; 2];
+
+/// The hash of the item an operation reads or writes, when it names one.
+fn item_of(kind: &OpKind) -> Option<u64> {
+    let id = match kind {
+        OpKind::Read(p) | OpKind::Patch(p) | OpKind::Delete(p) => Some(p.id.as_str()),
+        OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => w.id.as_deref(),
+        OpKind::Query(_) | OpKind::Batch(_) => None,
+    };
+    id.map(|id| {
+        let mut h = rustc_hash::FxHasher::default();
+        std::hash::Hasher::write(&mut h, id.as_bytes());
+        std::hash::Hasher::finish(&h)
+    })
+}
 
 fn max(values: impl IntoIterator<Item = f64>) -> f64 {
     values.into_iter().fold(0.0, f64::max)
@@ -414,6 +439,7 @@ impl<'a, 'c> Replayer<'a, 'c> {
                 // The sample's creates stand for the container's writes when no logged
                 // operation counts: a sample of them.
                 spread: subject.exact_values.is_some_and(|s| s < 1.0),
+                items_whole: subject.items_whole,
                 noise: match logged {
                     true => 1.0 - super::kept_share(subject, log),
                     false => 1.0 - sample.share.clamp(0.0, 1.0),
@@ -725,11 +751,7 @@ impl Replayer<'_, '_> {
         let visits = n_visits.max(1) as f64;
         let single = single * n as f64;
         // Never more than it was charged (an observed charge may be below the model's).
-        let value = match reaches.as_slice() {
-            [Reach::Point(e)] => Some(self.value_key(e)),
-            _ => None,
-        };
-        self.need.ideal_of(single.min(each * visits), value);
+        self.need.ideal_of(single.min(each * visits), item_of(kind));
         self.stats.read_ru += each * visits;
         // Fan-out by its cost: a read that visits every partition, whether the key gives it
         // no value or too many (every suffix of a random suffix).
@@ -865,8 +887,7 @@ impl Replayer<'_, '_> {
             _ => None,
         };
         let ru = observed.unwrap_or(model) * n as f64;
-        let value = epk.as_ref().map(|e| self.value_key(e));
-        self.need.ideal_of(ru, value);
+        self.need.ideal_of(ru, item_of(kind));
         if epk.is_none() && self.unknown_value(kind) {
             // Its key value is not in the log: placed as the sample's documents lie, and
             // no evidence of how writes of a moment spread.

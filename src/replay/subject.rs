@@ -28,6 +28,10 @@ pub struct Subject<'a> {
     /// `1 / share` values like it hashed at random: a value's load lands `share` on its
     /// own partition and the rest spread over all of them.
     pub exact_values: Option<f64>,
+    /// Whether the run's log keeps or drops each item whole (every request of a share of
+    /// the values), whatever this key makes of it: its windows' volumes are summed item by
+    /// item before they are squared, the same for every candidate of the run.
+    pub items_whole: bool,
 }
 
 impl Subject<'_> {
