@@ -820,8 +820,7 @@ fn kinds_of(
         unseen,
         together: log.map(|l| {
             let (touched, together) = l.creates_kept_together();
-            let kept = req.log_share * 0.5f64.powi(l.level.min(60) as i32);
-            (touched, together, kept)
+            (touched, together, l.kept_share(req.log_share))
         }),
     };
     let mut kinds = crate::project::kinds::kinds(req.kinds.0, req.kinds.1, &evidence);

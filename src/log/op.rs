@@ -137,6 +137,16 @@ impl OpKind {
         }
     }
 
+    /// The id of the item it reads or writes, when it names one (a query names none, a
+    /// batch several).
+    pub fn item_id(&self) -> Option<&str> {
+        match self {
+            OpKind::Read(p) | OpKind::Patch(p) | OpKind::Delete(p) => Some(&p.id),
+            OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => w.id.as_deref(),
+            OpKind::Query(_) | OpKind::Batch(_) => None,
+        }
+    }
+
     /// Whether it reads (queries and point reads): the operations routing is judged on.
     pub fn is_read(&self) -> bool {
         matches!(self, OpKind::Query(_) | OpKind::Read(_))

@@ -115,6 +115,12 @@ impl Log {
         (bytes > 0.0 && last > first).then(|| bytes / seconds)
     }
 
+    /// The share of the real traffic's requests it kept, of a log that is `log_share` of
+    /// them: halved for each level it was thinned to fit `--memory`.
+    pub fn kept_share(&self, log_share: f64) -> f64 {
+        log_share.clamp(0.0, 1.0) * 0.5f64.powi(self.level.min(60) as i32)
+    }
+
     /// Of the item ids the kept operations read or write other than by creating them, how
     /// many there are and how many of them the log creates too. A log of a share `s` of
     /// the requests keeps a create and the item's other requests each on its own, so at
@@ -122,17 +128,14 @@ impl Log {
     /// of every request of a share of the values keeps them together.
     pub fn creates_kept_together(&self) -> (u64, u64) {
         fn mark<'a>(kind: &'a OpKind, seen: &mut HashMap<&'a str, u8>) {
-            let (id, bit) = match kind {
-                OpKind::Create(w) => (w.id.as_deref(), 1),
-                OpKind::Upsert(w) | OpKind::Replace(w) => (w.id.as_deref(), 2),
-                OpKind::Read(p) | OpKind::Patch(p) | OpKind::Delete(p) => (Some(p.id.as_str()), 2),
-                OpKind::Batch(ops) => {
-                    ops.iter().for_each(|o| mark(o, seen));
-                    return;
-                }
-                OpKind::Query(_) => (None, 0),
-            };
-            if let Some(id) = id {
+            if let OpKind::Batch(ops) = kind {
+                ops.iter().for_each(|o| mark(o, seen));
+            } else if let Some(id) = kind.item_id() {
+                let bit = if matches!(kind, OpKind::Create(_)) {
+                    1
+                } else {
+                    2
+                };
                 *seen.entry(id).or_default() |= bit;
             }
         }

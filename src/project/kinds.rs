@@ -392,9 +392,9 @@ mod tests {
         // their create, where 1% of the requests keeps about 27 (0.01 × 2,666).
         let e = Evidence {
             together: Some((2_666, 1_103, 0.01)),
+            span: None,
             ..evidence(0.0, 5_000.0, 0.01)
         };
-        let e = Evidence { span: None, ..e };
         let k = kinds(None, None, &e);
         assert_eq!((k.sample, k.log), (SampleKind::Snapshot, LogKind::Values));
         assert!(

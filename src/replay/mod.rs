@@ -78,8 +78,8 @@ pub fn replay(
 /// The share of the real traffic's lines the log kept: `--log-share`, halved for each
 /// level the log was thinned to fit `--memory`.
 fn kept_share(subject: &Subject<'_>, log: Option<&Log>) -> f64 {
-    let level = log.map_or(0, |l| l.level.min(60)) as i32;
-    subject.log_share.clamp(0.0, 1.0) * 0.5f64.powi(level)
+    let share = subject.log_share.clamp(0.0, 1.0);
+    log.map_or(share, |l| l.kept_share(share))
 }
 
 /// The write spread of the sample's documents replayed as creates, whose data lies in

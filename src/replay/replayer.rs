@@ -221,8 +221,7 @@ impl Need {
     /// Each partition's share of the whole log's RU, as counted and net of chance, with
     /// `parts` partitions (even when nothing was charged).
     fn shares(&self, parts: usize) -> [Vec<f64>; 2] {
-        let whole: f64 = self.totals.iter().sum();
-        let share = |v: &[f64]| -> Vec<f64> {
+        let share = |v: &[f64], whole: f64| -> Vec<f64> {
             (v.iter())
                 .map(|n| match whole > 0.0 {
                     true => n / whole,
@@ -230,19 +229,13 @@ impl Need {
                 })
                 .collect()
         };
+        let whole: f64 = self.totals.iter().sum();
         // Net of chance the totals add up to at most what was counted, but a log of values
         // raises its busiest: then their shares are of their own sum.
         let net = self.net(&self.totals, &self.squares);
         let net_whole = net.iter().sum::<f64>().max(whole);
-        let net_share = (net.iter())
-            .map(|n| match net_whole > 0.0 {
-                true => n / net_whole,
-                false => 1.0 / parts.max(1) as f64,
-            })
-            .collect();
-        [share(&self.totals), net_share]
+        [share(&self.totals, whole), share(&net, net_whole)]
     }
-
     /// Whole-log `totals` judged against the chance of the log's sampling (`squares`: Σ
     /// unit²; see [`net_of_chance`]).
     fn net(&self, totals: &[f64], squares: &[f64]) -> Vec<f64> {
@@ -271,20 +264,6 @@ impl Need {
 /// Each window's partitions by their judged RU, against the shares as counted and net of
 /// chance (see [`Need::judged_windows`]).
 type Judged = [Vec<Vec<f64>>; 2];
-
-/// The hash of the item an operation reads or writes, when it names one.
-fn item_of(kind: &OpKind) -> Option<u64> {
-    let id = match kind {
-        OpKind::Read(p) | OpKind::Patch(p) | OpKind::Delete(p) => Some(p.id.as_str()),
-        OpKind::Create(w) | OpKind::Upsert(w) | OpKind::Replace(w) => w.id.as_deref(),
-        OpKind::Query(_) | OpKind::Batch(_) => None,
-    };
-    id.map(|id| {
-        let mut h = rustc_hash::FxHasher::default();
-        std::hash::Hasher::write(&mut h, id.as_bytes());
-        std::hash::Hasher::finish(&h)
-    })
-}
 
 fn max(values: impl IntoIterator<Item = f64>) -> f64 {
     values.into_iter().fold(0.0, f64::max)
@@ -751,7 +730,8 @@ impl Replayer<'_, '_> {
         let visits = n_visits.max(1) as f64;
         let single = single * n as f64;
         // Never more than it was charged (an observed charge may be below the model's).
-        self.need.ideal_of(single.min(each * visits), item_of(kind));
+        self.need
+            .ideal_of(single.min(each * visits), self.item(kind));
         self.stats.read_ru += each * visits;
         // Fan-out by its cost: a read that visits every partition, whether the key gives it
         // no value or too many (every suffix of a random suffix).
@@ -887,7 +867,7 @@ impl Replayer<'_, '_> {
             _ => None,
         };
         let ru = observed.unwrap_or(model) * n as f64;
-        self.need.ideal_of(ru, item_of(kind));
+        self.need.ideal_of(ru, self.item(kind));
         if epk.is_none() && self.unknown_value(kind) {
             // Its key value is not in the log: placed as the sample's documents lie, and
             // no evidence of how writes of a moment spread.
@@ -979,6 +959,13 @@ impl Replayer<'_, '_> {
     }
 
     /// The identity of the value whose EPK is `epk`, as the statistics hash it.
+    /// The hash of the item `kind` reads or writes, when the run's log keeps items whole
+    /// and the operation names one (see [`Need::ideal_of`]).
+    fn item(&self, kind: &OpKind) -> Option<u64> {
+        let id = kind.item_id().filter(|_| self.need.items_whole)?;
+        Some(crate::stats::owners::id_hash(id))
+    }
+
     fn value_key(&self, epk: &Epk) -> u64 {
         value_hash(epk, self.subject.definition.is_v1())
     }

@@ -9,13 +9,13 @@ Traffic: 10 creates, 150 point reads and 50 patches a second; the flagship store
 40% of the carts and takes 40% of each kind. Target 150 GB at 24,000 RU/s (4 partitions). See
 VERDICT.md. Deterministic: one seeded random.Random, compact JSON, no clock."""
 import hashlib
-import json
 import os
 import random
 import sys
+from collections import Counter
 from datetime import datetime, timedelta, timezone
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from workload import cli, cumulative, hexid, iso, iso_ms, jdump, write_truth  # noqa: E402
+from workload import cli, cumulative, hexid, iso, iso_ms, jdump, write, write_truth  # noqa: E402
 
 UTC = timezone.utc
 STORES = ["st-%03d" % i for i in range(1, 201)]
@@ -86,30 +86,19 @@ def main(out):
     for t in times(50 * SECS):
         cid = pick(t)
         ops.append((t, {"op": "patch", "id": cid, "known": {"/cartId": cid}, "ts": iso_ms(t)}))
-    ops.sort(key=lambda x: x[0])
-    lines = [jdump(o) for _, o in ops]
+    ops = [o for _, o in sorted(ops, key=lambda x: x[0])]
 
     def cart_of(o):
         return o["doc"]["id"] if o["op"] == "create" else o["id"]
 
-    kept = [jdump(o) for _, o in ops if sampled(cart_of(o))]
-
-    with open(os.path.join(out, "docs.ndjson"), "w") as f:
-        for d in docs:
-            f.write(jdump(d) + "\n")
-    with open(os.path.join(out, "queries.ndjson"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    kept = [o for o in ops if sampled(cart_of(o))]
+    doc_bytes, _ = write(out, docs, ops)
     with open(os.path.join(out, "carts.ndjson"), "w") as f:
-        f.write("\n".join(kept) + "\n")
-    sizes = [len(jdump(d).encode()) for d in docs]
-    kinds = {}
-    for l in kept:
-        k = json.loads(l)["op"]
-        kinds[k] = kinds.get(k, 0) + 1
+        f.writelines(jdump(o) + "\n" for o in kept)
     truth = {
-        "sample_documents": len(docs), "sample_mean_bytes": round(sum(sizes) / len(sizes), 1),
-        "sample_max_bytes": max(sizes), "full_log_lines": len(lines), "cart_log_lines": len(kept),
-        "cart_log_by_op": dict(sorted(kinds.items())),
+        "sample_documents": len(docs), "sample_mean_bytes": round(doc_bytes / len(docs), 1),
+        "sample_max_bytes": max(len(jdump(d).encode()) for d in docs), "full_log_lines": len(ops),
+        "cart_log_lines": len(kept), "cart_log_by_op": dict(sorted(Counter(o["op"] for o in kept).items())),
         "flagship_share": round(sum(1 for d in docs if d["storeId"] == STORES[0]) / len(docs), 4),
         "hand_ru_s": 150 * 1 + 50 * 10 + 10 * 9.5,
     }
