@@ -129,6 +129,7 @@ fn arithmetic(e: &Evaluation, label: &str, storage_bytes: u64) -> Option<ValueAr
         closed: x.closed,
         credible: r4(x.credible),
         open_growth: r4(x.open_growth),
+        held_lines: x.held_lines.map(|(n, net)| [n as f64, r4(net)]),
         rate_bytes_per_second: x.rate.map(r4),
         open_seconds: x.open_seconds.map(f64::round),
         bound: x.bound.is_finite().then(|| r4(x.bound)),

@@ -67,6 +67,74 @@ pub struct Newcomers {
     /// Distinct new values the log creates (of a hierarchical key, with a new first
     /// level), while the values are counted exactly; at most a million.
     pub new_values: usize,
+    /// The creates of the values the sample holds, as one group (of a single-level key).
+    pub held: HeldGroup,
+    /// The creates of the first levels the sample holds, as one group (of a hierarchical
+    /// key).
+    pub held_firsts: HeldGroup,
+}
+
+/// The log's creates of what the sample holds (its values, or a hierarchical key's first
+/// levels) as one group, and what one of those it does not hold writes on average: what a
+/// complete sample's share of the new data is read with, net of chance (see
+/// [`HeldGroup::net_lines`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HeldGroup {
+    /// Lines of creates of them.
+    pub lines: u64,
+    /// How many of them the sample holds.
+    pub values: f64,
+    /// Lines of creates per value of those the sample does not hold, the ones the log
+    /// wrote none of counted in by Chao1's estimate and those sized on their own (heavy:
+    /// see [`Newcomers::values`]) left out; `None` when the log wrote none of them.
+    pub typical: Option<f64>,
+}
+
+impl HeldGroup {
+    /// Their lines net of chance. As many of the log's typical values write
+    /// `e = values × typical`; chance adds at most `1.96 √((1 − s) e)` to that (`s` the
+    /// log's share: only the sampling is chance's, and a complete log's lines are as
+    /// logged). Lines `n` past `e` keep what chance cannot explain, `n − 1.96 √((1 − s) e)`,
+    /// and never fall below `e`; lines at or below `e` are their own, as every share read
+    /// from a few lines is shrunk down only (see [`NewValue::share`]). A pilot of 12 stores
+    /// with 6 lunch-hour lines at 1%, where 12 of the log's stores write 3.2, writes 3.2;
+    /// a pilot of 12 hubs with 40 writes 36.5.
+    pub fn net_lines(&self, log_share: f64) -> f64 {
+        let n = self.lines as f64;
+        let Some(typical) = self.typical else {
+            return n;
+        };
+        let e = self.values * typical;
+        let chance = 1.96 * ((1.0 - log_share).max(0.0) * e).sqrt();
+        match n > e {
+            true => (n - chance).max(e),
+            false => n,
+        }
+    }
+
+    /// The share of new data values the sample does not hold take, `new`, once the held
+    /// group's lines are net of chance: what it no longer takes goes to the others.
+    pub fn net_new_share(&self, new: f64, log_share: f64) -> f64 {
+        match self.lines {
+            0 => new,
+            n => 1.0 - (1.0 - new) * self.net_lines(log_share) / n as f64,
+        }
+    }
+}
+
+/// Lines per value of a population the log wrote `lines` of each seen value: the seen
+/// values and, by Chao1's bias-corrected estimate `f1 (f1 − 1) / (2 (f2 + 1))` from those
+/// seen once (`f1`) and twice (`f2`), those it wrote none of; `None` when none was seen.
+fn typical(lines: impl Iterator<Item = u64>) -> Option<f64> {
+    let (mut seen, mut f1, mut f2, mut all) = (0.0f64, 0.0f64, 0.0f64, 0.0f64);
+    for l in lines {
+        seen += 1.0;
+        all += l as f64;
+        f1 += f64::from(u8::from(l == 1));
+        f2 += f64::from(u8::from(l == 2));
+    }
+    let unseen = f1 * (f1 - 1.0).max(0.0) / (2.0 * (f2 + 1.0));
+    (seen > 0.0).then(|| all / (seen + unseen))
 }
 
 /// A new value the log writes enough of to be sized on its own.
@@ -120,6 +188,8 @@ struct Tally<'a> {
     new: f64,
     tested: u64,
     first: (f64, f64),
+    /// Lines of creates of held values, and of held first levels.
+    held_lines: (u64, u64),
     /// Bytes and lines of each new first level.
     new_firsts: Followed<Vec<u8>, (f64, u64)>,
     /// Each new value (of a hierarchical key, with a new first level), while the values
@@ -235,12 +305,13 @@ fn net_of_chance(bytes: f64, lines: u64, shrunk: f64) -> Option<f64> {
 }
 
 /// The new values in `seen` the log wrote enough of, largest first, as shares of `all`
-/// net of chance (see [`NewValue::share`]).
+/// net of chance (see [`NewValue::share`]); and the lines a typical one of the others
+/// writes (see [`HeldGroup::typical`]).
 fn heavy_values(
     seen: FxHashMap<u64, Seen<'_>>,
     all: f64,
     (key, scratch): (&Subject<'_>, &mut Scratch),
-) -> Vec<NewValue> {
+) -> (Vec<NewValue>, Option<f64>) {
     let mut groups: FxHashMap<Option<u64>, Vec<u64>> = FxHashMap::default();
     for s in seen.values() {
         groups.entry(s.group).or_default().push(s.lines);
@@ -248,12 +319,16 @@ fn heavy_values(
     let groups: FxHashMap<Option<u64>, Lines> = (groups.into_iter())
         .map(|(g, lines)| (g, Lines::of(lines.into_iter())))
         .collect();
+    let mut others = Vec::new();
     let mut heavy: Vec<(u64, Seen<'_>, f64)> = (seen.into_iter())
         .filter_map(|(h, s)| {
             // Values under one first level are one group; a single-level key's have none.
             let lines = groups[&s.group].shrunk(s.lines, s.group.is_none());
-            let sure = net_of_chance(s.bytes, s.lines, lines).filter(|_| all > 0.0)?;
-            Some((h, s, sure))
+            let Some(sure) = net_of_chance(s.bytes, s.lines, lines) else {
+                others.push(s.lines);
+                return None;
+            };
+            Some((h, s, sure)).filter(|_| all > 0.0)
         })
         .collect();
     heavy.sort_by(|a, b| b.2.total_cmp(&a.2).then_with(|| a.0.cmp(&b.0)));
@@ -267,23 +342,31 @@ fn heavy_values(
         let share = sure / all;
         out.push(NewValue { epk, label, share });
     }
-    out
+    (out, typical(others.into_iter()))
 }
 
 /// The new first levels the log wrote enough of (see [`Newcomers::heavy_firsts`]), with
 /// their shares of `all` net of chance (their lines shrunk as [`NewValue::share`]'s are,
-/// all new first levels one group), largest first (ties by prefix).
-fn heavy_firsts(seen: FxHashMap<Vec<u8>, (f64, u64)>, all: f64) -> Vec<(Vec<u8>, f64)> {
+/// all new first levels one group), largest first (ties by prefix); and the lines a
+/// typical one of the others writes (see [`HeldGroup::typical`]).
+fn heavy_firsts(
+    seen: FxHashMap<Vec<u8>, (f64, u64)>,
+    all: f64,
+) -> (Vec<(Vec<u8>, f64)>, Option<f64>) {
     let group = Lines::of(seen.values().map(|s| s.1));
+    let mut others = Vec::new();
     let mut heavy: Vec<(Vec<u8>, f64)> = (seen.into_iter())
         .filter_map(|(p, (bytes, lines))| {
-            let sure = net_of_chance(bytes, lines, group.shrunk(lines, true));
-            Some((p, sure.filter(|_| all > 0.0)? / all))
+            let Some(sure) = net_of_chance(bytes, lines, group.shrunk(lines, true)) else {
+                others.push(lines);
+                return None;
+            };
+            Some((p, sure / all)).filter(|_| all > 0.0)
         })
         .collect();
     heavy.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     heavy.truncate(HEAVY_FIRSTS);
-    heavy
+    (heavy, typical(others.into_iter()))
 }
 
 /// The first levels the statistics hold (the first 16 bytes of a hierarchical key's EPKs);
@@ -306,6 +389,7 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
         true => stats.values.epks().map(first_level).collect(),
         false => FxHashSet::default(),
     };
+    let t_firsts = firsts.len();
     let mut t = Tester {
         key,
         stats,
@@ -324,15 +408,23 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
         tally.new
     };
     let new_values = tally.values.map.len();
-    let mut values = heavy_values(tally.values.map, whole, (key, &mut scratch));
-    let heavy = heavy_firsts(tally.new_firsts.map, tally.first.1);
+    let (mut values, typical_value) = heavy_values(tally.values.map, whole, (key, &mut scratch));
+    let (heavy, typical_first) = heavy_firsts(tally.new_firsts.map, tally.first.1);
     fit_to_firsts(&mut values, &heavy);
+    let scale = stats.values.scale() as f64;
+    let held = |lines, values: usize, typical| HeldGroup {
+        lines,
+        values: values as f64 * scale,
+        typical,
+    };
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
         heavy_firsts: heavy,
         values,
         new_values,
+        held: held(tally.held_lines.0, stats.values.len(), typical_value),
+        held_firsts: held(tally.held_lines.1, t_firsts, typical_first),
     })
 }
 
@@ -439,7 +531,10 @@ impl Tester<'_, '_> {
         if !self.firsts.is_empty() {
             let first = first_level(epk.as_bytes());
             match self.firsts.contains(first) {
-                true => tally.first.0 += bytes,
+                true => {
+                    tally.first.0 += bytes;
+                    tally.held_lines.1 += 1;
+                }
                 false => {
                     tally.first.1 += bytes;
                     let lines = |e: &(f64, u64)| e.1;
@@ -454,7 +549,10 @@ impl Tester<'_, '_> {
         let hash = value_hash(&epk, v1);
         if let Some((held, weight)) = self.stats.values.holds(hash) {
             match held {
-                true => tally.held += bytes * weight,
+                true => {
+                    tally.held += bytes * weight;
+                    tally.held_lines.0 += 1;
+                }
                 false => tally.new += bytes * weight,
             }
             tally.tested += 1;
@@ -503,6 +601,51 @@ mod tests {
                 k
             })
             .collect()
+    }
+
+    #[test]
+    fn a_held_group_writes_what_typical_values_write_unless_chance_cannot_say_so() {
+        // The log's stores the sample does not hold: 297 seen once, 39 twice, 3 three
+        // times (384 lines); Chao1 adds 297 × 296 / (2 × 40) = 1,098.9 never seen, so a
+        // typical store writes 384 / 1,437.9 = 0.2671 lines.
+        let seen = [(1u64, 297usize), (2, 39), (3, 3)];
+        let lines = seen.iter().flat_map(|&(l, n)| std::iter::repeat_n(l, n));
+        let m = typical(lines).expect("values seen");
+        assert!((m - 384.0 / 1_437.9).abs() < 1e-4, "{m}");
+        let group = |lines| HeldGroup {
+            lines,
+            values: 12.0,
+            typical: Some(m),
+        };
+        // (lines, log share, net lines): 12 typical stores write 12 × 0.2671 = 3.205.
+        // Chance adds at most 1.96 √(0.99 × 3.205) = 3.491 lines to them.
+        for (lines, share, want) in [
+            // 6 lines at 1%: 6 − 3.491 = 2.51 is less than typical; typical.
+            (6, 0.01, 3.205),
+            // 40 lines: 40 − 3.491.
+            (40, 0.01, 36.509),
+            // 40 lines of a complete log are as logged.
+            (40, 1.0, 40.0),
+            // Fewer lines than typical: shrunk down only.
+            (2, 0.01, 2.0),
+            (0, 0.01, 0.0),
+        ] {
+            let got = group(lines).net_lines(share);
+            assert!((got - want).abs() < 1e-3, "{lines} at {share}: {got}");
+        }
+        // Its share of the new data: 1.48% held by 6 lines, 3.205 of them net, is 0.79%.
+        let new = group(6).net_new_share(1.0 - 0.0148, 0.01);
+        assert!((1.0 - new - 0.0148 * 3.205 / 6.0).abs() < 1e-4, "{new}");
+        // Nothing typical to compare with, or nothing held: the share as measured.
+        let lone = HeldGroup {
+            typical: None,
+            ..group(6)
+        };
+        assert_eq!(lone.net_new_share(0.9, 0.01), 0.9);
+        assert_eq!(group(0).net_new_share(0.9, 0.01), 0.9);
+        assert_eq!(typical(std::iter::empty()), None);
+        // Every value seen twice: none unseen, 2 lines each.
+        assert_eq!(typical([2u64, 2, 2].into_iter()), Some(2.0));
     }
 
     #[test]

@@ -306,6 +306,10 @@ pub struct ValueArithmetic {
     pub credible: f64,
     /// The growth the open values share.
     pub open_growth: f64,
+    /// Of complete values read from a log of requests, `[logged, net]`: the lines of its
+    /// creates the sample's values (a hierarchical key's first levels) wrote, and those
+    /// lines net of chance, which their share of the new data is read from.
+    pub held_lines: Option<[f64; 2]>,
     /// Its real write rate, bytes a second, when arrivals have times.
     pub rate_bytes_per_second: Option<f64>,
     /// Seconds until the container reaches the target at its write rate, when known.

@@ -355,6 +355,7 @@ fn map() -> ExplainReport {
                     closed: false,
                     credible: 1.0,
                     open_growth: 200_000.0,
+                    held_lines: None,
                     rate_bytes_per_second: Some(3_472.0),
                     open_seconds: Some(2_592_000.0),
                     bound: None,

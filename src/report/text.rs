@@ -247,6 +247,11 @@ pub fn arithmetic_line(x: &super::model::ValueArithmetic) -> String {
         ),
         (false, false) => format!("open; the open values grow ×{:.1}", x.open_growth),
     };
+    let held = x.held_lines.map_or(String::new(), |[n, net]| {
+        format!(
+            "; the sample's values take their share of the new data from {n:.0} lines of the log's creates, {net:.1} net of chance"
+        )
+    });
     let rate = x.rate_bytes_per_second.map_or(String::new(), |r| {
         format!("; written at {}/s", human_bytes(r.round() as u64))
     });
@@ -265,7 +270,7 @@ pub fn arithmetic_line(x: &super::model::ValueArithmetic) -> String {
         ),
     };
     format!(
-        "How: {kinds}; {state}{rate}{open}{bound}. Grown ×{:.1}: {} at the target{interval}.",
+        "How: {kinds}; {state}{rate}{open}{held}{bound}. Grown ×{:.1}: {} at the target{interval}.",
         x.growth,
         human_bytes(x.bytes),
     )

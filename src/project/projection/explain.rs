@@ -25,6 +25,10 @@ pub struct Explained {
     pub credible: f64,
     /// The growth the open values share (`g`).
     pub open_growth: f64,
+    /// Of complete values read from a log of requests, the lines of its creates the
+    /// sample's values (a hierarchical key's first levels) wrote, and those lines net of
+    /// chance, which their share of the new data is read from.
+    pub held_lines: Option<(u64, f64)>,
     /// Its real write rate, bytes a second, when arrivals have times: its sample bytes
     /// over the sample's span, times the real rate over the sample's (a snapshot's).
     pub rate: Option<f64>,
@@ -85,6 +89,7 @@ pub fn explain(
         closed: c.closed,
         credible: c.credible,
         open_growth: g.open,
+        held_lines: held_lines(time, hierarchical_of(definition)),
         rate,
         open_seconds,
         bound: if c.cap.is_finite() { c.cap } else { g.bound },

@@ -213,9 +213,8 @@ pub(super) fn growth(
         .sum();
     let periodic = sample > 0.0 && closed_bytes >= PERIODIC_SHARE * sample;
     let known_rate = 1.0
-        - (time.newcomers.as_ref())
+        - (logged_shares(time).1)
             .filter(|_| stats.values.is_exact())
-            .and_then(|n| n.new_first_levels)
             .unwrap_or(0.0);
     if scale < 1.0 || sample <= 0.0 {
         let k = scale.min(1.0);
@@ -290,7 +289,7 @@ pub(super) fn new_share(
     let temporal = (a.timed)
         .then(|| temporal_new_share(carriers, a, exact))
         .flatten();
-    let logged = time.newcomers.as_ref().and_then(|n| n.share);
+    let (logged, first) = logged_shares(time);
     let (p, from) = match (logged, temporal) {
         // Periods: the log's unseen values are mostly the periods to come, whose share
         // the sample's own arrivals measure.
@@ -300,11 +299,51 @@ pub(super) fn new_share(
         (None, None) => (good_turing(stats), NewFrom::Singletons),
     };
     // New first levels of a hierarchical key are new values too.
-    let first = time.newcomers.as_ref().and_then(|n| n.new_first_levels);
     match first {
         Some(q) if q > p => (q, NewFrom::Log, first),
         _ => (p, from, first),
     }
+}
+
+/// The log's shares of new data that values, and of a hierarchical key first levels, the
+/// sample does not hold take. Of complete values read from a log of requests, the sample's
+/// own take what their lines say net of chance (see [`HeldGroup::net_lines`]): a pilot of a
+/// dozen stores is a handful of a short log's lines, and as many of the log's typical
+/// stores write about as many; a log of values has every request of its values, and a
+/// snapshot's values are most of the log.
+pub(super) fn logged_shares(time: &Time) -> (Option<f64>, Option<f64>) {
+    let Some(n) = time.newcomers.as_ref() else {
+        return (None, None);
+    };
+    let net = nets_held(time);
+    let of = |share: Option<f64>, held: &HeldGroup| match net {
+        true => share.map(|p| held.net_new_share(p, time.log_share)),
+        false => share,
+    };
+    (of(n.share, &n.held), of(n.new_first_levels, &n.held_firsts))
+}
+
+/// Whether the sample's values take the log's creates net of chance (see
+/// [`logged_shares`]).
+fn nets_held(time: &Time) -> bool {
+    time.sample == SampleKind::Complete && time.log == LogKind::Requests
+}
+
+/// The sample's values' (of a hierarchical key, first levels') lines of the log's creates,
+/// as logged and net of chance, where [`logged_shares`] nets them and they wrote any.
+pub(super) fn held_lines(time: &Time, hierarchical: bool) -> Option<(u64, f64)> {
+    let n = time.newcomers.as_ref().filter(|_| nets_held(time))?;
+    let held = if hierarchical {
+        &n.held_firsts
+    } else {
+        &n.held
+    };
+    let logged = if hierarchical {
+        n.new_first_levels
+    } else {
+        n.share
+    };
+    (held.lines > 0 && logged.is_some()).then(|| (held.lines, held.net_lines(time.log_share)))
 }
 
 /// How much the bytes placed for each carrier grow: a value reported one by one by its

@@ -67,6 +67,7 @@ use crate::stats::histogram::{BUCKETS, EpkHistogram};
 use crate::stats::{CandidateStats, Span, value_hash};
 
 use super::kinds::{LogKind, SampleKind};
+use super::newcomers::HeldGroup;
 use super::target::Target;
 
 mod explain;
@@ -757,6 +758,9 @@ mod tests {
         closed: bool,
         /// Retention seconds, and the measured write rate (bytes a second).
         retention: Option<(f64, f64)>,
+        /// The log's creates of the sample's values, as one group, from a log of 1% of the
+        /// requests.
+        held: HeldGroup,
         want: f64,
     }
 
@@ -772,6 +776,7 @@ mod tests {
             new_share,
             closed,
             retention,
+            held: HeldGroup::default(),
             want,
         };
         let (snapshot, complete) = (SampleKind::Snapshot, SampleKind::Complete);
@@ -816,6 +821,26 @@ mod tests {
                 Some((504.5, 1_000.0)),
                 1_000.0,
             ),
+            // A pilot's 10% of the creates is 10 lines, where 101 typical values write
+            // 101 × 0.06 = 6.06, to which chance adds up to 1.96 √(0.99 × 6.06) = 4.80:
+            // 10 − 4.80 is less than 6.06, so it takes 10% × 6.06 / 10 = 6.06% of the
+            // 9,999,000 new bytes, and the open values grow 1 + 9,999,000 × 0.0606 /
+            // 101,000 = ×7.0 (×10.9 from its lines as logged).
+            Row {
+                held: HeldGroup {
+                    lines: 10,
+                    values: 101.0,
+                    typical: Some(0.06),
+                },
+                ..row(
+                    "a pilot's few lines are read net of chance",
+                    complete,
+                    Some(0.9),
+                    false,
+                    None,
+                    6_999.4,
+                )
+            },
         ];
         for row in rows {
             let others = (0..10).flat_map(|_| (0..100).map(|v| (format!("v{v}"), 100)));
@@ -834,6 +859,8 @@ mod tests {
                     heavy_firsts: Vec::new(),
                     values: Vec::new(),
                     new_values: 1_000,
+                    held: row.held.clone(),
+                    held_firsts: Default::default(),
                 });
             let time = Time {
                 timed: row.closed || row.retention.is_some(),
@@ -842,6 +869,7 @@ mod tests {
                 rate_measured: row.retention.is_some(),
                 newcomers,
                 sample: row.sample,
+                log_share: 0.01,
                 ..Time::default()
             };
             let x = explain(&def(), &stats, &target, &time, "a").expect("a is placed");
@@ -906,6 +934,8 @@ mod tests {
                 share: 0.01,
             }],
             new_values: 100,
+            held: Default::default(),
+            held_firsts: Default::default(),
         };
         for rate in [10.0, 1_000.0] {
             let time = Time {
