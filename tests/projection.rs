@@ -1111,6 +1111,61 @@ fn a_day_key_under_a_retention_holds_few_days_at_the_target() {
 }
 
 #[test]
+fn a_day_key_counts_every_day_the_target_holds() {
+    let dir = scratch("projection_day_count");
+    // 10.5 days of readings, a minute apart: the sample's second half (from day 5.25)
+    // holds 4.5 days first seen in it, so its arrivals give new days 4.5 / 5.25 = 6/7 of
+    // the new data, and the day in progress the rest, of which it holds at most one day.
+    let end = 1_793_491_200 + 907_200;
+    let ts = |l: &str| -> i64 {
+        let v: serde_json::Value = serde_json::from_str(l).unwrap();
+        v["ts"].as_i64().unwrap()
+    };
+    let text: String = (telemetry(20_000).lines())
+        .filter(|l| ts(l) < end)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let docs = write(&dir, "docs.ndjson", &text);
+    let (log, rate) = creates_log(360, 500);
+    let log = write(&dir, "log.ndjson", &log);
+    // A target of 100 days at the log's rate: the sample's 11 days, and the rest as days
+    // of one day at that rate each, whatever share the arrivals gave them: what the day in
+    // progress cannot hold arrives as new days, and is counted as them.
+    let sample: f64 = text.lines().map(|l| l.len() as f64).sum();
+    let target = rate * 86_400.0 * 100.0;
+    let args = format!(
+        "analyze {docs} --key /day --time-path /ts --queries {log} --target-storage {:.0}MB --format json",
+        target / 1e6
+    );
+    let r = json(&args.split(' ').collect::<Vec<_>>());
+    let day = candidate(&r, "/day");
+    let want = 11.0 + (target - sample) / (rate * 86_400.0);
+    let new = &day["storage"]["new_values"];
+    let at = new["at_target"].as_f64().unwrap();
+    assert!(
+        (at - want).abs() <= 0.05 * want + 1.0,
+        "{at} vs {want}: {new} ({args})"
+    );
+    let share = new["share"].as_f64().unwrap();
+    assert!((share - 6.0 / 7.0).abs() < 0.02, "{new}");
+    // 14 whole days, the last in progress a minute before the sample ends: the days to
+    // come are like the 13 closed ones, not like the mean of those and a day that holds
+    // a day's share of the sample (each new day a full one: 14 + 100, not 122).
+    let text = telemetry(20_000);
+    write(&dir, "whole.ndjson", &text);
+    let sample: f64 = text.lines().map(|l| l.len() as f64).sum();
+    let args = args.replace("docs.ndjson", "whole.ndjson");
+    let r = json(&args.split(' ').collect::<Vec<_>>());
+    let new = &candidate(&r, "/day")["storage"]["new_values"];
+    let want = 14.0 + (target - sample) / (rate * 86_400.0);
+    let at = new["at_target"].as_f64().unwrap();
+    assert!(
+        (at - want).abs() <= 0.05 * want + 1.0,
+        "{at} vs {want}: {new} ({args})"
+    );
+}
+
+#[test]
 fn a_large_new_first_level_takes_its_share_inside_its_own_prefix() {
     let dir = scratch("projection_pilot_big_device");
     let docs = write(&dir, "docs.ndjson", &telemetry(20_000));

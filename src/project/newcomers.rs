@@ -122,6 +122,16 @@ impl HeldGroup {
     }
 }
 
+/// [`typical`] of the values not sized on their own (`others`), while they are at least
+/// half of those seen (`all`): a stadium among stores is left out, but where most values
+/// are large enough to be sized on their own, they are the population.
+fn typical_of(others: Vec<u64>, all: Vec<u64>) -> Option<f64> {
+    match 2 * others.len() >= all.len() {
+        true => typical(others.into_iter()),
+        false => typical(all.into_iter()),
+    }
+}
+
 /// Lines per value of a population the log wrote `lines` of each seen value: the seen
 /// values and, by Chao1's bias-corrected estimate `f1 (f1 − 1) / (2 (f2 + 1))` from those
 /// seen once (`f1`) and twice (`f2`), those it wrote none of; `None` when none was seen.
@@ -306,7 +316,9 @@ impl Lines {
         // the mean's, which `n` neighbours know to `mean / n`.
         let b = mean / (spread + mean);
         let lines = mean + (1.0 - b) * (lines as f64 - mean);
-        let variance = (1.0 - b) * lines + b * b * mean / n;
+        // The mean of `n` values of variance `t + m` is known to `(t + m) / n = m / (B n)`,
+        // and weighs `B²`.
+        let variance = (1.0 - b) * lines + b * mean / n;
         Estimate {
             lines,
             precision: match variance > 0.0 {
@@ -321,10 +333,10 @@ impl Lines {
 /// A value's lines shrunk (see [`Lines::estimate`]), and how precisely they are known.
 struct Estimate {
     lines: f64,
-    /// As many lines of its own as would measure it as precisely, `lines² / variance`:
-    /// its own lines where nothing is shrunk; the neighbours' lines where all is (the
-    /// 2,942 tickets of a production org, ~4 lines each, know each ticket's rate to
-    /// their 11,970 lines).
+    /// As many lines of its own as would measure it as precisely, `lines² / variance`,
+    /// the variance `(1 − B) lines + B m / n`: its own lines where nothing is shrunk; the
+    /// neighbours' lines where all is (the 2,942 tickets of a production org, ~4 lines
+    /// each, know each ticket's rate to their 11,970 lines).
     precision: f64,
     /// Whether its neighbours are written again and again: a group (the values under one
     /// first level) of at least [`REPEATED`] lines each on average. A line of a value
@@ -340,11 +352,13 @@ const REPEATED: f64 = 2.0;
 
 /// The bytes of a value (or first level) of `lines` lines net of chance, when it is known
 /// as well as [`MIN_LINES`] of its own would tell it: its lines shrunk (see
-/// [`Lines::estimate`]) reach them, or, its neighbours written again and again, the
-/// estimate is as precise (see [`Estimate`]). Shrunk down only, so that a value of few
+/// [`Lines::estimate`]) reach them, or, written again itself ([`REPEATED`] lines) among
+/// neighbours written again and again, the estimate is as precise (see [`Estimate`]): a
+/// value of one line may have been created once, whatever its neighbours do. Shrunk down only, so that a value of few
 /// lines is placed as its writes are and lines of large `count`s are not multiplied.
 fn net_of_chance(bytes: f64, lines: u64, e: &Estimate) -> Option<f64> {
-    let known = e.lines >= MIN_LINES || (e.repeated && e.precision >= MIN_LINES);
+    let again = e.repeated && lines as f64 >= REPEATED && e.precision >= MIN_LINES;
+    let known = e.lines >= MIN_LINES || again;
     known.then(|| bytes * (e.lines / lines as f64).min(1.0))
 }
 
@@ -363,6 +377,7 @@ fn heavy_values(
     let groups: FxHashMap<Option<u64>, Lines> = (groups.into_iter())
         .map(|(g, lines)| (g, Lines::of(lines.into_iter())))
         .collect();
+    let all_lines: Vec<u64> = seen.values().map(|s| s.lines).collect();
     let mut others = Vec::new();
     let mut heavy: Vec<(u64, Seen<'_>, f64)> = (seen.into_iter())
         .filter_map(|(h, s)| {
@@ -386,7 +401,7 @@ fn heavy_values(
         let share = sure / all;
         out.push(NewValue { epk, label, share });
     }
-    (out, typical(others.into_iter()))
+    (out, typical_of(others, all_lines))
 }
 
 /// The new first levels the log wrote enough of (see [`Newcomers::heavy_firsts`]), with
@@ -398,6 +413,7 @@ fn heavy_firsts(
     all: f64,
 ) -> (Vec<(Vec<u8>, f64)>, Option<f64>) {
     let group = Lines::of(seen.values().map(|s| s.1));
+    let all_lines: Vec<u64> = seen.values().map(|s| s.1).collect();
     let mut others = Vec::new();
     let mut heavy: Vec<(Vec<u8>, f64)> = (seen.into_iter())
         .filter_map(|(p, (bytes, lines))| {
@@ -410,7 +426,7 @@ fn heavy_firsts(
         .collect();
     heavy.sort_by(|a, b| b.1.total_cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     heavy.truncate(HEAVY_FIRSTS);
-    (heavy, typical(others.into_iter()))
+    (heavy, typical_of(others, all_lines))
 }
 
 /// The first levels the statistics hold (the first 16 bytes of a hierarchical key's EPKs);
@@ -455,12 +471,15 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
     let (mut values, typical_value) = heavy_values(tally.values.map, whole, (key, &mut scratch));
     let (heavy, typical_first) = heavy_firsts(tally.new_firsts.map, tally.first.1);
     fit_to_firsts(&mut values, &heavy);
-    let scale = stats.values.scale() as f64;
+    // The held lines are of the values the statistics hold (all of them, or a hash share,
+    // whose typical is then unknown: see `heavy_values`), and of every first level they
+    // hold, so neither count is scaled. A hierarchical key's group is its first levels.
     let held = |lines, values: usize, typical| HeldGroup {
         lines,
-        values: values as f64 * scale,
+        values: values as f64,
         typical,
     };
+    let typical_value = typical_value.filter(|_| !hierarchical);
     (tally.tested >= MIN_TESTED && all > 0.0).then(|| Newcomers {
         share: Some(tally.new / all),
         new_first_levels: (hierarchical && firsts > 0.0).then(|| tally.first.1 / firsts),
@@ -787,6 +806,35 @@ mod tests {
         let e = Lines::of([3].into_iter()).estimate(3, false);
         assert!((e.precision - 3.0).abs() < 1e-9, "{}", e.precision);
         assert_eq!(net_of_chance(100.0, 3, &e), None);
+        // 20 users of one line and 20 of three: a group written again (mean 2, no spread
+        // past chance, so each is shrunk to 2, known to 2 / 40). A user of three lines is
+        // sized on its own at 2 of them; one of a single line may have been created once.
+        let users = Lines::of(std::iter::repeat_n(1, 20).chain(std::iter::repeat_n(3, 20)));
+        let e = users.estimate(3, false);
+        assert!((e.precision - 80.0).abs() < 1e-9, "{}", e.precision);
+        let sure = net_of_chance(300.0, 3, &e).expect("sized on its own");
+        assert!((sure - 200.0).abs() < 1e-9, "{sure}");
+        assert_eq!(net_of_chance(100.0, 1, &users.estimate(1, false)), None);
+        // Spread past chance weighs the mean less, and knows it less: lines 2 and 8 (mean
+        // 5, variance 9, spread 4, B = 5 / 9): the 2 is shrunk to 5 + 4/9 × (2 − 5) = 3.67,
+        // its variance (4/9) 3.67 + (5/9) 5 / 2 = 3.02, as precise as 4.45 lines: under 5.
+        let e = Lines::of([2, 8].into_iter()).estimate(2, false);
+        assert!((e.lines - 11.0 / 3.0).abs() < 1e-9, "{}", e.lines);
+        assert!((e.precision - 4.45).abs() < 0.01, "{}", e.precision);
+        assert_eq!(net_of_chance(100.0, 2, &e), None);
+    }
+
+    #[test]
+    fn the_typical_value_leaves_out_the_few_sized_on_their_own() {
+        // 297 stores of 1 line, 39 of 2 and a stadium of 69 sized on its own: the stores'.
+        let stores: Vec<u64> = std::iter::repeat_n(1, 297)
+            .chain(std::iter::repeat_n(2, 39))
+            .collect();
+        let all: Vec<u64> = stores.iter().copied().chain([69]).collect();
+        assert_eq!(typical_of(stores.clone(), all), typical(stores.into_iter()));
+        // Every value sized on its own (200 tenants of 5 lines): they are the population.
+        let all = vec![5u64; 200];
+        assert_eq!(typical_of(Vec::new(), all), Some(5.0));
     }
 
     #[test]

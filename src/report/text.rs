@@ -249,7 +249,8 @@ pub fn arithmetic_line(x: &super::model::ValueArithmetic) -> String {
     };
     let held = x.held_lines.map_or(String::new(), |[n, net]| {
         format!(
-            "; the sample's values take their share of the new data from {n:.0} lines of the log's creates, {net:.1} net of chance"
+            "; the sample's values take their share of the new data from {n:.0} {} of the log's creates, {net:.1} net of chance",
+            if n == 1.0 { "line" } else { "lines" }
         )
     });
     let rate = x.rate_bytes_per_second.map_or(String::new(), |r| {

@@ -89,7 +89,7 @@ pub fn explain(
         closed: c.closed,
         credible: c.credible,
         open_growth: g.open,
-        held_lines: held_lines(time, hierarchical_of(definition)),
+        held_lines: held_lines(time, hierarchical_of(definition), g.from),
         rate,
         open_seconds,
         bound: if c.cap.is_finite() { c.cap } else { g.bound },

@@ -330,20 +330,23 @@ fn nets_held(time: &Time) -> bool {
 }
 
 /// The sample's values' (of a hierarchical key, first levels') lines of the log's creates,
-/// as logged and net of chance, where [`logged_shares`] nets them and they wrote any.
-pub(super) fn held_lines(time: &Time, hierarchical: bool) -> Option<(u64, f64)> {
+/// as logged and net of chance, where the share of new data was read from them (`from`
+/// the log; of a hierarchical key, from its first levels, when they give more than its
+/// values) and chance took some off.
+pub(super) fn held_lines(time: &Time, hierarchical: bool, from: NewFrom) -> Option<(u64, f64)> {
     let n = time.newcomers.as_ref().filter(|_| nets_held(time))?;
-    let held = if hierarchical {
-        &n.held_firsts
-    } else {
-        &n.held
+    let (held, used) = match hierarchical {
+        true => {
+            let q = logged_shares(time).1;
+            (
+                &n.held_firsts,
+                q.is_some_and(|q| n.share.is_none_or(|p| q > p)),
+            )
+        }
+        false => (&n.held, n.share.is_some()),
     };
-    let logged = if hierarchical {
-        n.new_first_levels
-    } else {
-        n.share
-    };
-    (held.lines > 0 && logged.is_some()).then(|| (held.lines, held.net_lines(time.log_share)))
+    let net = held.net_lines(time.log_share);
+    (used && from == NewFrom::Log && net < held.lines as f64).then_some((held.lines, net))
 }
 
 /// How much the bytes placed for each carrier grow: a value reported one by one by its
@@ -407,13 +410,19 @@ pub(super) fn projected(c: &Carrier<'_>, g: &Growth, periods: Option<&Periods>) 
 
 /// New values at the target: the bytes new values take (`p` of the new data) over the mean
 /// size the sample's values reach there (a period at the target's rate, a device at its own
-/// rate, an id at its one document).
+/// rate, an id at its one document). Of a key of periods, the periods to come are like the
+/// closed ones: the period in progress at the sample's end, which holds part of one, is
+/// left out of the mean (14 days of which the last is a few minutes old are 13 periods).
 pub(super) fn arriving(carriers: &[Carrier<'_>], g: &Growth, periods: Option<&Periods>) -> f64 {
     let (mut bytes, mut values, mut new) = (0.0, 0.0, 0.0);
+    let closed_only = periods.is_some() && carriers.iter().any(|c| c.closed);
     for c in carriers {
+        new += c.bytes * g.unseen_per_byte;
+        if closed_only && !c.closed {
+            continue;
+        }
         bytes += projected(c, g, periods);
         values += c.docs / c.count.max(1) as f64;
-        new += c.bytes * g.unseen_per_byte;
     }
     match bytes > 0.0 && values > 0.0 {
         true => new / (bytes / values),

@@ -326,10 +326,8 @@ pub fn project_into(
     let kinds = (sample, time.sample);
     let grown = (&carriers[..], &g, periods.as_ref(), &named_new[..]);
     let (largest, largest_closed, max_container_bytes) = limits(grown, kinds);
-    let new_values = arriving(&carriers, &g, periods.as_ref());
-    let retention = retention
-        .filter(|_| g.bound.is_finite())
-        .map(|seconds| retained(&carriers, &grows, &held_back, (seconds, g.bound)));
+    let grown = (&carriers[..], &g, periods.as_ref());
+    let (retention, new_values) = new_values_of(grown, (&grows, &held_back), retention);
     Projection {
         container,
         scale,
@@ -432,14 +430,32 @@ fn hierarchical_of(definition: &PartitionKeyDefinition) -> bool {
     definition.kind() == PartitionKind::MultiHash
 }
 
-/// What the retention bounded: the bytes held back, as new values of the mean size the
+/// What a retention bounds, and the values the target holds beyond the sample's: those the
+/// new data makes (see [`arriving`]) and those made of what values could not hold past
+/// their bounds (a retention's, or a period in progress at its one period), of the size
+/// the bounded values reach, counted once.
+fn new_values_of(
+    (carriers, g, periods): (&[Carrier<'_>], &Growth, Option<&Periods>),
+    (grows, held_back): (&[f64], &[f64]),
+    retention: Option<f64>,
+) -> (Option<Retained>, f64) {
+    let held_values = held_back_values(carriers, grows, held_back);
+    let retention = (retention.filter(|_| g.bound.is_finite())).map(|seconds| Retained {
+        seconds,
+        bound: g.bound,
+        new_values: held_values,
+    });
+    let unbounded = if retention.is_none() {
+        held_values
+    } else {
+        0.0
+    };
+    (retention, arriving(carriers, g, periods) + unbounded)
+}
+
+/// The values the bytes held back past their bounds make: new values of the mean size the
 /// bounded values reach (a hash-sampled value stands for `docs / count` values).
-fn retained(
-    carriers: &[Carrier<'_>],
-    grows: &[f64],
-    held_back: &[f64],
-    (seconds, bound): (f64, f64),
-) -> Retained {
+fn held_back_values(carriers: &[Carrier<'_>], grows: &[f64], held_back: &[f64]) -> f64 {
     let (mut bytes, mut values) = (0.0, 0.0);
     for ((c, &g), &lost) in carriers.iter().zip(grows).zip(held_back) {
         if lost > 0.0 {
@@ -448,14 +464,9 @@ fn retained(
         }
     }
     let lost: f64 = held_back.iter().sum();
-    let new_values = match bytes > 0.0 {
+    match bytes > 0.0 {
         true => lost / (bytes / values.max(1.0)),
         false => 0.0,
-    };
-    Retained {
-        seconds,
-        bound,
-        new_values,
     }
 }
 
