@@ -92,6 +92,9 @@ pub struct Context<'a> {
     pub rate_measured: bool,
     /// What the sample and the log are.
     pub kinds: crate::project::kinds::Kinds,
+    /// The sample's entities among the log's extracted paths (the probed paths: see
+    /// [`crate::project::grouping`]).
+    pub entities: &'a [usize],
 }
 
 /// A clock reading that increases with arrival: at production rates the writes of one
@@ -205,7 +208,7 @@ pub fn measure(
     let subject = subject(candidate, &definition, inputs, ctx);
     let newcomers = (ctx.log)
         .filter(|_| subject.layout.is_none())
-        .and_then(|log| crate::project::newcomers::measure(log, &subject, &stats))
+        .and_then(|log| crate::project::newcomers::measure(log, &subject, &stats, ctx.entities))
         .and_then(|n| n.of_entities(clock_levels(&order)));
     Measured {
         stats,

@@ -743,6 +743,7 @@ fn evaluate_all(
         rate: target_rate(log.as_ref(), req.log_share, &req.target, retention),
         rate_measured: log.as_ref().and_then(Log::create_rate).is_some(),
         kinds: Kinds::default(),
+        entities: plan.probe(),
     };
     let warnings: Vec<String> = (owners_warning(&stats, log.as_ref()).into_iter())
         .chain(ttl_ignored)

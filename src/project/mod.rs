@@ -3,6 +3,7 @@
 //! the sample and the new data on the partition engine ([`projection`]), the log's new
 //! values ([`newcomers`]) and client-side layouts of several collections ([`layout`]).
 
+pub mod grouping;
 pub mod kinds;
 pub mod layout;
 pub mod newcomers;

@@ -248,7 +248,8 @@ impl<K: Eq + std::hash::Hash, V> Followed<K, V> {
 struct Seen<'a> {
     bytes: f64,
     lines: u64,
-    /// Its group: the first 8 bytes of its first level (a hierarchical key's).
+    /// Its group: the first 8 bytes of its first level (a hierarchical key's), or the hash
+    /// of the entity that groups a single-level key's values (see [`super::grouping`]).
     group: Option<u64>,
     first: (&'a WriteOp, u64),
 }
@@ -439,8 +440,15 @@ pub fn first_level(epk: &[u8]) -> &[u8] {
 }
 
 /// The share measured on `log`'s creates under the key of `key` (not a layout) against
-/// `stats`, when at least [`MIN_TESTED`] of them could be tested.
-pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<Newcomers> {
+/// `stats`, when at least [`MIN_TESTED`] of them could be tested; `entities` are the
+/// sample's entities among the log's extracted paths, of which one may group a
+/// single-level key's new values (see [`super::grouping`]).
+pub fn measure(
+    log: &Log,
+    key: &Subject<'_>,
+    stats: &CandidateStats,
+    entities: &[usize],
+) -> Option<Newcomers> {
     let mut tally = Tally::default();
     let mut scratch = Scratch::default();
     let hierarchical =
@@ -450,7 +458,11 @@ pub fn measure(log: &Log, key: &Subject<'_>, stats: &CandidateStats) -> Option<N
         false => FxHashSet::default(),
     };
     let t_firsts = firsts.len();
+    let entity = (!hierarchical && stats.values.is_exact())
+        .then(|| super::grouping::grouping(log, key, entities))
+        .flatten();
     let mut t = Tester {
+        entity,
         key,
         stats,
         firsts: &firsts,
@@ -520,6 +532,9 @@ fn fit_to_firsts(values: &mut [NewValue], heavy: &[(Vec<u8>, f64)]) {
 
 /// What testing a create needs.
 struct Tester<'a, 's> {
+    /// Of a single-level key, the entity that groups its values (see
+    /// [`super::grouping`]), by its index among the log's extracted paths.
+    entity: Option<usize>,
     key: &'a Subject<'a>,
     stats: &'a CandidateStats,
     firsts: &'a FirstLevels<'a>,
@@ -624,8 +639,14 @@ impl Tester<'_, '_> {
             let new_first =
                 self.firsts.is_empty() || !self.firsts.contains(first_level(epk.as_bytes()));
             if !held && new_first && self.stats.values.is_exact() {
-                let group = (!self.firsts.is_empty())
-                    .then(|| u64::from_le_bytes(epk.as_bytes()[..8].try_into().unwrap_or([0; 8])));
+                let group = match self.firsts.is_empty() {
+                    false => Some(u64::from_le_bytes(
+                        epk.as_bytes()[..8].try_into().unwrap_or([0; 8]),
+                    )),
+                    true => {
+                        (self.entity).and_then(|e| super::grouping::field_hash(w.fields.get(e)))
+                    }
+                };
                 let make = || Seen {
                     bytes: 0.0,
                     lines: 0,
