@@ -37,6 +37,8 @@ use crate::replay::subject::Subject;
 use crate::stats::owners::id_hash;
 use crate::stats::{CandidateStats, value_hash};
 
+use super::grouping::Grouping;
+
 /// Creates that must be tested before their share is used.
 pub const MIN_TESTED: u64 = 10;
 
@@ -458,11 +460,11 @@ pub fn measure(
         false => FxHashSet::default(),
     };
     let t_firsts = firsts.len();
-    let entity = (!hierarchical && stats.values.is_exact())
-        .then(|| super::grouping::grouping(log, key, entities))
+    let grouping = (!hierarchical && stats.values.is_exact())
+        .then(|| Grouping::new(entities, key.inputs))
         .flatten();
     let mut t = Tester {
-        entity,
+        grouping,
         key,
         stats,
         firsts: &firsts,
@@ -471,6 +473,9 @@ pub fn measure(
     };
     for op in &log.ops {
         t.kind(&op.kind, op, &mut tally);
+    }
+    if let Some(g) = t.grouping.take() {
+        group_by_entity(&g, &mut tally.values.map);
     }
     let all = tally.held + tally.new;
     let firsts = tally.first.0 + tally.first.1;
@@ -503,6 +508,17 @@ pub fn measure(
     })
 }
 
+/// Groups a single-level key's new values by the entity that groups them, if one does
+/// (see [`super::grouping`]).
+fn group_by_entity(g: &Grouping, seen: &mut FxHashMap<u64, Seen<'_>>) {
+    let Some(i) = g.choose(|v| seen.get(&v).map(|s| s.lines)) else {
+        return;
+    };
+    for (&v, s) in seen.iter_mut() {
+        s.group = g.group_of(i, v);
+    }
+}
+
 /// Fits the values' shares to their first levels': those under a first level of `heavy`
 /// take at most its share (a first level is shrunk among its neighbours, its values among
 /// themselves, and a lone value can come out larger than its first level), the others at
@@ -532,9 +548,9 @@ fn fit_to_firsts(values: &mut [NewValue], heavy: &[(Vec<u8>, f64)]) {
 
 /// What testing a create needs.
 struct Tester<'a, 's> {
-    /// Of a single-level key, the entity that groups its values (see
-    /// [`super::grouping`]), by its index among the log's extracted paths.
-    entity: Option<usize>,
+    /// Of a single-level key, the entities its new values' creates carry (see
+    /// [`super::grouping`]).
+    grouping: Option<Grouping>,
     key: &'a Subject<'a>,
     stats: &'a CandidateStats,
     firsts: &'a FirstLevels<'a>,
@@ -639,14 +655,12 @@ impl Tester<'_, '_> {
             let new_first =
                 self.firsts.is_empty() || !self.firsts.contains(first_level(epk.as_bytes()));
             if !held && new_first && self.stats.values.is_exact() {
-                let group = match self.firsts.is_empty() {
-                    false => Some(u64::from_le_bytes(
-                        epk.as_bytes()[..8].try_into().unwrap_or([0; 8]),
-                    )),
-                    true => {
-                        (self.entity).and_then(|e| super::grouping::field_hash(w.fields.get(e)))
-                    }
-                };
+                // A single-level key's group is set once its entities are known.
+                let group = (!self.firsts.is_empty())
+                    .then(|| u64::from_le_bytes(epk.as_bytes()[..8].try_into().unwrap_or([0; 8])));
+                if let Some(g) = self.grouping.as_mut() {
+                    g.add(hash, w);
+                }
                 let make = || Seen {
                     bytes: 0.0,
                     lines: 0,
