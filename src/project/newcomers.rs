@@ -158,8 +158,8 @@ pub struct NewValue {
     pub label: String,
     /// Its share (see [`Newcomers::values`]), net of chance: the lines that created it
     /// are shrunk towards the mean of its neighbours' (the values under its first level
-    /// of a hierarchical key; the new values of half to twice its lines of a single-level
-    /// key) by how much of their spread chance explains (see `Lines::estimate`), and its
+    /// of a hierarchical key, or of its entity of a single-level key: see
+    /// [`super::grouping`]; else the new values of half to twice its lines) by how much of their spread chance explains (see `Lines::estimate`), and its
     /// bytes with them. A tenant's 200 contacts that write alike then look alike, and the
     /// largest of them is not the luckiest's count.
     pub share: f64,
@@ -285,8 +285,8 @@ impl Lines {
     /// that is theirs and not chance's: `m + t / (t + m) · (lines - m)`, an empirical Bayes
     /// estimate with each value's lines a Poisson count and `t` their variance less
     /// chance's `m`. The neighbours are the whole group, or, `local`, the values of half
-    /// to twice as many lines: where nothing groups the values (a single-level key's, the
-    /// first levels), a tenant's contacts that write alike are compared with each other,
+    /// to twice as many lines: where nothing groups the values (the first levels, a
+    /// single-level key's values of no entity), a tenant's contacts that write alike are compared with each other,
     /// not with the other tenants' whose rates differ. With it, how precisely it is known
     /// (see [`Estimate`]).
     fn estimate(&self, lines: u64, local: bool) -> Estimate {
@@ -342,7 +342,7 @@ struct Estimate {
     /// each, know each ticket's rate to their 11,970 lines).
     precision: f64,
     /// Whether its neighbours are written again and again: a group (the values under one
-    /// first level) of at least [`REPEATED`] lines each on average. A line of a value
+    /// first level, or of one entity) of at least [`REPEATED`] lines each on average. A line of a value
     /// created once (an item's id) is no rate, however alike such values are; and
     /// neighbours chosen by their own lines (half to twice a value's) are no group: of
     /// 1.2 million devices each seen 0.03 times, those seen 2 to 6 times average 2 by
@@ -357,8 +357,9 @@ const REPEATED: f64 = 2.0;
 /// as well as [`MIN_LINES`] of its own would tell it: its lines shrunk (see
 /// [`Lines::estimate`]) reach them, or, written again itself ([`REPEATED`] lines) among
 /// neighbours written again and again, the estimate is as precise (see [`Estimate`]): a
-/// value of one line may have been created once, whatever its neighbours do. Shrunk down only, so that a value of few
-/// lines is placed as its writes are and lines of large `count`s are not multiplied.
+/// value of one line may have been created once, whatever its neighbours do. Shrunk down
+/// only, so that a value of few lines is placed as its writes are and lines of large
+/// `count`s are not multiplied.
 fn net_of_chance(bytes: f64, lines: u64, e: &Estimate) -> Option<f64> {
     let again = e.repeated && lines as f64 >= REPEATED && e.precision >= MIN_LINES;
     let known = e.lines >= MIN_LINES || again;
@@ -384,7 +385,7 @@ fn heavy_values(
     let mut others = Vec::new();
     let mut heavy: Vec<(u64, Seen<'_>, f64)> = (seen.into_iter())
         .filter_map(|(h, s)| {
-            // Values under one first level are one group; a single-level key's have none.
+            // Values under one first level, or of one entity, are one group; others none.
             let e = groups[&s.group].estimate(s.lines, s.group.is_none());
             let Some(sure) = net_of_chance(s.bytes, s.lines, &e) else {
                 others.push(s.lines);
@@ -459,7 +460,7 @@ pub fn measure(
         true => stats.values.epks().map(first_level).collect(),
         false => FxHashSet::default(),
     };
-    let t_firsts = firsts.len();
+    let known_firsts = firsts.len();
     let grouping = (!hierarchical && stats.values.is_exact())
         .then(|| Grouping::new(entities, key.inputs))
         .flatten();
@@ -504,7 +505,7 @@ pub fn measure(
         values,
         new_values,
         held: held(tally.held_lines.0, stats.values.len(), typical_value),
-        held_firsts: held(tally.held_lines.1, t_firsts, typical_first),
+        held_firsts: held(tally.held_lines.1, known_firsts, typical_first),
     })
 }
 
