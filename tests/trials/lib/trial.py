@@ -90,6 +90,17 @@ def analyze(b, d, extra=(), keys=(), docs="docs.ndjson", queries="queries.ndjson
         fail("analyze --format json printed no JSON: %s" % e)
 
 
+def explain_bytes(b, d, key, value, extra=(), docs="docs.ndjson", queries="queries.ndjson"):
+    """The projected bytes of one value of `key` (`--explain KEY --explain-value VALUE`, JSON
+    text as the flag takes it); None when the run fails or the value is not placed."""
+    args = [b, "analyze"] + workload_args(d, docs, queries) + list(extra) + [
+        "--key", key, "--explain", key, "--explain-value", value, "--format", "json", "--quiet"]
+    code, out, _ = run(args)
+    if code != 0:
+        return None
+    return (json.loads(out).get("values") or [{}])[0].get("bytes")
+
+
 def check(b, d, key, extra=(), docs="docs.ndjson", queries="queries.ndjson"):
     """`check --key KEY` on the workload; returns (exit code, stdout)."""
     args = [b, "check"] + workload_args(d, docs, queries) + ["--key", key, "--quiet"] + list(extra)
