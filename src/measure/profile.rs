@@ -23,10 +23,12 @@ use crate::stats::CandidateStats;
 
 /// The `format` field of every profile.
 pub const FORMAT: &str = "pkadvisor-profile";
-/// The layout version written, and the only one read (5: kept values, their details and
+/// The layout version written, and the only one read (6: each candidate's kept values
+/// say how many a single-level key keeps before the precision is looked at again; 5: kept
+/// values, their details and
 /// heavy hitters are written in hash order, so the same statistics give the same bytes;
 /// 4: the documents' indexed terms, which price their writes, are counted).
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 /// What a file given after `--profile` that is not one most likely means.
 const ORDER: &str = "DOCS go before --profile, which takes every file after it";
 /// The largest profile read, decompressed: 1 GiB (a decompression bomb ends there; input

@@ -219,9 +219,12 @@ impl MeasureSink {
         let budget = plan.budget / threads.max(BUDGET_SHARES);
         let by_time = plan.time_field.is_some();
         let owners = plan.owners_budget / threads.max(BUDGET_SHARES);
-        let stats = (0..plan.candidates.len())
-            .map(|_| {
+        let stats = (plan.candidates.iter())
+            .map(|c| {
                 let mut s = CandidateStats::new(budget, by_time);
+                if c.spec.levels().len() > 1 {
+                    s.values.keep_to_budget();
+                }
                 if plan.owners {
                     s.owners = Owners::new(owners);
                 }

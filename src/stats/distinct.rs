@@ -13,8 +13,10 @@ use rustc_hash::FxHashSet;
 use serde::de::Error;
 use serde::{Deserialize, Serialize};
 
-/// Distinct values counted exactly before switching to the sketch.
-pub const EXACT_LIMIT: usize = 1 << 14;
+/// Distinct values counted exactly before switching to the sketch: as many as a set of
+/// 2^14 slots holds (seven eighths of them). One more would double the set, a table of
+/// 2^15 slots (288 KiB) kept for a few thousand values before the sketch replaces it.
+pub const EXACT_LIMIT: usize = (1 << 14) / 8 * 7;
 
 /// Sketch precision: 2^14 registers, a standard error of about 0.8%.
 const PRECISION: u8 = 14;
@@ -149,10 +151,15 @@ impl Distinct {
     #[inline]
     pub fn add(&mut self, hash: u64) {
         match self {
-            Distinct::Exact(set) => {
-                if set.insert(hash) && set.len() > EXACT_LIMIT {
-                    self.promote();
-                }
+            Distinct::Exact(set) if set.len() < EXACT_LIMIT => {
+                set.insert(hash);
+            }
+            // A full set is only looked in: placing a value, even one it holds, would
+            // double it first. A new value is counted by the sketch.
+            Distinct::Exact(set) if set.contains(&hash) => {}
+            Distinct::Exact(_) => {
+                self.promote();
+                self.add(hash);
             }
             Distinct::Sketch(r) => r.add(hash),
         }
@@ -326,6 +333,25 @@ mod tests {
         }
         assert!(d.is_exact());
         assert_eq!(d.estimate(), 3_000);
+    }
+
+    /// Exact up to the limit, in a set that never doubles past 2^14 slots (7/8 full at
+    /// most: a capacity of the limit); one value more is counted by the sketch.
+    #[test]
+    fn exact_to_the_limit_in_a_set_that_never_doubles() {
+        let mut d = Distinct::default();
+        for i in 0..EXACT_LIMIT as u64 {
+            d.add(mix(i));
+            d.add(mix(i / 2));
+        }
+        let Distinct::Exact(set) = &d else {
+            panic!("exact at the limit")
+        };
+        assert_eq!((set.len(), set.capacity()), (EXACT_LIMIT, EXACT_LIMIT));
+        d.add(mix(EXACT_LIMIT as u64));
+        assert!(!d.is_exact());
+        let e = d.estimate() as f64;
+        assert!((e / (EXACT_LIMIT as f64 + 1.0) - 1.0).abs() < 0.03, "{e}");
     }
 
     #[test]

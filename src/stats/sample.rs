@@ -59,6 +59,13 @@ impl Slot {
     }
 }
 
+/// The home slot of `hash` in a table of `size` slots (a power of two).
+#[inline]
+fn home_in(hash: u64, size: usize) -> usize {
+    let bits = size.trailing_zeros();
+    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+}
+
 /// The bytes of one slot.
 pub(super) const SLOT_BYTES: usize = std::mem::size_of::<Slot>();
 
@@ -102,8 +109,7 @@ impl Sample {
     /// The home slot of `hash`.
     #[inline]
     fn home(&self, hash: u64) -> usize {
-        let bits = self.slots.len().trailing_zeros();
-        (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+        home_in(hash, self.slots.len())
     }
 
     /// Where `hash` is, or the free slot where it would go.
@@ -157,10 +163,16 @@ impl Sample {
         Some(&mut self.slots[at].tally)
     }
 
+    /// Whether the next value placed would double the table.
+    #[inline]
+    pub fn is_full(&self) -> bool {
+        8 * (self.len + 1) > 7 * self.slots.len()
+    }
+
     /// Keeps `tally` (at least one document) for `hash`, replacing what it held.
     pub fn insert(&mut self, hash: u64, tally: Tally) {
         debug_assert!(tally.docs > 0, "a kept value has documents");
-        if 8 * (self.len + 1) > 7 * self.slots.len() {
+        if self.is_full() {
             self.resize((2 * self.slots.len()).max(FIRST));
         }
         let at = self.find(hash);
@@ -172,22 +184,44 @@ impl Sample {
     /// Moves every value into a table of `size` slots (a power of two, no smaller), in the
     /// same allocation grown: the allocator may move its pages rather than copy them, and
     /// the values are placed again where they are.
-    ///
-    /// Each held slot not yet placed is taken and its value put at the first slot from its
-    /// new home that is free or holds a value not yet placed (which it takes in turn):
-    /// placed values never move again, so each stays behind a run of placed values.
     fn resize(&mut self, size: usize) {
         self.slots.resize(size, FREE_SLOT);
+        self.place_within(size);
+    }
+
+    /// Lays the values out in a table of `size` slots, the first of the allocation, in
+    /// place, and gives back the rest, when that table would hold `values` values at most
+    /// seven eighths full and is smaller than this one: the room a sample that has settled
+    /// at `values` needs, in fewer cache lines.
+    pub fn shrink_for(&mut self, values: usize) {
+        let size = (8 * values.max(self.len) / 7 + 1)
+            .next_power_of_two()
+            .max(FIRST);
+        if size >= self.slots.len() {
+            return;
+        }
+        self.place_within(size);
+        self.slots.truncate(size);
+        self.slots.shrink_to_fit();
+    }
+
+    /// Places every value again in the first `size` slots (a power of two, at least the
+    /// values held and at most the slots): each held slot not yet placed is taken and its
+    /// value put at the first slot from its home in a table of `size` that is free or
+    /// holds a value not yet placed (which it takes in turn). Placed values never move
+    /// again, so each stays behind a run of placed values.
+    fn place_within(&mut self, size: usize) {
         let mask = size - 1;
         let mut placed = vec![0u64; size.div_ceil(64)];
-        let is_placed = |placed: &[u64], at: usize| placed[at / 64] >> (at % 64) & 1 == 1;
-        for i in 0..size {
+        let is_placed =
+            |placed: &[u64], at: usize| at < size && placed[at / 64] >> (at % 64) & 1 == 1;
+        for i in 0..self.slots.len() {
             if !self.slots[i].is_held() || is_placed(&placed, i) {
                 continue;
             }
             let mut moving = std::mem::replace(&mut self.slots[i], FREE_SLOT);
             loop {
-                let mut at = self.home(moving.hash);
+                let mut at = home_in(moving.hash, size);
                 while self.slots[at].is_held() && is_placed(&placed, at) {
                     at = (at + 1) & mask;
                 }
@@ -542,6 +576,42 @@ mod tests {
         assert!(table.slots.len() >= 16 << 9, "{}", table.slots.len());
     }
 
+    /// Hashes (from `seed`) whose home lies in the last `2^-bits` of any table of at least
+    /// `2^bits` slots: their runs wrap past the table's end.
+    fn homed_in_last(seed: u64, bits: u32) -> impl Iterator<Item = u64> {
+        (1u64..)
+            .map(move |i| crate::mix::splitmix64(i, seed))
+            .filter(move |h| h.wrapping_mul(GOLDEN) >> (64 - bits) == (1 << bits) - 1)
+    }
+
+    /// Laid out again smaller, in place, every value is found, none twice, including runs
+    /// that wrap past the end of the smaller table; a table already small enough stays.
+    #[test]
+    fn a_table_shrinks_in_place_for_the_values_it_will_hold() {
+        let (mut table, mut map) = (Sample::default(), BTreeMap::new());
+        let at_end = homed_in_last(5, 3);
+        let spread = (1u64..).map(|i| crate::mix::splitmix64(i, 6));
+        for (n, h) in at_end.take(300).chain(spread.take(6_000)).enumerate() {
+            table.insert(h, tally(n as u64 + 1));
+            map.insert(h, tally(n as u64 + 1));
+        }
+        assert_eq!(table.slots.len(), 8192);
+        let keep = |h: u64| h.is_multiple_of(5);
+        table.retain(keep);
+        map.retain(|h, _| keep(*h));
+        table.shrink_for(1_000);
+        assert_eq!(table.slots.len(), 2048, "{} values", map.len());
+        holds_what(&table, &map);
+        table.shrink_for(1_500);
+        assert_eq!(table.slots.len(), 2048);
+        for i in 0..500u64 {
+            let h = crate::mix::splitmix64(i, 9);
+            table.insert(h, tally(i + 1));
+            map.insert(h, tally(i + 1));
+        }
+        holds_what(&table, &map);
+    }
+
     /// Growing places the values again in the grown allocation: runs that wrap past the
     /// end of the table (every value homed in its last slots) survive doubling after
     /// doubling, with every value found and none twice.
@@ -549,9 +619,7 @@ mod tests {
     fn a_table_grows_in_place_with_runs_that_wrap() {
         let (mut table, mut map) = (Sample::default(), BTreeMap::new());
         // Hashes whose home is in the last sixteenth of any table of up to 2^16 slots.
-        let at_end = (1u64..)
-            .map(|i| crate::mix::splitmix64(i, 3))
-            .filter(|h| h.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60 == 15);
+        let at_end = homed_in_last(3, 4);
         for (n, h) in at_end.take(3_000).enumerate() {
             table.insert(h, tally(n as u64 + 1));
             map.insert(h, tally(n as u64 + 1));

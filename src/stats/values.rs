@@ -163,6 +163,23 @@ fn footprint(label: usize) -> usize {
     4 * SLOT_BYTES + 2 * DETAIL_BYTES + 2 * label
 }
 
+/// Past the first halving, the fewest values a key keeps: the sample the figures built
+/// on the kept values are read from (see [`PRECISION`]).
+pub const FLOOR: usize = 4096;
+
+/// Past the first halving, the half-width at 95% within which the share of documents
+/// whose value is seen once ([`ValueStats::singleton_share`]) must stay: a sample larger
+/// than [`FLOOR`] is halved again only while the halved sample keeps it.
+pub const PRECISION: f64 = 0.01;
+
+/// The counts of values seen `r` times, `r` from 1 to this, that the growth model reads
+/// (Good–Turing's counts of counts).
+pub const COUNTS_READ: usize = 6;
+
+/// Past the first halving, the values a count of counts must still be read from after a
+/// halving, where it was read from as many before (a relative error of about a fifth).
+pub const COUNT_SUPPORT: usize = 30;
+
 /// A range of one of the texts, to index it.
 fn range_of(r: &std::ops::Range<u32>) -> std::ops::Range<usize> {
     r.start as usize..r.end as usize
@@ -228,6 +245,10 @@ pub struct ValueStats {
     budget: usize,
     level: u32,
     used: usize,
+    /// Past the first halving, the kept values at which the precision is looked at again
+    /// (at least [`FLOOR`]; doubled whenever a halving would lose it); `usize::MAX` for
+    /// a key that keeps what the budget allows (see [`keep_to_budget`](Self::keep_to_budget)).
+    cap: usize,
     sample: Sample,
     details: Vec<Detail>,
     /// The kept values' labels, end to end: one allocation, not one per value.
@@ -254,6 +275,7 @@ struct Stored {
     budget: usize,
     level: u32,
     used: usize,
+    cap: usize,
     sample: Sample,
     details: Vec<StoredDetail>,
     labels: String,
@@ -292,6 +314,7 @@ impl TryFrom<Stored> for ValueStats {
             budget: s.budget,
             level: s.level,
             used: s.used,
+            cap: s.cap.max(FLOOR),
             sample: s.sample,
             details,
             labels: s.labels,
@@ -328,10 +351,11 @@ impl Serialize for ValueStats {
             .collect();
         let heavy: std::collections::BTreeMap<u64, &ValueEntry> =
             self.heavy.iter().map(|(h, e)| (*h, e)).collect();
-        let mut st = s.serialize_struct("ValueStats", 11)?;
+        let mut st = s.serialize_struct("ValueStats", 12)?;
         st.serialize_field("budget", &self.budget)?;
         st.serialize_field("level", &self.level)?;
         st.serialize_field("used", &self.used)?;
+        st.serialize_field("cap", &self.cap)?;
         st.serialize_field("sample", &Renumbered(&order))?;
         st.serialize_field("details", &details)?;
         st.serialize_field("labels", &labels)?;
@@ -373,6 +397,7 @@ impl ValueStats {
             budget: budget.max(64 * 1024),
             level: 0,
             used: 0,
+            cap: FLOOR,
             sample: Sample::default(),
             details: Vec::new(),
             labels: String::new(),
@@ -384,6 +409,14 @@ impl ValueStats {
             total: 0,
             tracked: Vec::new(),
         }
+    }
+
+    /// Keeps as many values as the budget allows once sampled, whatever the precision
+    /// [`PRECISION`] asks for: for a hierarchical key, whose prefixes (a tenant and its
+    /// users) are sized from the kept values that share them, each value standing for
+    /// `2^level`, so that a prefix's size is only as precise as the values kept under it.
+    pub fn keep_to_budget(&mut self) {
+        self.cap = usize::MAX;
     }
 
     #[inline]
@@ -490,7 +523,71 @@ impl ValueStats {
     /// Whether [`keep`](Self::keep) went past the budget; then call
     /// [`shrink`](Self::shrink).
     pub fn over_budget(&self) -> bool {
-        self.used > self.budget || self.labels.len() > TEXT_MAX || self.epks.len() > TEXT_MAX
+        self.over_memory() || (self.level > 0 && self.sample.len() > self.cap)
+    }
+
+    /// Whether the kept values went past the memory budget, or, while exact, fill a table
+    /// the budget would not let grow (see [`worth_growing`](Self::worth_growing)).
+    fn over_memory(&self) -> bool {
+        self.used > self.budget
+            || self.labels.len() > TEXT_MAX
+            || self.epks.len() > TEXT_MAX
+            || (self.level == 0 && self.sample.is_full() && !self.worth_growing())
+    }
+
+    /// Whether the budget lets a full table, doubled, hold half as many values again as it
+    /// holds: a table doubled for a few more values before the first halving would take
+    /// twice the memory for the rest of the run. Once sampling, every value the budget
+    /// allows is kept (a hierarchical key's prefixes are sized from them).
+    fn worth_growing(&self) -> bool {
+        let each = self.used / self.sample.len().max(1);
+        let room = self.budget.saturating_sub(self.used) / each.max(1);
+        2 * room >= self.sample.len()
+    }
+
+    /// Whether the values a halving would keep still read the figures built on them as
+    /// well as [`PRECISION`] and [`COUNT_SUPPORT`] ask: the share of documents whose value
+    /// is seen once within [`PRECISION`] at 95%, with the variance
+    /// [`singleton_share`](Self::singleton_share) reads it with (`s(s-1)` times the values
+    /// seen once, or the squared documents of the others, whichever is smaller, over the
+    /// documents squared; `s` the values each kept value would stand for); and no count of
+    /// the values seen `r` times (`r` up to [`COUNTS_READ`]) that the sample reads from at
+    /// least [`COUNT_SUPPORT`] values read from fewer.
+    fn halving_keeps_precision(&self) -> bool {
+        let mask = (1u64 << (self.level + 1)) - 1;
+        let (mut ones, mut squares) = (0.0, 0.0);
+        let (mut now, mut halved) = ([0usize; COUNTS_READ + 1], [0usize; COUNTS_READ + 1]);
+        for (h, t) in self
+            .sample
+            .iter()
+            .filter(|(h, _)| !self.heavy.contains_key(h))
+        {
+            let r = (t.docs as usize).min(COUNTS_READ + 1) - 1;
+            now[r] += 1;
+            if h & mask != 0 {
+                continue;
+            }
+            halved[r] += 1;
+            if t.docs == 1 {
+                ones += 1.0;
+            } else {
+                squares += (t.docs as f64).powi(2);
+            }
+        }
+        let s = (mask + 1) as f64;
+        let docs = (self.celled as f64).max(1.0);
+        let variance = s * (s - 1.0) * f64::min(ones, squares) / (docs * docs);
+        let counts_kept =
+            (0..COUNTS_READ).all(|r| now[r] < COUNT_SUPPORT || halved[r] >= COUNT_SUPPORT);
+        1.96 * variance.sqrt() <= PRECISION && counts_kept
+    }
+
+    /// Drops the kept values of the next level's halving.
+    fn halve(&mut self) {
+        self.level += 1;
+        let mask = (1u64 << self.level) - 1;
+        self.sample.retain(|h| h & mask == 0);
+        self.compact();
     }
 
     /// Counts one document of `bytes` with the value of `hash` once sampling has begun;
@@ -636,7 +733,9 @@ impl ValueStats {
             .unwrap_or((0, 0))
     }
 
-    /// Brings the sample back within the budget by halving it as often as needed. Ends
+    /// Brings the sample back within the budget by halving it as often as needed, then
+    /// past [`FLOOR`] values halves it again while the halved sample keeps [`PRECISION`]
+    /// (else the values kept may double before it is looked at again). Ends
     /// exact counting if it was on: the heavy table starts from the largest values, and
     /// what exact counting knew waits in the returned promotion.
     pub fn shrink(&mut self) -> Option<Promotion> {
@@ -648,11 +747,20 @@ impl ValueStats {
                 histogram: self.histogram(),
             }
         });
-        while self.over_budget() && self.level < 63 {
-            self.level += 1;
-            let mask = (1u64 << self.level) - 1;
-            self.sample.retain(|h| h & mask == 0);
-            self.compact();
+        while self.over_memory() && self.level < 63 {
+            self.halve();
+        }
+        while self.sample.len() > self.cap && self.level < 63 {
+            if !self.halving_keeps_precision() {
+                while self.cap < self.sample.len() {
+                    self.cap = self.cap.saturating_mul(2);
+                }
+                break;
+            }
+            self.halve();
+        }
+        if self.level > 0 && self.cap < usize::MAX {
+            self.sample.shrink_for(self.cap);
         }
         promotion
     }
@@ -813,6 +921,7 @@ impl ValueStats {
             self.celled = self.celled.saturating_add(other.celled);
         }
         self.level = self.level.max(other.level);
+        self.cap = self.cap.max(other.cap);
         if sampling {
             // The level the union will need, reached before it is built: the table then
             // never grows to hold values the budget drops at once.
@@ -1418,6 +1527,73 @@ mod tests {
                 .parse()
                 .expect("a label of ours");
             assert_eq!((r.epk, r.docs), (epk(k), 1), "{}", r.label);
+        }
+    }
+
+    /// Documents of values seen once (`ones` of them) and of values seen twice (`twos`),
+    /// in a scattered order; value keys from `base`.
+    fn once_and_twice(base: u64, ones: u64, twos: u64) -> Vec<u64> {
+        let pairs = (0..twos).flat_map(|k| [base + ones + k; 2]);
+        let docs = (0..ones).map(|k| base + k).chain(pairs);
+        let mut scattered: Vec<(u64, u64)> = (docs.enumerate())
+            .map(|(i, k)| (mix(i as u64 ^ 0xA5A5), k))
+            .collect();
+        scattered.sort_unstable();
+        scattered.into_iter().map(|(_, k)| k).collect()
+    }
+
+    /// Past the first halving a key keeps the values its figures need. A key of values
+    /// seen once each reads its share of documents seen once from its few repeats: it
+    /// falls to the floor. A key of which half the documents repeat reads it from both
+    /// kinds: halving again would take its error past a point, so it keeps about 14,400
+    /// values or more (`1.96² · 3/8 / 0.01²`: `min(ones, squares)` is two thirds of the
+    /// values, the documents four thirds). Both read the share within the precision.
+    #[test]
+    fn a_sampled_key_keeps_the_values_its_precision_needs() {
+        let budget = 8 << 20;
+        let (mut unique, mut f) = (ValueStats::new(budget), Feeder::new());
+        for k in 1_000_000..1_400_000u64 {
+            f.add(&mut unique, k, 100);
+        }
+        assert!(!unique.is_exact());
+        let n = unique.len();
+        assert!(n > FLOOR / 2 && n <= FLOOR, "{n} values kept");
+        let share = unique.singleton_share(400_000);
+        assert!((share - 1.0).abs() <= PRECISION, "{share}");
+        let (mut mixed, mut f) = (ValueStats::new(budget), Feeder::new());
+        let docs = once_and_twice(5_000_000, 120_000, 60_000);
+        for &k in &docs {
+            f.add(&mut mixed, k, 100);
+        }
+        assert!(!mixed.is_exact());
+        let n = mixed.len();
+        assert!(n > 14_000 && n < 2 * 14_406 + 1_000, "{n} values kept");
+        // Each value stands for `scale` values: the sample is what the memory allows
+        // no more than the precision asks for.
+        let share = mixed.singleton_share(docs.len() as u64);
+        assert!((share - 0.5).abs() <= PRECISION, "{share}");
+    }
+
+    /// A full table doubles only when the budget lets it hold half as many values again:
+    /// at a budget that ends exact counting a little past a full table of 2^14 slots, the
+    /// key samples with that table; at twice the budget the table doubles. Past the first
+    /// halving either is laid out again, smaller, for the values the key keeps.
+    #[test]
+    fn a_table_the_budget_would_not_fill_is_not_grown() {
+        // Labels of nine bytes: a footprint of 306 bytes; 14,336 values fill 2^14 slots.
+        let tight = 14_336 * 306 + 200 * 306;
+        for (budget, slots) in [(tight, 1 << 14), (2 * tight, 1 << 15)] {
+            let (mut v, mut f) = (ValueStats::new(budget), Feeder::new());
+            let mut largest = 0;
+            for k in 1_000_000..1_040_000u64 {
+                f.add(&mut v, k, 100);
+                largest = largest.max(v.sample.slot_count());
+            }
+            assert!(!v.is_exact());
+            assert_eq!(largest, slots, "budget {budget}");
+            // Settled at the floor, the table is laid out again for it: 4,096 values at
+            // most seven eighths full.
+            assert_eq!(v.sample.slot_count(), 8192);
         }
     }
 

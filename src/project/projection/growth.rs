@@ -431,7 +431,9 @@ pub(super) fn arriving(carriers: &[Carrier<'_>], g: &Growth, periods: Option<&Pe
 }
 
 /// Largest count Good–Turing's estimate is read for; past it a value's count is its own.
-pub(super) const CREDIBLE_BELOW: u64 = 6;
+/// Its counts of counts are those a sampled key keeps precise when it halves (see
+/// [`COUNTS_READ`](crate::stats::values::COUNTS_READ)).
+pub(super) const CREDIBLE_BELOW: u64 = crate::stats::values::COUNTS_READ as u64;
 
 /// Of a snapshot, how much of its count each value seen `r < CREDIBLE_BELOW` times earns:
 /// Good–Turing's `r* = (r + 1) N(r+1) / N(r)` over `r`, at most 1, where `N(r)` is the
