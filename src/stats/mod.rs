@@ -28,6 +28,17 @@ pub use histogram::EpkHistogram;
 use histogram::slice_of_epk;
 pub use values::{NO_POSITION, Promotion, Span, TopValue, ValueRef, ValueStats};
 
+/// `n` default (zero) values, written rather than allocated zeroed. A zeroed allocation
+/// maps the shared zero page, so a count's first read-then-write of each page faults
+/// twice: once to map it, once to copy it on write, with a flush of every thread's TLB.
+pub(crate) fn written_zeros<T: Copy + Default>(n: usize) -> Vec<T> {
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        v.push(std::hint::black_box(T::default()));
+    }
+    v
+}
+
 /// The most documents statistics read from a profile may claim (2^53).
 pub const PROFILE_MAX_DOCUMENTS: u64 = 1 << 53;
 /// The most bytes statistics read from a profile may claim (2^60, an exabyte).

@@ -155,7 +155,7 @@ impl Window {
     /// The whole row, made from the list if it is one.
     fn row(&mut self) -> &mut Vec<Slice> {
         if let Slices::Few(few) = &self.slices {
-            let mut all = vec![Slice::default(); SLICES];
+            let mut all = super::super::written_zeros(SLICES);
             for &(i, s) in few {
                 all[i as usize] = s;
             }
