@@ -1008,7 +1008,7 @@ mod tests {
     fn forged_statistics_are_refused_not_trusted() {
         let p = sample();
         type Edit = fn(&mut serde_json::Value);
-        let cases: [(&str, Edit); 5] = [
+        let cases: [(&str, Edit); 6] = [
             ("without its details", |s| {
                 let sample = s[0]["values"]["sample"].as_object_mut().unwrap();
                 let first = sample.values_mut().next().unwrap();
@@ -1026,6 +1026,10 @@ mod tests {
                 sample.values_mut().next().unwrap()["bytes"] = u64::MAX.into();
             }),
             ("documents of", |s| s[0]["documents"] = u64::MAX.into()),
+            // The admission cells: a row of every cell, or none.
+            ("outside the hash space", |s| {
+                s[0]["values"]["cells"] = serde_json::json!([1, 2, 3]);
+            }),
         ];
         for (want, edit) in cases {
             let text = forged(&p, edit);

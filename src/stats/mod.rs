@@ -33,9 +33,10 @@ pub use values::{NO_POSITION, Promotion, Span, TopValue, ValueRef, ValueStats};
 /// twice: once to map it, once to copy it on write, with a flush of every thread's TLB.
 pub(crate) fn written_zeros<T: Copy + Default>(n: usize) -> Vec<T> {
     let mut v = Vec::with_capacity(n);
-    for _ in 0..n {
-        v.push(std::hint::black_box(T::default()));
-    }
+    // Seen by something opaque, the fresh allocation may hold anything: the zeros are
+    // stored, not folded into a zeroed allocation.
+    std::hint::black_box(v.as_mut_ptr());
+    v.resize(n, T::default());
     v
 }
 

@@ -180,6 +180,23 @@ pub const COUNTS_READ: usize = 6;
 /// halving, where it was read from as many before (a relative error of about a fifth).
 pub const COUNT_SUPPORT: usize = 30;
 
+/// The admission cells of a profile's two rows, each of [`CELLS`] counts or none.
+fn cells_of(bytes: Vec<u64>, tracked: Vec<u64>) -> Result<Vec<Cell>, String> {
+    let rows = [&bytes, &tracked];
+    if rows.iter().any(|r| !r.is_empty() && r.len() != CELLS) {
+        return Err("a heavy value outside the hash space".into());
+    }
+    if rows.iter().all(|r| r.is_empty()) {
+        return Ok(Vec::new());
+    }
+    let at = |r: &[u64], i: usize| r.get(i).copied().unwrap_or(0);
+    let cell = |i| Cell {
+        bytes: at(&bytes, i),
+        tracked: at(&tracked, i),
+    };
+    Ok((0..CELLS).map(cell).collect())
+}
+
 /// A range of one of the texts, to index it.
 fn range_of(r: &std::ops::Range<u32>) -> std::ops::Range<usize> {
     r.start as usize..r.end as usize
@@ -259,14 +276,22 @@ pub struct ValueStats {
     kept: Vec<u32>,
     /// Tracked apart once sampling has begun.
     heavy: FxHashMap<u64, ValueEntry>,
-    /// Bytes per admission cell once sampling has begun (every document's).
-    cells: Vec<u64>,
+    /// The admission cells once sampling has begun: each document reads and writes its
+    /// cell's two counts, side by side in one cache line.
+    cells: Vec<Cell>,
     /// Documents in the cells.
     celled: u64,
     /// Bytes of every document counted.
     total: u64,
-    /// Bytes of the heavy table's entries per admission cell.
-    tracked: Vec<u64>,
+}
+
+/// One admission cell.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct Cell {
+    /// Bytes of every document whose value falls in the cell.
+    bytes: u64,
+    /// Bytes of the heavy table's entries in the cell.
+    tracked: u64,
 }
 
 /// [`ValueStats`] as a profile holds it: each detail with its EPK.
@@ -321,10 +346,9 @@ impl TryFrom<Stored> for ValueStats {
             epks,
             kept: Vec::new(),
             heavy: s.heavy,
-            cells: s.cells,
+            cells: cells_of(s.cells, s.tracked)?,
             celled: s.celled,
             total: s.total,
-            tracked: s.tracked,
         })
     }
 }
@@ -360,10 +384,14 @@ impl Serialize for ValueStats {
         st.serialize_field("details", &details)?;
         st.serialize_field("labels", &labels)?;
         st.serialize_field("heavy", &heavy)?;
-        st.serialize_field("cells", &self.cells)?;
+        st.serialize_field(
+            "cells",
+            &self.cells.iter().map(|c| c.bytes).collect::<Vec<_>>(),
+        )?;
         st.serialize_field("celled", &self.celled)?;
         st.serialize_field("total", &self.total)?;
-        st.serialize_field("tracked", &self.tracked)?;
+        let tracked: Vec<u64> = self.cells.iter().map(|c| c.tracked).collect();
+        st.serialize_field("tracked", &tracked)?;
         st.end()
     }
 }
@@ -407,7 +435,6 @@ impl ValueStats {
             cells: Vec::new(),
             celled: 0,
             total: 0,
-            tracked: Vec::new(),
         }
     }
 
@@ -630,23 +657,23 @@ impl ValueStats {
         label: &dyn Fn(&mut String),
         epk: &dyn Fn() -> Epk,
     ) {
-        if self.tracked.is_empty() || self.cells.is_empty() {
+        if self.cells.is_empty() {
             self.start_rows();
         }
         let cell = cell_of(hash);
-        self.cells[cell] += bytes;
+        let c = &mut self.cells[cell];
+        c.bytes += bytes;
         self.celled += 1;
         // A tracked value's cell holds its bytes: most documents, in cells without one,
         // skip the table.
-        let tracked = self.tracked[cell];
+        let (tracked, untracked) = (c.tracked, c.bytes.saturating_sub(c.tracked));
         if tracked > 0
             && let Some(e) = self.heavy.get_mut(&hash)
         {
             e.absorb(1, bytes, bytes, Span::at(position));
-            self.tracked[cell] += bytes;
+            self.cells[cell].tracked += bytes;
             return;
         }
-        let untracked = self.cells[cell].saturating_sub(tracked);
         // The mean cell, counting this document (`total` counts it after).
         let mean = (self.total + bytes) / CELLS as u64;
         let settled = self.celled >= SETTLED_DOCS_PER_CELL * CELLS as u64;
@@ -660,11 +687,8 @@ impl ValueStats {
     #[cold]
     #[inline(never)]
     fn start_rows(&mut self) {
-        if self.tracked.is_empty() {
-            self.tracked = vec![0; CELLS];
-        }
         if self.cells.is_empty() {
-            self.cells = vec![0; CELLS];
+            self.cells = vec![Cell::default(); CELLS];
         }
     }
 
@@ -686,10 +710,10 @@ impl ValueStats {
         if self.heavy.len() >= HEAVY
             && let Some(old) = self.heavy.remove(&smallest.0)
         {
-            let t = &mut self.tracked[old.cell as usize];
+            let t = &mut self.cells[old.cell as usize].tracked;
             *t = t.saturating_sub(old.bytes);
         }
-        self.tracked[cell] += untracked;
+        self.cells[cell].tracked += untracked;
         let mut text = String::new();
         label(&mut text);
         let entry = ValueEntry {
@@ -706,19 +730,21 @@ impl ValueStats {
     }
 
     fn retrack(&mut self) {
-        self.tracked = vec![0; CELLS];
+        self.start_rows();
+        self.cells.iter_mut().for_each(|c| c.tracked = 0);
         for e in self.heavy.values() {
-            let t = &mut self.tracked[e.cell as usize];
+            let t = &mut self.cells[e.cell as usize].tracked;
             *t = t.saturating_add(e.bytes);
         }
     }
 
     /// The admission cells from the values counted exactly so far.
     fn start_cells(&mut self) {
-        self.cells = vec![0; CELLS];
+        self.start_rows();
+        self.cells.iter_mut().for_each(|c| c.bytes = 0);
         self.celled = 0;
         for (h, t) in self.sample.iter() {
-            let c = &mut self.cells[cell_of(h)];
+            let c = &mut self.cells[cell_of(h)].bytes;
             *c = c.saturating_add(t.bytes);
             self.celled = self.celled.saturating_add(t.docs);
         }
@@ -915,8 +941,9 @@ impl ValueStats {
         // Counted here, not by `keep` and `count_many` below.
         let total = self.total.saturating_add(other.total);
         if sampling {
+            self.start_rows();
             for (a, b) in self.cells.iter_mut().zip(&other.cells) {
-                *a = a.saturating_add(*b);
+                a.bytes = a.bytes.saturating_add(b.bytes);
             }
             self.celled = self.celled.saturating_add(other.celled);
         }
@@ -1081,11 +1108,11 @@ impl ValueStats {
         let heavy_ok = self.heavy.values().all(|e| {
             e.bytes <= bytes && e.counted <= e.bytes && e.docs <= super::PROFILE_MAX_DOCUMENTS
         });
-        let cells: u64 = self.cells.iter().fold(0, |a, &c| a.saturating_add(c));
+        let cells: u64 = (self.cells.iter()).fold(0, |a, c| a.saturating_add(c.bytes));
         if d > docs
             || b > bytes
             || !heavy_ok
-            || self.tracked.iter().any(|&t| t > bytes)
+            || self.cells.iter().any(|c| c.tracked > bytes)
             || cells > bytes
             || self.total > bytes
         {
@@ -1119,11 +1146,7 @@ impl ValueStats {
                 return Err("a value outside the hash space or its labels".into());
             }
         }
-        let cells_ok = |v: &Vec<u64>| v.is_empty() || v.len() == CELLS;
-        if self.heavy.values().any(|e| e.cell as usize >= CELLS)
-            || !cells_ok(&self.tracked)
-            || !cells_ok(&self.cells)
-        {
+        if self.heavy.values().any(|e| e.cell as usize >= CELLS) {
             return Err("a heavy value outside the hash space".into());
         }
         Ok(())
