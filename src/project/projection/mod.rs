@@ -454,13 +454,13 @@ fn new_values_of(
 }
 
 /// The values the bytes held back past their bounds make: new values of the mean size the
-/// bounded values reach (a hash-sampled value stands for `docs / count` values).
+/// bounded values reach (a hash-sampled value stands for [`Carrier::values`] values).
 fn held_back_values(carriers: &[Carrier<'_>], grows: &[f64], held_back: &[f64]) -> f64 {
     let (mut bytes, mut values) = (0.0, 0.0);
     for ((c, &g), &lost) in carriers.iter().zip(grows).zip(held_back) {
         if lost > 0.0 {
             bytes += c.bytes * g;
-            values += c.docs / c.count.max(1) as f64;
+            values += c.values;
         }
     }
     let lost: f64 = held_back.iter().sum();
@@ -693,6 +693,7 @@ mod tests {
             closed: false,
             cap: f64::INFINITY,
             credible: 1.0,
+            values: 1.0,
         };
         let mut out = vec![
             carrier(epks[0].clone(), 900.0),
