@@ -961,7 +961,7 @@ mod tests {
         let mut back = Profile::read("p", &out[..]).unwrap();
         assert_eq!(back.candidates, p.candidates);
         assert_eq!((back.seed, back.documents, back.bytes), (3, 500, 51_500));
-        let (mut a, mut b) = (back.stats.remove(0), p.stats[0].clone());
+        let (a, b) = (back.stats.remove(0), p.stats[0].clone());
         assert_eq!(a.values.top(40), b.values.top(40));
         assert_eq!(a.distinct_values(), b.distinct_values());
         assert_eq!(a.histogram(), b.histogram());
@@ -982,7 +982,7 @@ mod tests {
         (p.documents, p.bytes) = (60_000, 6_000_000);
         let mut out = Vec::new();
         p.write(&mut out).unwrap();
-        let mut back = Profile::read("p", &out[..]).unwrap();
+        let back = Profile::read("p", &out[..]).unwrap();
         assert_eq!(
             back.stats[0].distinct_values(),
             p.stats[0].distinct_values()

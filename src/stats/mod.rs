@@ -356,7 +356,7 @@ impl CandidateStats {
     }
 
     /// Distinct values: `(count, exact)`; an estimate is never above the documents.
-    pub fn distinct_values(&mut self) -> (u64, bool) {
+    pub fn distinct_values(&self) -> (u64, bool) {
         if self.values.is_exact() {
             (self.values.len() as u64, true)
         } else {

@@ -63,7 +63,7 @@ impl Slot {
 #[inline]
 fn home_in(hash: u64, size: usize) -> usize {
     let bits = size.trailing_zeros();
-    (hash.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    (hash.wrapping_mul(GOLDEN) >> (64 - bits)) as usize
 }
 
 /// The bytes of one slot.
@@ -197,6 +197,12 @@ impl Sample {
         let size = (8 * values.max(self.len) / 7 + 1)
             .next_power_of_two()
             .max(FIRST);
+        self.shrink_to(size);
+    }
+
+    /// Places the values in the first `size` slots and gives back the rest, when `size`
+    /// (a power of two, room for the values held) is fewer slots than the table has.
+    fn shrink_to(&mut self, size: usize) {
         if size >= self.slots.len() {
             return;
         }
@@ -235,22 +241,14 @@ impl Sample {
         self.order.take();
     }
 
-    /// Halves the table while it is less than a quarter full (into a new allocation: for
-    /// a table that is done growing, such as a merge's).
+    /// Halves the table while it is less than a quarter full, and gives back the rest: for
+    /// a table that is done growing, such as a merge's.
     pub fn trim(&mut self) {
         let mut size = self.slots.len();
         while size > FIRST && 4 * self.len < size {
             size /= 2;
         }
-        if size == self.slots.len() {
-            return;
-        }
-        let old = std::mem::replace(&mut self.slots, vec![FREE_SLOT; size]);
-        for s in old.into_iter().filter(Slot::is_held) {
-            let at = self.find(s.hash);
-            self.slots[at] = s;
-        }
-        self.order.take();
+        self.shrink_to(size);
     }
 
     /// Keeps only the values whose hash `keep` accepts, in place: the table keeps its

@@ -285,6 +285,17 @@ pub struct ValueStats {
     total: u64,
 }
 
+/// The sums [`ValueStats::singleton_share`] reads from the kept values.
+#[derive(Default)]
+struct Terms {
+    /// Values seen once.
+    ones: f64,
+    /// Documents of the values seen more than once, heavy hitters left out.
+    repeated: f64,
+    /// Those documents squared, value by value.
+    squares: f64,
+}
+
 /// One admission cell.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct Cell {
@@ -582,30 +593,13 @@ impl ValueStats {
     /// least [`COUNT_SUPPORT`] values read from fewer.
     fn halving_keeps_precision(&self) -> bool {
         let mask = (1u64 << (self.level + 1)) - 1;
-        let (mut ones, mut squares) = (0.0, 0.0);
-        let (mut now, mut halved) = ([0usize; COUNTS_READ + 1], [0usize; COUNTS_READ + 1]);
-        for (h, t) in self
-            .sample
-            .iter()
-            .filter(|(h, _)| !self.heavy.contains_key(h))
-        {
-            let r = (t.docs as usize).min(COUNTS_READ + 1) - 1;
-            now[r] += 1;
-            if h & mask != 0 {
-                continue;
-            }
-            halved[r] += 1;
-            if t.docs == 1 {
-                ones += 1.0;
-            } else {
-                squares += (t.docs as f64).powi(2);
-            }
-        }
+        let Terms { ones, squares, .. } = self.terms(mask);
         let s = (mask + 1) as f64;
         let docs = (self.celled as f64).max(1.0);
         let variance = s * (s - 1.0) * f64::min(ones, squares) / (docs * docs);
+        let (now, halved) = (self.counts_of_counts(0), self.counts_of_counts(mask));
         let counts_kept =
-            (0..COUNTS_READ).all(|r| now[r] < COUNT_SUPPORT || halved[r] >= COUNT_SUPPORT);
+            (now.iter().zip(halved)).all(|(&n, h)| n < COUNT_SUPPORT || h >= COUNT_SUPPORT);
         1.96 * variance.sqrt() <= PRECISION && counts_kept
     }
 
@@ -1220,16 +1214,11 @@ impl ValueStats {
         if docs == 0 {
             return 0.0;
         }
-        let (mut ones, mut repeated, mut squares) = (0.0, 0.0, 0.0);
-        for (h, t) in self.sample.iter() {
-            let d = t.docs as f64;
-            if t.docs == 1 {
-                ones += 1.0;
-            } else if !self.heavy.contains_key(&h) {
-                repeated += d;
-                squares += d * d;
-            }
-        }
+        let Terms {
+            ones,
+            repeated,
+            squares,
+        } = self.terms(0);
         let heavy: f64 = (self.heavy.values())
             .filter(|e| e.docs > 1)
             .map(|e| e.docs as f64)
@@ -1241,6 +1230,36 @@ impl ValueStats {
             1.0 - (heavy + repeated * s) / docs
         };
         share.clamp(0.0, 1.0)
+    }
+
+    /// What [`singleton_share`](Self::singleton_share) reads from the kept values whose hash
+    /// has the bits of `mask` zero (all of them at the current level, half at the next).
+    fn terms(&self, mask: u64) -> Terms {
+        let mut t = Terms::default();
+        for (h, v) in self.sample.iter().filter(|(h, _)| h & mask == 0) {
+            let d = v.docs as f64;
+            if v.docs == 1 {
+                t.ones += 1.0;
+            } else if !self.heavy.contains_key(&h) {
+                t.repeated += d;
+                t.squares += d * d;
+            }
+        }
+        t
+    }
+
+    /// Of the kept values whose hash has the bits of `mask` zero, less the heavy hitters,
+    /// how many were seen `r` times, `r` from 1 to [`COUNTS_READ`] (index `r - 1`).
+    fn counts_of_counts(&self, mask: u64) -> [usize; COUNTS_READ] {
+        let mut n = [0; COUNTS_READ];
+        let kept =
+            (self.sample.iter()).filter(|(h, _)| h & mask == 0 && !self.heavy.contains_key(h));
+        for (_, v) in kept {
+            if let Some(slot) = n.get_mut((v.docs as usize).wrapping_sub(1)) {
+                *slot += 1;
+            }
+        }
+        n
     }
 
     /// The `n` largest values by bytes, largest first (ties by label).

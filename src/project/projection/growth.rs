@@ -96,7 +96,7 @@ pub(super) fn carriers(stats: &CandidateStats, v1: bool) -> Vec<Carrier<'_>> {
 /// the values each stands for, the count would be off by one over the square root of the
 /// values kept (3% at 1,000). Never fewer than one a carrier.
 fn stand_for_the_sketch(sampled: &mut [Carrier<'_>], stats: &CandidateStats, heavy: usize) {
-    let distinct = stats.distinct.estimate().min(stats.documents) as f64;
+    let distinct = stats.distinct_values().0 as f64;
     let each = (distinct - heavy as f64) / sampled.len().max(1) as f64;
     for c in sampled {
         c.values = each.max(1.0);
@@ -515,7 +515,7 @@ mod tests {
         assert!((all / 200_000.0 - 1.0).abs() < 0.03, "{all}");
         let each = sampled[0].values;
         assert!(sampled.iter().all(|c| c.values == each));
-        let sketch = stats.distinct.estimate().min(200_000) as f64;
+        let sketch = stats.distinct_values().0 as f64;
         assert!((each * sampled.len() as f64 + heavy as f64 - sketch).abs() < 1.0);
     }
 
