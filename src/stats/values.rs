@@ -1248,18 +1248,26 @@ impl ValueStats {
         t
     }
 
-    /// Of the kept values whose hash has the bits of `mask` zero, less the heavy hitters,
-    /// how many were seen `r` times, `r` from 1 to [`COUNTS_READ`] (index `r - 1`).
+    /// Of the kept values whose hash has the bits of `mask` zero, how many were seen `r`
+    /// times, `r` from 1 to [`COUNTS_READ`] (index `r - 1`). Heavy hitters among them
+    /// count: kept by hash, they are as much a uniform share as the others, and where every
+    /// value seen twice is tracked as heavy (a few busy drivers among 20,000 riders), a
+    /// share without them would have lost its repeats.
     fn counts_of_counts(&self, mask: u64) -> [usize; COUNTS_READ] {
         let mut n = [0; COUNTS_READ];
-        let kept =
-            (self.sample.iter()).filter(|(h, _)| h & mask == 0 && !self.heavy.contains_key(h));
-        for (_, v) in kept {
+        for (_, v) in self.sample.iter().filter(|(h, _)| h & mask == 0) {
             if let Some(slot) = n.get_mut((v.docs as usize).wrapping_sub(1)) {
                 *slot += 1;
             }
         }
         n
+    }
+
+    /// Good–Turing's counts of counts: how many values were seen `r` times, `r` from 1 to
+    /// [`COUNTS_READ`] (index `r - 1`), of every value while exact, of the uniform share
+    /// kept by hash once sampled, heavy hitters in it included.
+    pub fn kept_counts_of_counts(&self) -> [usize; COUNTS_READ] {
+        self.counts_of_counts(0)
     }
 
     /// The `n` largest values by bytes, largest first (ties by label).
@@ -1337,6 +1345,7 @@ fn absorb_shares(heavy: &mut FxHashMap<u64, ValueEntry>, shares: Vec<(u64, Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     fn mix(i: u64) -> u64 {
         crate::mix::splitmix64(i, 0)
@@ -1616,6 +1625,40 @@ mod tests {
         assert!((share - 0.5).abs() <= PRECISION, "{share}");
     }
 
+    /// Good–Turing reads its counts of counts from the share kept by hash, heavy hitters
+    /// in it included: where every value seen more than once is tracked as heavy (64 busy
+    /// values among 12,000 seen once), the share keeps its repeats.
+    #[test]
+    fn counts_of_counts_keep_the_heavy_hitters_in_the_share() {
+        let busy = (0..64u64).flat_map(|k| [7_000_000 + k; 4]);
+        let mut docs: Vec<(u64, u64)> = (1_000_000..1_012_000u64)
+            .chain(busy)
+            .enumerate()
+            .map(|(i, k)| (mix(i as u64 ^ 0x5A5A), k))
+            .collect();
+        docs.sort_unstable();
+        let (mut v, mut f) = (ValueStats::new(1 << 20), Feeder::new());
+        for &(_, k) in &docs {
+            f.add(&mut v, k, 100);
+        }
+        assert!(!v.is_exact());
+        let heavy: BTreeSet<Vec<u8>> = v
+            .heavy_entries()
+            .map(|x| x.epk.as_bytes().to_vec())
+            .collect();
+        let seen4: Vec<Vec<u8>> = (v.sample().filter(|x| x.docs == 4))
+            .map(|x| x.epk.as_bytes().to_vec())
+            .collect();
+        assert!(
+            seen4.iter().any(|e| heavy.contains(e)),
+            "{} kept",
+            seen4.len()
+        );
+        let counts = v.kept_counts_of_counts();
+        assert_eq!(counts[3], seen4.len());
+        assert_eq!(counts[0], v.sample().filter(|x| x.docs == 1).count());
+    }
+
     /// A full table doubles only when the budget lets it hold half as many values again:
     /// at a budget that ends exact counting a little past a full table of 2^14 slots, the
     /// key samples with that table; at twice the budget the table doubles. Past the first
@@ -1633,9 +1676,9 @@ mod tests {
             }
             assert!(!v.is_exact());
             assert_eq!(largest, slots, "budget {budget}");
-            // Settled at the floor, the table is laid out again for it: 4,096 values at
+            // Settled at the floor, the table is laid out again for it: FLOOR values at
             // most seven eighths full.
-            assert_eq!(v.sample.slot_count(), 8192);
+            assert_eq!(v.sample.slot_count(), (FLOOR * 8 / 7).next_power_of_two());
         }
     }
 

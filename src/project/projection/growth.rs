@@ -2,6 +2,7 @@
 //! share of new data that new values take, and each open value's growth.
 
 use super::*;
+use crate::stats::values::COUNTS_READ;
 
 /// A value placed one by one.
 pub(super) struct Carrier<'a> {
@@ -451,35 +452,43 @@ pub(super) fn arriving(carriers: &[Carrier<'_>], g: &Growth, periods: Option<&Pe
 
 /// Largest count Good–Turing's estimate is read for; past it a value's count is its own.
 /// Its counts of counts are those a sampled key keeps precise when it halves (see
-/// [`COUNTS_READ`](crate::stats::values::COUNTS_READ)).
-pub(super) const CREDIBLE_BELOW: u64 = crate::stats::values::COUNTS_READ as u64;
+/// [`COUNTS_READ`]).
+pub(super) const CREDIBLE_BELOW: u64 = COUNTS_READ as u64;
 
 /// Of a snapshot, how much of its count each value seen `r < CREDIBLE_BELOW` times earns:
 /// Good–Turing's `r* = (r + 1) N(r+1) / N(r)` over `r`, at most 1, where `N(r)` is the
-/// number of values the sample saw `r` times. A value seen twice in a thin share of a
-/// container of millions of values is mostly chance (a patient seen twice among 20
-/// million): of the values seen twice, as many more would be seen three times were they
-/// twice as large as one; the rest of what their counts say goes to values never seen.
-/// Counted on the values the statistics hold one by one (all of them, or a uniform
-/// share by hash: the ratios are the same); values past the cut keep their count, and so
-/// do all once the counts of counts stop falling (`N(r) > N(r - 1)`: not a thin share's
-/// pattern, whatever the flag says).
-pub(super) fn credible(carriers: &[Carrier<'_>], exact: bool) -> [f64; CREDIBLE_BELOW as usize] {
-    let mut n = [0.0f64; CREDIBLE_BELOW as usize + 1];
-    // Sampled, the heavy hitters (labelled) are no uniform share of the values.
-    for c in carriers.iter().filter(|c| exact || c.label.is_none()) {
-        if let Some(slot) = n.get_mut(c.count as usize) {
-            *slot += 1.0;
-        }
-    }
+/// number of values the sample saw `r` times (`counts[r - 1]`). A value seen twice in a
+/// thin share of a container of millions of values is mostly chance (a patient seen twice
+/// among 20 million): of the values seen twice, as many more would be seen three times
+/// were they twice as large as one; the rest of what their counts say goes to values
+/// never seen. The counts are those of the values the statistics hold one by one: all of
+/// them, or a uniform share by hash, heavy hitters in it included (see
+/// [`ValueStats::kept_counts_of_counts`](crate::stats::ValueStats::kept_counts_of_counts)).
+/// Values past the cut keep their count, and so do all once the counts of counts stop
+/// falling (`N(r) > N(r - 1)`: not a thin share's pattern, whatever the flag says). Once
+/// they fall to nothing (`N(r) = 0` to the cut), a value seen `r` times or more below the
+/// cut (a heavy hitter outside a sampled share) earns what those seen `r - 1` times do,
+/// nothing: whether a share of 2,000 values happened to see three values twice or none
+/// must not decide whether a heavy value seen twice is chance.
+pub(super) fn credible(counts: &[usize; COUNTS_READ]) -> [f64; CREDIBLE_BELOW as usize] {
+    let n = |r: usize| counts.get(r.wrapping_sub(1)).map_or(0.0, |&c| c as f64);
     let mut out = [1.0; CREDIBLE_BELOW as usize];
     // Only while the counts of counts fall from the values seen once, as a thin share's
     // do: 20,000 users seen three times each, none once, is every document of them.
     for r in 1..CREDIBLE_BELOW as usize {
-        if n[1] <= 0.0 || n[r] <= 0.0 || (r > 1 && n[r] > n[r - 1]) {
+        if n(1) <= 0.0 || (r > 1 && n(r) > n(r - 1)) {
             break;
         }
-        out[r] = ((r + 1) as f64 * n[r + 1] / (r as f64 * n[r])).min(1.0);
+        if n(r) <= 0.0 {
+            // The counts fell to nothing: `(r + 1) N(r+1) / N(r)` at its limit, what the
+            // values seen `r - 1` times earn (their `N(r)` is 0), unless they come back
+            // before the cut (none seen twice, some thrice: no thin share's pattern).
+            if (r..CREDIBLE_BELOW as usize).all(|q| n(q) <= 0.0) {
+                out[r..].fill(0.0);
+            }
+            break;
+        }
+        out[r] = ((r + 1) as f64 * n(r + 1) / (r as f64 * n(r))).min(1.0);
     }
     out
 }
@@ -487,7 +496,6 @@ pub(super) fn credible(carriers: &[Carrier<'_>], exact: bool) -> [f64; CREDIBLE_
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::epk::boundary_at;
 
     /// A sampled key's values are counted by its sketch, not by its sample: 200,000
     /// values seen once each, kept a few thousand at a time, are carried as 200,000 within
@@ -522,56 +530,40 @@ mod tests {
     #[test]
     fn a_count_earns_what_good_turing_says_while_counts_of_counts_fall() {
         // N(1) = 100, N(2) = 10, N(3) = 1: a value seen once earns 2 × 10 / 100 = 0.2 of
-        // its count, twice 3 × 1 / (2 × 10) = 0.15, three times 4 × 0 / 3 = 0; past the
-        // cut (6 or more) its own count.
-        let epk = boundary_at(0.5, false);
-        let carrier = |count: u64| Carrier {
-            epk: epk.clone(),
-            bytes: 1.0,
-            docs: count as f64,
-            held: 1.0,
-            count,
-            span: Span::at(None),
-            label: None,
-            closed: false,
-            cap: f64::INFINITY,
-            credible: 1.0,
-            values: 1.0,
-        };
-        let mut cs: Vec<Carrier<'_>> = Vec::new();
-        for (r, n) in [(1, 100), (2, 10), (3, 1), (9, 5)] {
-            cs.extend((0..n).map(|_| carrier(r)));
-        }
-        let c = credible(&cs, false);
-        for (r, want) in [(1, 0.2), (2, 0.15), (3, 0.0), (4, 1.0), (5, 1.0)] {
+        // its count, twice 3 × 1 / (2 × 10) = 0.15, three times 4 × 0 / 3 = 0, and so
+        // four or five times (the counts fell to nothing); past the cut (6 or more) its
+        // own count.
+        let c = credible(&[100, 10, 1, 0, 0, 0]);
+        for (r, want) in [(1, 0.2), (2, 0.15), (3, 0.0), (4, 0.0), (5, 0.0)] {
             assert!((c[r] - want).abs() < 1e-12, "r = {r}: {}", c[r]);
         }
         // Every value seen three times, none once: not a thin share; nothing shrinks.
-        let even: Vec<Carrier<'_>> = (0..1_000).map(|_| carrier(3)).collect();
-        assert!(credible(&even, false).iter().all(|&x| x == 1.0));
-        // Counted exactly, every value is labelled and counts, those seen six times too:
+        assert!(credible(&[0, 0, 1_000, 0, 0, 0]).iter().all(|&x| x == 1.0));
         // N = 64, 32, 16, 8, 4, 2 gives r* / r = (r + 1) / (2 r), 5 times 6 / 10 = 0.6.
-        let labelled: Vec<Carrier<'_>> = (1..=6u64)
-            .flat_map(|r| (0..(128 >> r)).map(move |_| r))
-            .map(|r| Carrier {
-                label: Some("v"),
-                ..carrier(r)
-            })
-            .collect();
-        let c = credible(&labelled, true);
+        let c = credible(&[64, 32, 16, 8, 4, 2]);
         for (r, got) in c.iter().enumerate().skip(1) {
             let want = (r + 1) as f64 / (2 * r) as f64;
             assert!((got - want).abs() < 1e-12, "r = {r}: {got}");
         }
-        // Sampled, the labelled ones are heavy hitters and not counted.
-        assert!(credible(&labelled, false).iter().all(|&x| x == 1.0));
+        // A share whose values were all seen once: a heavy hitter seen twice (or up to
+        // five times) is chance, as a share that saw a few twice and none thrice says.
+        assert!(
+            credible(&[2_000, 0, 0, 0, 0, 0])
+                .iter()
+                .skip(1)
+                .all(|&x| x == 0.0)
+        );
+        // None twice but some three times: the counts come back, no thin share's; the
+        // values seen more than once keep their counts.
+        assert_eq!(
+            credible(&[2_000, 0, 5, 0, 0, 0])[1..],
+            [0.0, 1.0, 1.0, 1.0, 1.0]
+        );
+        // Nothing seen once, nothing to read: every count is its own.
+        assert!(credible(&[0; COUNTS_READ]).iter().all(|&x| x == 1.0));
         // The counts of counts rise at 3 (N = 100, 10, 50): a value seen twice still
         // earns 3 × 50 / 20, at most 1; from 3 on its own count.
-        let mut rising: Vec<Carrier<'_>> = Vec::new();
-        for (r, n) in [(1, 100), (2, 10), (3, 50), (4, 1)] {
-            rising.extend((0..n).map(|_| carrier(r)));
-        }
-        let c = credible(&rising, false);
+        let c = credible(&[100, 10, 50, 1, 0, 0]);
         assert_eq!((c[1], c[2], c[3]), (0.2, 1.0, 1.0));
     }
 }

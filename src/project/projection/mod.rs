@@ -383,7 +383,7 @@ fn grow<'s>(
     let mut g = growth(stats, &carriers, (scale, time), &arrivals);
     let free = free(&carriers, &g);
     if time.sample == SampleKind::Snapshot {
-        let earned = credible(&carriers, stats.values.is_exact());
+        let earned = credible(&stats.values.kept_counts_of_counts());
         for c in &mut carriers {
             c.credible = earned.get(c.count as usize).copied().unwrap_or(1.0);
         }
