@@ -165,7 +165,7 @@ fn footprint(label: usize) -> usize {
 
 /// Past the first halving, the fewest values a key keeps: the sample the figures built
 /// on the kept values are read from (see [`PRECISION`]).
-pub const FLOOR: usize = 4096;
+pub const FLOOR: usize = 2048;
 
 /// Past the first halving, the half-width at 95% within which the share of documents
 /// whose value is seen once ([`ValueStats::singleton_share`]) must stay: a sample larger
