@@ -1626,8 +1626,8 @@ mod tests {
     }
 
     /// Good–Turing reads its counts of counts from the share kept by hash, heavy hitters
-    /// in it included: where every value seen more than once is tracked as heavy (64 busy
-    /// values among 12,000 seen once), the share keeps its repeats.
+    /// in it included: of 64 busy values among 12,000 seen once, those the heavy table
+    /// tracks (the largest when exact counting ended) stay among the share's repeats.
     #[test]
     fn counts_of_counts_keep_the_heavy_hitters_in_the_share() {
         let busy = (0..64u64).flat_map(|k| [7_000_000 + k; 4]);

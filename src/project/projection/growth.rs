@@ -465,30 +465,34 @@ pub(super) const CREDIBLE_BELOW: u64 = COUNTS_READ as u64;
 /// them, or a uniform share by hash, heavy hitters in it included (see
 /// [`ValueStats::kept_counts_of_counts`](crate::stats::ValueStats::kept_counts_of_counts)).
 /// Values past the cut keep their count, and so do all once the counts of counts stop
-/// falling (`N(r) > N(r - 1)`: not a thin share's pattern, whatever the flag says). Once
-/// they fall to nothing (`N(r) = 0` to the cut), a value seen `r` times or more below the
-/// cut (a heavy hitter outside a sampled share) earns what those seen `r - 1` times do,
-/// nothing: whether a share of 2,000 values happened to see three values twice or none
-/// must not decide whether a heavy value seen twice is chance.
+/// falling (`N(r) > N(r - 1)`: not a thin share's pattern, whatever the flag says). Where
+/// they fall to nothing (`N(r) = 0` from `r` to the cut and at it), a value seen `r`
+/// times (a heavy hitter outside a sampled share) earns what it would as the one value
+/// seen `r` times, nothing, as exact counts would say: whether a share of 2,000 values
+/// happened to see three values twice or none must not decide whether a heavy value seen
+/// twice is chance. Values seen more often than that keep their counts.
 pub(super) fn credible(counts: &[usize; COUNTS_READ]) -> [f64; CREDIBLE_BELOW as usize] {
     let n = |r: usize| counts.get(r.wrapping_sub(1)).map_or(0.0, |&c| c as f64);
     let mut out = [1.0; CREDIBLE_BELOW as usize];
     // Only while the counts of counts fall from the values seen once, as a thin share's
     // do: 20,000 users seen three times each, none once, is every document of them.
-    for r in 1..CREDIBLE_BELOW as usize {
+    for (r, earned) in out.iter_mut().enumerate().skip(1) {
         if n(1) <= 0.0 || (r > 1 && n(r) > n(r - 1)) {
             break;
         }
         if n(r) <= 0.0 {
-            // The counts fell to nothing: `(r + 1) N(r+1) / N(r)` at its limit, what the
-            // values seen `r - 1` times earn (their `N(r)` is 0), unless they come back
-            // before the cut (none seen twice, some thrice: no thin share's pattern).
-            if (r..CREDIBLE_BELOW as usize).all(|q| n(q) <= 0.0) {
-                out[r..].fill(0.0);
+            // The counts fell to nothing. A value seen `r` times here is a heavy hitter
+            // outside a sampled share: it earns what it would as the one value seen `r`
+            // times, `(r + 1) N(r+1) / r` with `N(r+1) = 0`, nothing. A value seen more
+            // often than any the share saw repeat is no thin share's chance (the counts
+            // would rise again at it, as exact counts do), and keeps its count; so do all
+            // when the counts come back (none seen twice, some thrice, or six times).
+            if (r..=CREDIBLE_BELOW as usize).all(|q| n(q) <= 0.0) {
+                *earned = 0.0;
             }
             break;
         }
-        out[r] = ((r + 1) as f64 * n(r + 1) / (r as f64 * n(r))).min(1.0);
+        *earned = ((r + 1) as f64 * n(r + 1) / (r as f64 * n(r))).min(1.0);
     }
     out
 }
@@ -531,10 +535,10 @@ mod tests {
     fn a_count_earns_what_good_turing_says_while_counts_of_counts_fall() {
         // N(1) = 100, N(2) = 10, N(3) = 1: a value seen once earns 2 × 10 / 100 = 0.2 of
         // its count, twice 3 × 1 / (2 × 10) = 0.15, three times 4 × 0 / 3 = 0, and so
-        // four or five times (the counts fell to nothing); past the cut (6 or more) its
-        // own count.
+        // four times (as the one value seen four times); five times, more often than any
+        // the counts saw repeat, and past the cut (6 or more) its own count.
         let c = credible(&[100, 10, 1, 0, 0, 0]);
-        for (r, want) in [(1, 0.2), (2, 0.15), (3, 0.0), (4, 0.0), (5, 0.0)] {
+        for (r, want) in [(1, 0.2), (2, 0.15), (3, 0.0), (4, 0.0), (5, 1.0)] {
             assert!((c[r] - want).abs() < 1e-12, "r = {r}: {}", c[r]);
         }
         // Every value seen three times, none once: not a thin share; nothing shrinks.
@@ -545,18 +549,21 @@ mod tests {
             let want = (r + 1) as f64 / (2 * r) as f64;
             assert!((got - want).abs() < 1e-12, "r = {r}: {got}");
         }
-        // A share whose values were all seen once: a heavy hitter seen twice (or up to
-        // five times) is chance, as a share that saw a few twice and none thrice says.
-        assert!(
-            credible(&[2_000, 0, 0, 0, 0, 0])
-                .iter()
-                .skip(1)
-                .all(|&x| x == 0.0)
+        // A share whose values were all seen once: a heavy hitter seen twice is chance,
+        // as a share that saw a few twice and none thrice says; one seen three to five
+        // times, more often than chance repeats a value there, keeps its count.
+        assert_eq!(
+            credible(&[2_000, 0, 0, 0, 0, 0])[1..],
+            [0.0, 0.0, 1.0, 1.0, 1.0]
         );
-        // None twice but some three times: the counts come back, no thin share's; the
-        // values seen more than once keep their counts.
+        // None twice but some three times, or six: the counts come back, no thin
+        // share's; the values seen more than once keep their counts.
         assert_eq!(
             credible(&[2_000, 0, 5, 0, 0, 0])[1..],
+            [0.0, 1.0, 1.0, 1.0, 1.0]
+        );
+        assert_eq!(
+            credible(&[2_000, 0, 0, 0, 0, 7])[1..],
             [0.0, 1.0, 1.0, 1.0, 1.0]
         );
         // Nothing seen once, nothing to read: every count is its own.
